@@ -1,0 +1,92 @@
+//! Criterion benchmarks of the hot paths: parsing AIGER, unrolling, one BMC query.
+//!
+//! The inputs are generated here (a wide counter circuit), plus, when `../shared/bench` is
+//! present, the largest AIGER file of the corpus for the parser.
+
+use std::path::{Path, PathBuf};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use warden::aig::Lit;
+use warden::engine::{bmc::Bmc, Engine};
+use warden::sat::{Cadical, Solver};
+use warden::ts::TransitionSystem;
+use warden::unroll::{Start, Unroller};
+use warden::Budget;
+
+/// `n` independent 16-bit counters whose sum of top bits is the property: a circuit with
+/// real arithmetic cones and no early counterexample.
+fn counters(n: usize) -> TransitionSystem {
+    let mut ts = TransitionSystem::default();
+    let mut tops = Vec::new();
+    for c in 0..n {
+        let en = ts.add_input(None).lit();
+        let base = ts.latches.len();
+        let bits: Vec<Lit> = (0..16)
+            .map(|_| ts.add_latch(Some(false), None).lit())
+            .collect();
+        let mut carry = en;
+        for (i, &b) in bits.iter().enumerate() {
+            let next = ts.aig.xor(b, carry);
+            carry = ts.aig.and(b, carry);
+            ts.set_next(base + i, next);
+        }
+        tops.push(bits[15 - c % 4]);
+    }
+    let bad = ts.aig.and_all(tops);
+    ts.bad.push(bad);
+    ts
+}
+
+fn largest_corpus_aiger() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/aiger");
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .max_by_key(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
+        .map(|e| e.path())
+}
+
+fn parse(c: &mut Criterion) {
+    if let Some(path) = largest_corpus_aiger() {
+        let data = std::fs::read(&path).unwrap();
+        let name = format!("parse {}", path.file_name().unwrap().to_string_lossy());
+        c.bench_function(&name, |b| {
+            b.iter(|| warden::front::aiger::parse(&data).unwrap())
+        });
+    } else {
+        eprintln!("../shared/bench/aiger not found: skipping the corpus parse benchmark");
+    }
+}
+
+fn unroll(c: &mut Criterion) {
+    let ts = counters(64);
+    c.bench_function("unroll 64x16-bit counters, 20 frames", |b| {
+        b.iter(|| {
+            let budget = Budget::new(None);
+            let mut s = Cadical::new(&budget);
+            let mut un = Unroller::new(&ts, Start::Init);
+            for k in 0..20 {
+                un.lit(&mut s, ts.bad[0], k);
+            }
+        })
+    });
+}
+
+fn bmc_query(c: &mut Criterion) {
+    let ts = counters(16);
+    c.bench_function("bmc 16x16-bit counters to depth 30", |b| {
+        b.iter(|| Bmc::new(Some(30)).check(&ts, &Budget::new(None)))
+    });
+    c.bench_function("one SAT query: counters at frame 40", |b| {
+        b.iter(|| {
+            let budget = Budget::new(None);
+            let mut s = Cadical::new(&budget);
+            let mut un = Unroller::new(&ts, Start::Init);
+            let l = un.lit(&mut s, ts.bad[0], 40);
+            s.solve(&[l])
+        })
+    });
+}
+
+criterion_group!(benches, parse, unroll, bmc_query);
+criterion_main!(benches);

@@ -1,0 +1,138 @@
+//! The time budget and stop flags shared by every engine and SAT solver of one run.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A deadline plus stop flags that a signal handler or a winning portfolio worker raises.
+///
+/// Cheap to clone; all clones share the flags. SAT solvers poll it through their terminate
+/// callback, engines between queries, so a stop request ends a run within milliseconds.
+/// A [`Budget::child`] can be stopped on its own (the portfolio stops the losers that way)
+/// and still stops when its parent does.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    deadline: Option<Instant>,
+    /// The parents' flags first, this budget's own flag last.
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    /// A budget that ends after `limit` (never if `None`).
+    pub fn new(limit: Option<Duration>) -> Budget {
+        Budget {
+            deadline: limit.map(|d| Instant::now() + d),
+            flags: vec![Arc::new(AtomicBool::new(false))],
+        }
+    }
+
+    /// A budget with the same deadline that stops when `self` stops, and can be stopped alone.
+    pub fn child(&self) -> Budget {
+        let mut flags = self.flags.clone();
+        flags.push(Arc::new(AtomicBool::new(false)));
+        Budget {
+            deadline: self.deadline,
+            flags,
+        }
+    }
+
+    /// A child whose deadline is at most `limit` from now (for bounded helper work).
+    pub fn child_for(&self, limit: Duration) -> Budget {
+        let mut child = self.child();
+        let end = Instant::now() + limit;
+        child.deadline = Some(self.deadline.map_or(end, |d| d.min(end)));
+        child
+    }
+
+    /// Time left before the deadline (`None`: no deadline).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Asks every holder of this budget (and of its children) to stop.
+    pub fn stop(&self) {
+        self.flags.last().unwrap().store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the run must end now.
+    pub fn expired(&self) -> bool {
+        self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Resident memory of this process in MiB (0 where `/proc` is not available).
+pub fn resident_mib() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(0) as u64;
+    pages * page / (1024 * 1024)
+}
+
+/// Stops `budget` when the process's resident memory exceeds `limit_mib`, like a timeout: the
+/// engines return `unknown` instead of being killed by the system. Polls every 50 ms.
+pub fn watch_memory(budget: &Budget, limit_mib: u64) {
+    let budget = budget.clone();
+    std::thread::spawn(move || {
+        while !budget.expired() {
+            if resident_mib() > limit_mib {
+                crate::log::info(
+                    0,
+                    format_args!("memory limit of {limit_mib} MiB reached: stopping"),
+                );
+                budget.stop();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_is_shared_between_clones() {
+        let b = Budget::new(None);
+        let c = b.clone();
+        assert!(!c.expired());
+        b.stop();
+        assert!(c.expired());
+    }
+
+    #[test]
+    fn a_child_stops_alone_or_with_its_parent() {
+        let parent = Budget::new(None);
+        let (a, b) = (parent.child(), parent.child());
+        a.stop();
+        assert!(a.expired() && !b.expired() && !parent.expired());
+        parent.stop();
+        assert!(b.expired());
+    }
+
+    #[test]
+    fn memory_watch_stops_the_budget_past_its_limit() {
+        assert!(resident_mib() > 0);
+        let b = Budget::new(Some(Duration::from_secs(10)));
+        watch_memory(&b, 0);
+        let start = Instant::now();
+        while !b.expired() && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(b.expired());
+    }
+
+    #[test]
+    fn limits_expire() {
+        assert!(Budget::new(Some(Duration::ZERO)).expired());
+        let long = Budget::new(Some(Duration::from_secs(100)));
+        assert!(long.child_for(Duration::ZERO).expired());
+        assert!(long.remaining().unwrap() > Duration::from_secs(90));
+    }
+}

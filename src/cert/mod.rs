@@ -1,0 +1,224 @@
+//! Inductive invariants: what every `unsat` answer carries, and the check run on it before
+//! the answer is printed.
+//!
+//! One shape serves every engine: the model's transition system extended with auxiliary
+//! latches, plus a predicate over all latches. IC3 needs no auxiliary latches (its predicate is
+//! the conjunction of its lemmas); k-induction adds shadow copies of the last k states. The
+//! check is the same for both: initiation, consecution and safety under the constraints.
+
+mod witness_circuit;
+
+pub use witness_circuit::{certify, witness_circuit};
+
+use crate::aig::Lit;
+use crate::sat::{Cadical, SatResult, Solver};
+use crate::ts::{Restore, TransitionSystem};
+use crate::unroll::{Start, Unroller};
+use crate::Budget;
+
+/// An inductive invariant of a transition system.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    /// The model's system (same inputs, latches and properties, in the same order) with
+    /// auxiliary latches appended after the model's own.
+    pub system: TransitionSystem,
+    /// The invariant: a combinational function of the latches of `system`.
+    pub predicate: Lit,
+}
+
+impl Invariant {
+    /// A conjunction of clauses over the latches of `ts` (each clause a disjunction of latch
+    /// literals): the form IC3 produces.
+    pub fn from_clauses(ts: &TransitionSystem, clauses: &[Vec<Lit>]) -> Invariant {
+        let mut system = ts.clone();
+        let mut conj = Lit::TRUE;
+        for c in clauses {
+            let d = system.aig.or_all(c.iter().copied());
+            conj = system.aig.and(conj, d);
+        }
+        Invariant {
+            system,
+            predicate: conj,
+        }
+    }
+
+    /// Number of auxiliary latches beyond the model's.
+    pub fn aux_latches(&self, model: &TransitionSystem) -> usize {
+        self.system.latches.len() - model.latches.len()
+    }
+
+    /// The same invariant over `original`, the system `restore` maps this one's model to.
+    /// `model` is the (reduced) system this invariant was proved for.
+    ///
+    /// The predicate is this one's (over the original latches the reduced ones stand for)
+    /// conjoined with the facts the reductions proved. That conjunction is inductive: the facts
+    /// are inductive on their own, and in every state where they hold the original system
+    /// makes the same transitions and evaluates the same properties and constraints as the
+    /// reduced one, for which this invariant is inductive.
+    pub fn lift(
+        &self,
+        model: &TransitionSystem,
+        original: &TransitionSystem,
+        restore: &Restore,
+    ) -> Invariant {
+        let mut system = original.clone();
+        let src = &self.system;
+        let mut map: Vec<Option<Lit>> = vec![None; src.aig.num_vars()];
+        for (i, &v) in src.inputs.iter().enumerate() {
+            map[v.index()] = Some(original.inputs[restore.input(i)].lit());
+        }
+        let n = model.latches.len();
+        for (i, l) in src.latches.iter().enumerate() {
+            map[l.var.index()] = Some(if i < n {
+                original.latches[restore.latch(i)].var.lit()
+            } else {
+                system.add_latch(l.init, src.names.latches[i].clone()).lit()
+            });
+        }
+        let mut roots: Vec<Lit> = src.latches[n..].iter().map(|l| l.next).collect();
+        roots.push(self.predicate);
+        let mut images = src.aig.copy_cone(&mut system.aig, &mut map, &roots);
+        let reduced_predicate = images.pop().unwrap_or(Lit::TRUE);
+        let base = original.latches.len();
+        for (j, next) in images.into_iter().enumerate() {
+            system.set_next(base + j, next);
+        }
+        let latches: Vec<Lit> = original.latches.iter().map(|l| l.var.lit()).collect();
+        let facts = restore.facts().copy_into(&mut system.aig, &latches);
+        let predicate = system
+            .aig
+            .and_all(facts.into_iter().chain([reduced_predicate]));
+        Invariant { system, predicate }
+    }
+}
+
+/// Which condition an invariant fails.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum CertError {
+    /// Some initial state (satisfying the constraints) violates the invariant.
+    Initiation,
+    /// The invariant is not preserved by a transition (under the constraints).
+    Consecution,
+    /// A state in the invariant (satisfying the constraints) is bad.
+    Safety,
+    /// The check ran out of budget.
+    Interrupted,
+}
+
+impl std::fmt::Display for CertError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CertError::Initiation => "the invariant does not hold in every initial state",
+            CertError::Consecution => "the invariant is not inductive",
+            CertError::Safety => "the invariant does not imply the properties",
+            CertError::Interrupted => "the invariant check was interrupted",
+        })
+    }
+}
+
+/// Checks with fresh solvers that `inv` is an inductive invariant of `model` that excludes
+/// every bad state. `model` must be the system `inv.system` extends.
+pub fn check(model: &TransitionSystem, inv: &Invariant, budget: &Budget) -> Result<(), CertError> {
+    let sys = &inv.system;
+    if sys.inputs.len() != model.inputs.len()
+        || sys.latches.len() < model.latches.len()
+        || sys.bad.len() != model.bad.len()
+    {
+        return Err(CertError::Safety);
+    }
+    let query =
+        |start, frames, make: &dyn Fn(&mut Unroller, &mut Cadical) -> Vec<crate::sat::Lit>| {
+            solve_frames(sys, start, frames, budget, make)
+        };
+    let outcome = |r: SatResult, e: CertError| match r {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err(e),
+        SatResult::Interrupted => Err(CertError::Interrupted),
+    };
+    let p = inv.predicate;
+    outcome(
+        query(Start::Init, 1, &|un, s| vec![!un.lit(s, p, 0)]),
+        CertError::Initiation,
+    )?;
+    outcome(
+        query(Start::Free, 2, &|un, s| {
+            vec![un.lit(s, p, 0), !un.lit(s, p, 1)]
+        }),
+        CertError::Consecution,
+    )?;
+    outcome(
+        query(Start::Free, 1, &|un, s| {
+            let bad: Vec<crate::sat::Lit> = sys.bad.iter().map(|&b| un.lit(s, b, 0)).collect();
+            let any = s.new_var().pos_lit();
+            let mut clause = vec![!any];
+            clause.extend(bad);
+            s.add_clause(&clause);
+            vec![un.lit(s, p, 0), any]
+        }),
+        CertError::Safety,
+    )
+}
+
+/// Solves one query over `frames` time frames of `sys` in a fresh solver, with the
+/// constraints asserted in every frame and the assumptions `make` encodes.
+pub(crate) fn solve_frames(
+    sys: &TransitionSystem,
+    start: Start,
+    frames: usize,
+    budget: &Budget,
+    make: &dyn Fn(&mut Unroller, &mut Cadical) -> Vec<crate::sat::Lit>,
+) -> SatResult {
+    let mut s = Cadical::for_small_queries(budget);
+    let mut un = Unroller::new(sys, start);
+    for k in 0..frames {
+        for &c in &sys.constraints {
+            let l = un.lit(&mut s, c, k);
+            s.add_clause(&[l]);
+        }
+    }
+    let assumptions = make(&mut un, &mut s);
+    s.solve(&assumptions)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::ts::tests::counter;
+
+    /// A mod-6 counter (0..5 then 0) with bad = 7: the invariant "not 6 and not 7" holds.
+    pub(crate) fn mod6() -> TransitionSystem {
+        let mut ts = counter(3, 7, false);
+        let (b0, b1, b2) = (
+            ts.latches[0].var.lit(),
+            ts.latches[1].var.lit(),
+            ts.latches[2].var.lit(),
+        );
+        // wrap: when the value is 5 (101), go to 0.
+        let is5 = ts.aig.and_all([b0, !b1, b2]);
+        for i in 0..3 {
+            let n = ts.latches[i].next;
+            let wrapped = ts.aig.and(n, !is5);
+            ts.set_next(i, wrapped);
+        }
+        ts
+    }
+
+    #[test]
+    fn accepts_a_real_invariant_and_rejects_broken_ones() {
+        let ts = mod6();
+        let (b1, b2) = (ts.latches[1].var.lit(), ts.latches[2].var.lit());
+        let budget = Budget::new(None);
+        // "not (b1 and b2)": excludes 6 and 7; inductive since 5 wraps to 0.
+        let good = Invariant::from_clauses(&ts, &[vec![!b1, !b2]]);
+        assert_eq!(check(&ts, &good, &budget), Ok(()));
+        // "b2": false initially.
+        let not_init = Invariant::from_clauses(&ts, &[vec![b2]]);
+        assert_eq!(check(&ts, &not_init, &budget), Err(CertError::Initiation));
+        // "not b2": holds initially but 3 -> 4 breaks it.
+        let not_ind = Invariant::from_clauses(&ts, &[vec![!b2]]);
+        assert_eq!(check(&ts, &not_ind, &budget), Err(CertError::Consecution));
+        // "true": inductive but includes the bad state.
+        let weak = Invariant::from_clauses(&ts, &[]);
+        assert_eq!(check(&ts, &weak, &budget), Err(CertError::Safety));
+    }
+}

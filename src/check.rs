@@ -1,0 +1,153 @@
+//! One checking run: reduce, run an engine, lift the answer back and verify it.
+//!
+//! Nothing leaves this module unverified: a counterexample is replayed on the original system
+//! by the simulator before it becomes [`Answer::Sat`], an invariant is checked (initiation,
+//! consecution, safety) on the original system before it becomes [`Answer::Unsat`]; a failed
+//! check is an internal error.
+
+use std::time::{Duration, Instant};
+
+use crate::cert::{self, CertError, Invariant};
+use crate::engine::lemmas::LemmaPool;
+use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
+use crate::prep::preprocess;
+use crate::ts::{replay, Trace, TransitionSystem};
+use crate::Budget;
+
+/// Which engine a run uses.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum EngineKind {
+    /// Several engines in parallel threads, first answer wins.
+    Portfolio,
+    Bmc,
+    /// k-induction with invariant injection.
+    Kind,
+    Ic3,
+}
+
+/// Settings of one run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub engine: EngineKind,
+    pub max_depth: Option<usize>,
+    /// Worker threads of the portfolio.
+    pub jobs: usize,
+}
+
+/// A verified answer about the original system.
+/// One answer per run: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// A bad state is reachable; the trace replays on the original system.
+    Sat(Trace),
+    /// No bad state is reachable; the invariant (over the original system) passed the check.
+    Unsat(Invariant),
+    /// Undecided; `depth: Some(k)` means no counterexample of `k` transitions or fewer.
+    Unknown { depth: Option<usize> },
+}
+
+/// The answer plus what it cost.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub answer: Answer,
+    pub engine: &'static str,
+    pub stats: Stats,
+    pub time: Duration,
+    /// Why the run could not decide, for the log (unsupported features, budget).
+    pub note: Option<String>,
+}
+
+/// The engine `opts` asks for. The portfolio's workers, in order of priority (`--jobs`
+/// takes a prefix): IC3, k-induction (whose base case is BMC), plain BMC.
+fn build(opts: &Options) -> Box<dyn Engine + Send> {
+    match opts.engine {
+        EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
+        EngineKind::Kind => Box::new(Kind::new(opts.max_depth)),
+        EngineKind::Ic3 => Box::new(Ic3::new()),
+        EngineKind::Portfolio => {
+            let pool = LemmaPool::new();
+            let workers: Vec<Box<dyn Engine + Send>> = vec![
+                Box::new(Ic3::new().with_lemma_pool(pool.clone())),
+                Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
+                Box::new(Bmc::new(opts.max_depth)),
+            ];
+            Box::new(Portfolio::new(
+                workers.into_iter().take(opts.jobs.max(1)).collect(),
+            ))
+        }
+    }
+}
+
+/// Checks the bad properties of `ts`. `Err` is an internal error (an engine's answer failed
+/// verification); it must be reported, never printed as a verdict.
+pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Report, String> {
+    let start = Instant::now();
+    let mut engine = build(opts);
+    let mut note = None;
+    if ts.has_liveness() {
+        note = Some(format!(
+            "unsupported: {} justice properties are not checked (only the {} bad-state properties)",
+            ts.justice.len(),
+            ts.bad.len()
+        ));
+    }
+    if ts.bad.is_empty() {
+        return Ok(Report {
+            answer: Answer::Unknown { depth: None },
+            engine: engine.name(),
+            stats: Vec::new(),
+            time: start.elapsed(),
+            note: note.or(Some("the model has no bad-state properties".into())),
+        });
+    }
+    let (reduced, restore) = preprocess(ts, budget);
+    crate::log::info(
+        1,
+        format_args!(
+            "model: {} inputs, {} latches, {} ands; after preprocessing: {} inputs, {} latches, {} ands",
+            ts.inputs.len(),
+            ts.latches.len(),
+            ts.aig.num_ands(),
+            reduced.inputs.len(),
+            reduced.latches.len(),
+            reduced.aig.num_ands()
+        ),
+    );
+    let verdict = engine.check(&reduced, budget);
+    let answer = match verdict {
+        Verdict::Unsafe(t) => {
+            let lifted = restore.trace(&t);
+            match replay(ts, &lifted) {
+                Ok(_) => Answer::Sat(lifted),
+                Err(e) => {
+                    return Err(format!(
+                        "internal error: the {} counterexample does not replay: {e}",
+                        engine.name()
+                    ))
+                }
+            }
+        }
+        Verdict::Safe(inv) => {
+            let lifted = inv.lift(&reduced, ts, &restore);
+            match cert::check(ts, &lifted, budget) {
+                Ok(()) => Answer::Unsat(lifted),
+                Err(CertError::Interrupted) => Answer::Unknown { depth: None },
+                Err(e) => {
+                    return Err(format!(
+                        "internal error: the {} invariant fails its check: {e}",
+                        engine.name()
+                    ))
+                }
+            }
+        }
+        Verdict::Unknown { depth } => Answer::Unknown { depth },
+    };
+    Ok(Report {
+        answer,
+        engine: engine.name(),
+        stats: engine.stats(),
+        time: start.elapsed(),
+        note,
+    })
+}

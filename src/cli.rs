@@ -1,0 +1,370 @@
+//! The command line: `warden check`, `warden sim`, `warden certify`, and the HWMCC form
+//! `warden MODEL [CEX_FILE [CERT_FILE]]`.
+//!
+//! Contract (as the HWMCC tools and sby expect): stdout carries only the verdict line
+//! (`sat`/`unsat`/`unknown`) and, for `sat` in the `check` form, the AIGER witness; logs and
+//! statistics go to stderr. Exit codes: 0 for any verdict, 1 for usage errors, 2 for input
+//! errors, 3 for internal errors. SIGINT/SIGTERM stop the engines, and the run prints
+//! `unknown`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::cert;
+use crate::check::{self, Answer, EngineKind, Options, Report};
+use crate::front::{self, aiger, InputError, Model};
+use crate::ts::{replay, Trace};
+use crate::witness;
+use crate::Budget;
+
+#[derive(Parser)]
+#[command(
+    name = "warden",
+    version,
+    about = "A hardware model checker for AIGER circuits"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Checks the safety properties of a model.
+    Check(CheckArgs),
+    /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid).
+    Sim { model: PathBuf, witness: PathBuf },
+    /// Checks that an AIGER witness circuit certifies a model (exit 0 valid, 1 invalid).
+    Certify {
+        model: PathBuf,
+        certificate: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary).
+    model: PathBuf,
+    #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
+    engine: EngineArg,
+    /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Deepest frame BMC (and the base case of k-induction) checks.
+    #[arg(long)]
+    max_depth: Option<usize>,
+    /// Memory limit in MiB: past it the run stops and prints `unknown`.
+    #[arg(long, default_value_t = 1800)]
+    mem_limit: u64,
+    /// Worker threads of the portfolio (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Writes the AIGER witness of a `sat` answer to FILE (it is also printed on stdout).
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
+    /// Writes the counterexample as a VCD waveform.
+    #[arg(long, value_name = "FILE")]
+    vcd: Option<PathBuf>,
+    /// Writes the invariant of an `unsat` answer as a Certifaiger witness circuit.
+    #[arg(long, value_name = "FILE")]
+    cert: Option<PathBuf>,
+    /// Writes verdict, engine, depth, time, memory and statistics as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Prints statistics on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// More progress on stderr (repeat for more).
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum EngineArg {
+    Portfolio,
+    Bmc,
+    Kind,
+    Ic3,
+}
+
+impl From<EngineArg> for EngineKind {
+    fn from(e: EngineArg) -> EngineKind {
+        match e {
+            EngineArg::Portfolio => EngineKind::Portfolio,
+            EngineArg::Bmc => EngineKind::Bmc,
+            EngineArg::Kind => EngineKind::Kind,
+            EngineArg::Ic3 => EngineKind::Ic3,
+        }
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(hwmcc) = hwmcc_form(&args) {
+        return hwmcc;
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check(args),
+        Command::Sim { model, witness } => sim(&model, &witness),
+        Command::Certify { model, certificate } => certify(&model, &certificate),
+    }
+}
+
+/// `warden MODEL [CEX_FILE [CERT_FILE]]` (HWMCC'25): the portfolio without a time limit,
+/// only the verdict on stdout, the witness or certificate written to the files.
+fn hwmcc_form(args: &[String]) -> Option<i32> {
+    let first = args.get(1)?;
+    let path = Path::new(first);
+    let model_like = path.exists()
+        || path
+            .extension()
+            .is_some_and(|e| ["aig", "aag", "btor", "btor2"].iter().any(|m| e == *m));
+    if args.len() > 4 || first.starts_with('-') || !model_like {
+        return None;
+    }
+    let check_args = CheckArgs {
+        model: first.into(),
+        engine: EngineArg::Portfolio,
+        timeout: None,
+        mem_limit: 1800,
+        max_depth: None,
+        jobs: None,
+        witness: args.get(2).map(PathBuf::from),
+        vcd: None,
+        cert: args.get(3).map(PathBuf::from),
+        json: None,
+        stats: false,
+        verbose: 0,
+    };
+    Some(run_check(check_args, false))
+}
+
+fn input_error(e: &InputError) -> i32 {
+    eprintln!("warden: error: {e}");
+    2
+}
+
+fn check(args: CheckArgs) -> i32 {
+    run_check(args, true)
+}
+
+/// One `check` run; `print_witness` puts the witness on stdout after the verdict line.
+fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
+    crate::log::set_level(args.verbose);
+    let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
+    crate::signals::stop_on_signals(&budget);
+    crate::budget::watch_memory(&budget, args.mem_limit);
+    let model = match front::load(&args.model) {
+        Ok(m) => m,
+        Err(e) => return input_error(&e),
+    };
+    let opts = Options {
+        engine: args.engine.into(),
+        max_depth: args.max_depth,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+    };
+    let report = match check::run(&model.ts, &opts, &budget) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("warden: {e}");
+            println!("unknown");
+            return 3;
+        }
+    };
+    if let Some(n) = &report.note {
+        eprintln!("warden: {n}");
+    }
+    let mut out = String::from(verdict_word(&report.answer));
+    out.push('\n');
+    let written = match &report.answer {
+        Answer::Sat(trace) => {
+            let text = witness::aiger::write(trace);
+            if print_witness {
+                out.push_str(&text);
+            }
+            write_file(args.witness.as_deref(), text.as_bytes()).and_then(|()| match &args.vcd {
+                Some(path) => {
+                    write_file(Some(path), witness::vcd::write(&model.ts, trace).as_bytes())
+                }
+                None => Ok(()),
+            })
+        }
+        Answer::Unsat(inv) => match &args.cert {
+            Some(path) => write_certificate(&model, inv, path),
+            None => Ok(()),
+        },
+        Answer::Unknown { depth } => {
+            match depth {
+                Some(k) => eprintln!("warden: no counterexample up to depth {k}"),
+                None => eprintln!("warden: no bound completed"),
+            }
+            Ok(())
+        }
+    };
+    if let Err(code) = written {
+        return code;
+    }
+    print!("{out}");
+    if args.stats {
+        print_stats(&report);
+    }
+    match write_file(args.json.as_deref(), json(&report).as_bytes()) {
+        Ok(()) => 0,
+        Err(code) => code,
+    }
+}
+
+/// Writes the witness circuit of `inv`: binary AIGER for a `.aig` path, ASCII otherwise.
+fn write_certificate(model: &Model, inv: &cert::Invariant, path: &Path) -> Result<(), i32> {
+    let circuit = cert::witness_circuit(&model.file, inv);
+    let mut bytes = Vec::new();
+    let written = if path.extension().is_some_and(|e| e == "aig") {
+        aiger::write_binary(&circuit, &mut bytes)
+    } else {
+        aiger::write_ascii(&circuit, &mut bytes)
+    };
+    written.expect("writing to memory cannot fail");
+    write_file(Some(path), &bytes)
+}
+
+fn write_file(path: Option<&Path>, bytes: &[u8]) -> Result<(), i32> {
+    let Some(path) = path else { return Ok(()) };
+    std::fs::write(path, bytes).map_err(|e| {
+        eprintln!("warden: error: cannot write {}: {e}", path.display());
+        2
+    })
+}
+
+fn verdict_word(a: &Answer) -> &'static str {
+    match a {
+        Answer::Sat(_) => "sat",
+        Answer::Unsat(_) => "unsat",
+        Answer::Unknown { .. } => "unknown",
+    }
+}
+
+fn depth(a: &Answer) -> Option<usize> {
+    match a {
+        Answer::Sat(t) => Some(t.depth()),
+        Answer::Unsat(_) => None,
+        Answer::Unknown { depth } => *depth,
+    }
+}
+
+/// Peak resident memory of this process in MiB.
+fn peak_rss_mib() -> f64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    usage.ru_maxrss as f64 / 1024.0
+}
+
+fn print_stats(r: &Report) {
+    eprintln!("c engine = {}", r.engine);
+    eprintln!("c time_s = {:.3}", r.time.as_secs_f64());
+    eprintln!("c peak_rss_mib = {:.1}", peak_rss_mib());
+    for (k, v) in &r.stats {
+        eprintln!("c {k} = {v}");
+    }
+}
+
+fn json(r: &Report) -> String {
+    let stats: Vec<String> = r
+        .stats
+        .iter()
+        .map(|(k, v)| format!("\"{k}\": {v}"))
+        .collect();
+    format!(
+        "{{\"verdict\": \"{}\", \"engine\": \"{}\", \"depth\": {}, \"time_s\": {:.3}, \"peak_rss_mib\": {:.1}, \"stats\": {{{}}}}}\n",
+        verdict_word(&r.answer),
+        r.engine,
+        depth(&r.answer).map_or("null".to_string(), |d| d.to_string()),
+        r.time.as_secs_f64(),
+        peak_rss_mib(),
+        stats.join(", ")
+    )
+}
+
+fn read_text(path: &Path) -> Result<Vec<u8>, i32> {
+    std::fs::read(path).map_err(|e| {
+        eprintln!("warden: error: cannot read {}: {e}", path.display());
+        2
+    })
+}
+
+fn sim(model: &Path, witness_path: &Path) -> i32 {
+    let ts = match front::load(model) {
+        Ok(m) => m.ts,
+        Err(e) => return input_error(&e),
+    };
+    let text = match read_text(witness_path) {
+        Ok(t) => String::from_utf8_lossy(&t).into_owned(),
+        Err(code) => return code,
+    };
+    let w = match witness::aiger::parse(&text, &ts) {
+        Ok(w) => w,
+        Err(e) => {
+            println!("invalid: {}: {e}", witness_path.display());
+            return 1;
+        }
+    };
+    let mut ok = true;
+    for &b in &w.bad {
+        let trace = Trace {
+            bad: b,
+            ..w.trace.clone()
+        };
+        match replay(&ts, &trace) {
+            Ok(frame) => println!("valid: bad property b{b} is reached in frame {frame}"),
+            Err(e) => {
+                println!("invalid: {e}");
+                ok = false;
+            }
+        }
+    }
+    if ok {
+        0
+    } else {
+        1
+    }
+}
+
+fn certify(model_path: &Path, cert_path: &Path) -> i32 {
+    let model = match front::load(model_path) {
+        Ok(m) => m,
+        Err(e) => return input_error(&e),
+    };
+    let bytes = match read_text(cert_path) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let circuit = match aiger::parse(&bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("warden: error: {}: {e}", cert_path.display());
+            return 2;
+        }
+    };
+    match cert::certify(&model.ts, &model.file, &circuit, &Budget::new(None)) {
+        Ok(()) => {
+            println!("valid: the witness circuit certifies every property");
+            0
+        }
+        Err(e) => {
+            println!("invalid: {e}");
+            1
+        }
+    }
+}

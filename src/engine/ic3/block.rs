@@ -1,0 +1,102 @@
+//! A round: exclude every bad state from the last frame, blocking proof obligations
+//! recursively until one reaches the initial states (a counterexample) or none is left.
+
+use super::lift::Target;
+use super::obligation::Obligation;
+use super::{Cube, Ic3Solver, Interrupted};
+use crate::ts::Trace;
+
+impl Ic3Solver<'_> {
+    /// Excludes every bad state from F_N, or returns a counterexample.
+    pub(super) fn strengthen(&mut self) -> Result<Option<Trace>, Interrupted> {
+        let n = self.frames.top();
+        loop {
+            self.counters.queries += 1;
+            if !self.frames.solver(n).bad_state()? {
+                return Ok(None);
+            }
+            let (cube, inputs) = self.predecessor(n, Target::Bad)?;
+            self.obligations.clear();
+            if let Some(trace) = self.open(n, 0, cube, inputs, None) {
+                return Ok(Some(trace));
+            }
+            if let Some(trace) = self.block()? {
+                return Ok(Some(trace));
+            }
+        }
+    }
+
+    /// Queues the obligation to exclude `cube` from F_frame, or, when `cube` meets the initial
+    /// states, returns the counterexample that starts there.
+    fn open(
+        &mut self,
+        frame: usize,
+        depth: usize,
+        cube: Cube,
+        inputs: Vec<bool>,
+        successor: Option<usize>,
+    ) -> Option<Trace> {
+        if !self.init.excludes(&cube) {
+            return Some(self.obligations.trace(self.ts, &cube, inputs, successor));
+        }
+        self.counters.obligations += 1;
+        self.obligations.push(Obligation {
+            frame,
+            depth,
+            cube,
+            inputs,
+            successor,
+        });
+        None
+    }
+
+    /// Works off the queued obligations. A blocked one is queued again one frame above its
+    /// lemma, which finds counterexamples longer than the current round without more rounds.
+    fn block(&mut self) -> Result<Option<Trace>, Interrupted> {
+        let n = self.frames.top();
+        while let Some(id) = self.obligations.pop() {
+            let ob = self.obligations.get(id);
+            let (frame, depth, cube) = (ob.frame, ob.depth, ob.cube.clone());
+            if let Some(level) = self.frames.blocked_at(frame, &cube) {
+                if level < n {
+                    self.obligations.requeue(id, level + 1);
+                }
+                continue;
+            }
+            match self.relative_induction(frame - 1, &cube)? {
+                Some(core) => {
+                    let level = self.block_cube(frame - 1, core)?;
+                    if level < n {
+                        self.obligations.requeue(id, level + 1);
+                    }
+                }
+                None => {
+                    let (pred, inputs) = self.predecessor(frame - 1, Target::Cube(&cube))?;
+                    self.obligations.requeue(id, frame);
+                    if let Some(trace) = self.open(frame - 1, depth + 1, pred, inputs, Some(id)) {
+                        return Ok(Some(trace));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Generalises `cube` (blocked relative to F_i), pushes it up while it stays blocked and
+    /// adds its lemma there. Returns the lemma's level.
+    fn block_cube(&mut self, i: usize, cube: Cube) -> Result<usize, Interrupted> {
+        let mut cube = self.generalize(i, cube)?;
+        let mut level = i + 1;
+        while level < self.frames.top() {
+            match self.relative_induction(level, &cube)? {
+                Some(core) => {
+                    cube = core;
+                    level += 1;
+                }
+                None => break,
+            }
+        }
+        self.add_lemma(level, cube);
+        Ok(level)
+    }
+}

@@ -1,0 +1,70 @@
+//! Cubes over latch literals, and the questions IC3 answers about them without a solver.
+
+use crate::aig::Lit;
+use crate::ts::TransitionSystem;
+
+/// A conjunction of latch literals (AIG literals of latch variables), sorted when stored.
+/// A lemma is the clause that excludes a cube.
+pub type Cube = Vec<Lit>;
+
+/// Whether every literal of `a` is in `b` (both sorted): then `a`'s clause implies `b`'s.
+pub(super) fn subsumes(a: &[Lit], b: &[Lit]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut rest = b.iter();
+    a.iter().all(|x| rest.by_ref().any(|y| y == x))
+}
+
+/// The clause that excludes `cube`.
+pub(super) fn clause(cube: &[Lit]) -> Vec<Lit> {
+    cube.iter().map(|&l| !l).collect()
+}
+
+/// The reset value of each latch, by AIG variable.
+pub(super) struct Init {
+    /// `Some(reset)` for a latch (`reset` is `None` when uninitialised), `None` elsewhere.
+    reset: Vec<Option<Option<bool>>>,
+}
+
+impl Init {
+    pub(super) fn new(ts: &TransitionSystem) -> Init {
+        let mut reset = vec![None; ts.aig.num_vars()];
+        for l in &ts.latches {
+            reset[l.var.index()] = Some(l.init);
+        }
+        Init { reset }
+    }
+
+    /// Whether `l` is a literal of a latch.
+    pub(super) fn is_latch(&self, l: Lit) -> bool {
+        self.reset.get(l.var().index()).is_some_and(Option::is_some)
+    }
+
+    /// Whether `cube` contains no initial state: some literal is false under its latch's reset
+    /// value. Uninitialised latches take every value initially, so they never exclude one.
+    pub(super) fn excludes(&self, cube: &[Lit]) -> bool {
+        self.excluding(cube).is_some()
+    }
+
+    /// The first literal of `cube` that excludes the initial states, if any.
+    pub(super) fn excluding(&self, cube: &[Lit]) -> Option<Lit> {
+        cube.iter()
+            .copied()
+            .find(|l| self.reset[l.var().index()] == Some(Some(l.is_negated())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsumption_is_sorted_inclusion() {
+        let (a, b, c) = (Lit(2), Lit(5), Lit(8));
+        assert!(subsumes(&[a, c], &[a, b, c]));
+        assert!(subsumes(&[], &[a]));
+        assert!(!subsumes(&[a, b], &[a, c]));
+        assert!(!subsumes(&[a, b, c], &[a, c]));
+    }
+}

@@ -1,0 +1,99 @@
+//! Inductive generalisation: MIC with counterexamples to generalisation (CTGs), after
+//! Hassan, Bradley and Somenzi, "Better generalization in IC3" (FMCAD 2013), as in IC3ref.
+//!
+//! MIC tries to drop each literal of a blocked cube, least active first. A drop fails when
+//! the smaller cube has a predecessor in the frame (a CTG); instead of giving up at once, a
+//! CTG that is itself blocked one frame lower is excluded by a lemma of its own (generalised
+//! one nesting level deeper), which often makes the drop succeed. After `ctg_max` CTGs in a
+//! row the cube is *joined* with the CTG instead: only the literals the CTG shares survive,
+//! so the next attempt covers it.
+
+use super::lift::Target;
+use super::{Cube, Ic3Solver, Interrupted, LIMITS};
+
+impl Ic3Solver<'_> {
+    /// Generalises `cube`, blocked relative to F_i and excluding the initial states, into a
+    /// sub-cube with the same two properties.
+    pub fn generalize(&mut self, i: usize, cube: Cube) -> Result<Cube, Interrupted> {
+        self.mic(i, cube, 0)
+    }
+
+    fn mic(&mut self, i: usize, mut cube: Cube, depth: usize) -> Result<Cube, Interrupted> {
+        self.activity.sort_ascending(&mut cube);
+        let mut attempts = LIMITS.mic_attempts;
+        let mut j = 0;
+        while j < cube.len() {
+            let mut candidate = cube.clone();
+            candidate.remove(j);
+            match self.ctg_down(i, candidate, j, depth)? {
+                Some(smaller) => {
+                    cube.retain(|l| smaller.contains(l));
+                    attempts = LIMITS.mic_attempts;
+                }
+                None => {
+                    attempts -= 1;
+                    if attempts == 0 {
+                        break;
+                    }
+                    j += 1;
+                }
+            }
+        }
+        cube.sort();
+        Ok(cube)
+    }
+
+    /// Tries to show `cube` blocked relative to F_i, blocking CTGs or joining on the way.
+    /// `Some(c)`: a blocked sub-cube. The first `keep` literals are ones MIC could not drop
+    /// before: a join that loses one gives up.
+    fn ctg_down(
+        &mut self,
+        i: usize,
+        mut cube: Cube,
+        keep: usize,
+        depth: usize,
+    ) -> Result<Option<Cube>, Interrupted> {
+        let mut ctgs = 0;
+        loop {
+            if !self.init.excludes(&cube) {
+                return Ok(None);
+            }
+            if let Some(core) = self.relative_induction(i, &cube)? {
+                return Ok(Some(core));
+            }
+            if depth > LIMITS.ctg_depth {
+                return Ok(None);
+            }
+            let (ctg, _) = self.predecessor(i, Target::Cube(&cube))?;
+            if ctgs < LIMITS.ctg_max && i > 0 && self.init.excludes(&ctg) {
+                if let Some(core) = self.relative_induction(i - 1, &ctg)? {
+                    ctgs += 1;
+                    self.counters.ctgs += 1;
+                    let mut level = i;
+                    let mut core = core;
+                    while level < self.frames.top() {
+                        match self.relative_induction(level, &core)? {
+                            Some(c) => {
+                                core = c;
+                                level += 1;
+                            }
+                            None => break,
+                        }
+                    }
+                    let lemma = self.mic(level - 1, core, depth + 1)?;
+                    self.add_lemma(level, lemma);
+                    continue;
+                }
+            }
+            ctgs = 0;
+            let joined: Cube = cube.iter().copied().filter(|l| ctg.contains(l)).collect();
+            if cube[..keep.min(cube.len())]
+                .iter()
+                .any(|l| !ctg.contains(l))
+            {
+                return Ok(None);
+            }
+            cube = joined;
+        }
+    }
+}

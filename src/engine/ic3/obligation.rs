@@ -1,0 +1,88 @@
+//! Proof obligations: cubes that must be blocked in a frame, and the counterexample a chain
+//! of them becomes when one reaches the initial states.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::cube::Cube;
+use crate::aig::Lit;
+use crate::ts::{simulate, Trace, TransitionSystem};
+
+/// "Exclude `cube` from F_frame."
+pub(super) struct Obligation {
+    pub(super) frame: usize,
+    /// Steps from this cube to a bad state.
+    pub(super) depth: usize,
+    pub(super) cube: Cube,
+    /// Inputs that take every state of `cube` into the successor's cube (or, for the last
+    /// obligation of a chain, make a bad literal true), the constraints holding.
+    pub(super) inputs: Vec<bool>,
+    pub(super) successor: Option<usize>,
+}
+
+/// The obligations of one round, lowest frame first, then the closest to a bad state.
+#[derive(Default)]
+pub(super) struct Obligations {
+    all: Vec<Obligation>,
+    queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
+}
+
+impl Obligations {
+    pub(super) fn push(&mut self, ob: Obligation) {
+        let id = self.all.len();
+        self.queue.push(Reverse((ob.frame, ob.depth, id)));
+        self.all.push(ob);
+    }
+
+    pub(super) fn pop(&mut self) -> Option<usize> {
+        self.queue.pop().map(|Reverse((_, _, id))| id)
+    }
+
+    /// Queues obligation `id` again, now for `frame`.
+    pub(super) fn requeue(&mut self, id: usize, frame: usize) {
+        let ob = &mut self.all[id];
+        ob.frame = frame;
+        self.queue.push(Reverse((frame, ob.depth, id)));
+    }
+
+    pub(super) fn get(&self, id: usize) -> &Obligation {
+        &self.all[id]
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.all.clear();
+        self.queue.clear();
+    }
+
+    /// The counterexample that starts in an initial state of `start` (a cube that meets the
+    /// initial states) and follows `inputs`, then obligation `next` and its successors.
+    pub(super) fn trace(
+        &self,
+        ts: &TransitionSystem,
+        start: &[Lit],
+        inputs: Vec<bool>,
+        mut next: Option<usize>,
+    ) -> Trace {
+        let mut frames = vec![inputs];
+        while let Some(id) = next {
+            frames.push(self.all[id].inputs.clone());
+            next = self.all[id].successor;
+        }
+        let mut value = vec![None; ts.aig.num_vars()];
+        for l in start {
+            value[l.var().index()] = Some(!l.is_negated());
+        }
+        let init = (ts.latches.iter())
+            .map(|l| value[l.var.index()].or(l.init).unwrap_or(false))
+            .collect();
+        let mut trace = Trace {
+            init,
+            inputs: frames,
+            bad: 0,
+        };
+        if let Some(last) = simulate(ts, &trace).last() {
+            trace.bad = ts.bad.iter().position(|&b| last.lit(b)).unwrap_or(0);
+        }
+        trace
+    }
+}

@@ -1,0 +1,77 @@
+//! Lemma sharing with engines that run beside this one (through a [`LemmaPool`]).
+//!
+//! Out: a lemma that enters F_inf is inductive relative to F_inf and holds initially, so it
+//! holds in every reachable state and may be published. In: the pool's lemmas are proved
+//! invariants, but this engine's answer is an inductive invariant built from its own frames,
+//! so an imported lemma joins F_inf only once it holds initially and the imported set is
+//! inductive relative to F_inf (Houdini: drop the lemmas that are not, until none is
+//! dropped). The rest wait for the next round, when F_inf or the pool may have grown.
+//!
+//! [`LemmaPool`]: crate::engine::lemmas::LemmaPool
+
+use super::cube::Cube;
+use super::{Ic3Solver, Interrupted};
+
+#[derive(Default)]
+pub(super) struct Share {
+    /// How many of the pool's lemmas have been fetched.
+    cursor: usize,
+    /// Imported lemmas, as the cubes they exclude, not yet inductive relative to F_inf.
+    pending: Vec<Cube>,
+    /// Size of F_inf at the last attempt: waiting lemmas are retried only after it grew.
+    inf_seen: usize,
+}
+
+impl Ic3Solver<'_> {
+    /// Adds the lemmas of the pool that are inductive relative to F_inf to F_inf.
+    pub(super) fn import(&mut self) -> Result<(), Interrupted> {
+        let Some(pool) = &self.pool else {
+            return Ok(());
+        };
+        let fresh = pool.fetch(&mut self.share.cursor);
+        let grew = self.frames.inf_len() != self.share.inf_seen;
+        if fresh.is_empty() && !grew {
+            return Ok(());
+        }
+        for lemma in fresh {
+            if lemma.iter().all(|&l| self.init.is_latch(l)) {
+                let mut cube: Cube = lemma.iter().map(|&l| !l).collect();
+                cube.sort();
+                if self.init.excludes(&cube) {
+                    self.share.pending.push(cube);
+                }
+            }
+        }
+        let mut candidates = std::mem::take(&mut self.share.pending);
+        loop {
+            let s = self.frames.inf_solver();
+            let guard = s.guard();
+            for cube in &candidates {
+                let mut clause = vec![!guard];
+                clause.extend(cube.iter().map(|&l| s.cur(!l)));
+                s.add_clause(&clause);
+            }
+            let before = candidates.len();
+            let mut inductive = Vec::with_capacity(before);
+            for cube in candidates {
+                self.counters.queries += 1;
+                if s.implies_next(guard, &cube)? {
+                    self.share.pending.push(cube);
+                } else {
+                    inductive.push(cube);
+                }
+            }
+            s.add_clause(&[!guard]);
+            candidates = inductive;
+            // The dropped lemmas were assumed while the others were checked: check again.
+            if candidates.len() == before || candidates.is_empty() {
+                break;
+            }
+        }
+        for cube in candidates {
+            self.frames.add_inf(cube);
+        }
+        self.share.inf_seen = self.frames.inf_len();
+        Ok(())
+    }
+}

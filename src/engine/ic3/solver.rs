@@ -1,0 +1,287 @@
+//! One CaDiCaL instance per frame, holding the part of the transition relation its queries
+//! have touched, and the queries IC3 asks it.
+//!
+//! Encoding is lazy (an [`Unroller`] with frame 0 = current state, frame 1 = next state): a
+//! query encodes the cones of the latches it mentions, so on a large design each solver
+//! holds, and CaDiCaL assigns, only the logic the proof has needed so far (as ABC's `pdr`
+//! does). Every variable is frozen: cones keep growing under existing gates, lemmas and
+//! assumptions name latches at any time, and IC3's thousands of tiny queries gain nothing
+//! from eliminating variables that would have to be restored.
+//!
+//! A query's temporary clause (the negated cube of relative induction, the negated target of
+//! lifting) hangs on a fresh activation literal that is switched off by a unit clause at the
+//! start of the next call, so the last model and core stay readable until then.
+
+use super::cube::{Cube, Init};
+use super::Interrupted;
+use crate::aig;
+use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::ts::TransitionSystem;
+use crate::unroll::{Start, Unroller};
+use crate::Budget;
+
+/// What a solver asserts besides the transition relation.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(super) enum Role {
+    /// F_0: the reset values and the constraints.
+    Init,
+    /// F_i, i >= 1, or F_inf: the constraints, plus the lemmas its owner adds.
+    Frame,
+    /// Lifting: nothing; every query brings its own state and inputs.
+    Lift,
+}
+
+pub(super) struct FrameSolver<'a> {
+    sat: Frozen,
+    un: Unroller<'a>,
+    budget: Budget,
+    /// The activation literal of the last query's temporary clause.
+    temp: Option<sat::Lit>,
+    /// Implies that some bad literal holds (and is implied by each), once encoded.
+    bad: Option<sat::Lit>,
+    /// Implied by the current-state constraints, once encoded.
+    valid: Option<sat::Lit>,
+    /// Implies the constraints in the next state, once encoded. Relative induction assumes
+    /// it (the successor lies on a trace); bad-state queries do not (the bad state may be
+    /// the last one).
+    next_valid: Option<sat::Lit>,
+}
+
+impl<'a> FrameSolver<'a> {
+    pub(super) fn new(ts: &'a TransitionSystem, role: Role, budget: &Budget) -> FrameSolver<'a> {
+        let start = if role == Role::Init {
+            Start::Init
+        } else {
+            Start::Free
+        };
+        let mut s = FrameSolver {
+            sat: Frozen(Cadical::for_small_queries(budget)),
+            un: Unroller::new(ts, start),
+            budget: budget.clone(),
+            temp: None,
+            bad: None,
+            valid: None,
+            next_valid: None,
+        };
+        if role != Role::Lift {
+            for &c in &ts.constraints {
+                let l = s.un.lit(&mut s.sat, c, 0);
+                s.sat.add_clause(&[l]);
+            }
+        }
+        s
+    }
+
+    pub(super) fn ts(&self) -> &'a TransitionSystem {
+        self.un.ts()
+    }
+
+    /// The solver literal of latch literal `l` in the current state.
+    pub(super) fn cur(&mut self, l: aig::Lit) -> sat::Lit {
+        self.un.lit(&mut self.sat, l, 0)
+    }
+
+    /// The solver literal of latch literal `l` in the next state.
+    pub(super) fn next(&mut self, l: aig::Lit) -> sat::Lit {
+        self.un.lit(&mut self.sat, l, 1)
+    }
+
+    pub(super) fn add_clause(&mut self, clause: &[sat::Lit]) {
+        self.retire();
+        self.sat.add_clause(clause);
+    }
+
+    /// Asserts the lemma that excludes `cube`.
+    pub(super) fn block(&mut self, cube: &[aig::Lit]) {
+        let clause: Vec<sat::Lit> = cube.iter().map(|&l| self.cur(!l)).collect();
+        self.add_clause(&clause);
+    }
+
+    /// A fresh literal to guard clauses with (switched off by adding its negation).
+    pub(super) fn guard(&mut self) -> sat::Lit {
+        self.sat.new_var().pos_lit()
+    }
+
+    /// Solves under `assumptions` with `temp` (if any) added for this call only.
+    /// `Ok(true)`: satisfiable.
+    pub(super) fn solve(
+        &mut self,
+        temp: Option<&[sat::Lit]>,
+        assumptions: &[sat::Lit],
+    ) -> Result<bool, Interrupted> {
+        self.retire();
+        if self.budget.expired() {
+            return Err(Interrupted);
+        }
+        let mut all = Vec::with_capacity(assumptions.len() + 1);
+        if let Some(temp) = temp {
+            let act = self.guard();
+            let mut clause = Vec::with_capacity(temp.len() + 1);
+            clause.push(!act);
+            clause.extend_from_slice(temp);
+            self.sat.add_clause(&clause);
+            self.temp = Some(act);
+            all.push(act);
+        }
+        all.extend_from_slice(assumptions);
+        match self.sat.0.solve(&all) {
+            SatResult::Sat => Ok(true),
+            SatResult::Unsat => Ok(false),
+            SatResult::Interrupted => Err(Interrupted),
+        }
+    }
+
+    /// Whether `cube` is blocked relative to this frame: no state of the frame outside the
+    /// cube has a successor inside it. `Ok(false)` leaves the predecessor in the model.
+    pub(super) fn relative_induction(&mut self, cube: &[aig::Lit]) -> Result<bool, Interrupted> {
+        let negated: Vec<sat::Lit> = cube.iter().map(|&l| self.cur(!l)).collect();
+        let mut assumptions: Vec<sat::Lit> = cube.iter().map(|&l| self.next(l)).collect();
+        assumptions.extend(self.next_valid());
+        self.solve(Some(&negated), &assumptions)
+    }
+
+    /// Like [`Self::relative_induction`] without the negated cube, the cube's clause being
+    /// among those `guard` switches on.
+    pub(super) fn implies_next(
+        &mut self,
+        guard: sat::Lit,
+        cube: &[aig::Lit],
+    ) -> Result<bool, Interrupted> {
+        let mut assumptions = vec![guard];
+        assumptions.extend(cube.iter().map(|&l| self.next(l)));
+        assumptions.extend(self.next_valid());
+        self.solve(None, &assumptions)
+    }
+
+    /// After a blocked [`Self::relative_induction`] of `cube`: the literals of `cube` the proof
+    /// used, plus one that excludes the initial states if the proof used none.
+    pub(super) fn core(&self, init: &Init, cube: &[aig::Lit]) -> Cube {
+        let mut core: Cube = (cube.iter().copied())
+            .filter(|&l| self.un.encoded(l, 1).is_some_and(|n| self.sat.0.failed(n)))
+            .collect();
+        if !init.excludes(&core) {
+            core.extend(init.excluding(cube));
+            core.sort();
+        }
+        core
+    }
+
+    /// Whether some state of this frame is bad. `Ok(true)` leaves it in the model.
+    pub(super) fn bad_state(&mut self) -> Result<bool, Interrupted> {
+        let bad = self.bad();
+        self.solve(None, &[bad])
+    }
+
+    /// After a satisfiable query: the current state (every latch) and the input values.
+    /// Latches and inputs the query did not encode cannot matter and read as false.
+    pub(super) fn state(&self) -> (Cube, Vec<bool>) {
+        let ts = self.un.ts();
+        let state = (ts.latches.iter())
+            .map(|l| {
+                let lit = l.var.lit();
+                lit.xor_sign(!self.un.value(&self.sat.0, lit, 0))
+            })
+            .collect();
+        let inputs = (ts.inputs.iter())
+            .map(|i| self.un.value(&self.sat.0, i.lit(), 0))
+            .collect();
+        (state, inputs)
+    }
+
+    /// The literal of latch or input literal `l` in the current state, if a query encoded it.
+    pub(super) fn encoded(&self, l: aig::Lit) -> Option<sat::Lit> {
+        self.un.encoded(l, 0)
+    }
+
+    /// After an unsatisfiable query: whether assumption `lit` took part in the refutation.
+    pub(super) fn failed(&self, lit: sat::Lit) -> bool {
+        self.sat.0.failed(lit)
+    }
+
+    /// A literal implied by "some bad literal holds" and implying it.
+    pub(super) fn bad(&mut self) -> sat::Lit {
+        if let Some(b) = self.bad {
+            return b;
+        }
+        let ts = self.un.ts();
+        let bads: Vec<sat::Lit> = ts
+            .bad
+            .iter()
+            .map(|&b| self.un.lit(&mut self.sat, b, 0))
+            .collect();
+        let any = self.sat.new_var().pos_lit();
+        let mut clause = vec![!any];
+        clause.extend_from_slice(&bads);
+        self.sat.add_clause(&clause);
+        for b in bads {
+            self.sat.add_clause(&[any, !b]);
+        }
+        *self.bad.insert(any)
+    }
+
+    /// A literal implied by the conjunction of the current-state constraints (lifting
+    /// negates it: a lifted cube must satisfy them). `None`: no constraints.
+    pub(super) fn valid(&mut self) -> Option<sat::Lit> {
+        if self.un.ts().constraints.is_empty() {
+            return None;
+        }
+        if self.valid.is_none() {
+            let v = self.sat.new_var().pos_lit();
+            let mut clause = vec![v];
+            for &c in &self.un.ts().constraints {
+                clause.push(!self.un.lit(&mut self.sat, c, 0));
+            }
+            self.sat.add_clause(&clause);
+            self.valid = Some(v);
+        }
+        self.valid
+    }
+
+    /// A literal that implies the constraints in the next state. `None`: no constraints.
+    fn next_valid(&mut self) -> Option<sat::Lit> {
+        if self.un.ts().constraints.is_empty() {
+            return None;
+        }
+        if self.next_valid.is_none() {
+            let v = self.sat.new_var().pos_lit();
+            for &c in &self.un.ts().constraints {
+                let l = self.un.lit(&mut self.sat, c, 1);
+                self.sat.add_clause(&[!v, l]);
+            }
+            self.next_valid = Some(v);
+        }
+        self.next_valid
+    }
+
+    fn retire(&mut self) {
+        if let Some(act) = self.temp.take() {
+            self.sat.add_clause(&[!act]);
+        }
+    }
+}
+
+/// CaDiCaL with every variable frozen at birth (see the module documentation).
+struct Frozen(Cadical);
+
+impl Solver for Frozen {
+    fn new_var(&mut self) -> sat::Var {
+        let v = self.0.new_var();
+        self.0.set_frozen(v, true);
+        v
+    }
+    fn add_clause(&mut self, lits: &[sat::Lit]) {
+        self.0.add_clause(lits)
+    }
+    fn solve(&mut self, assumptions: &[sat::Lit]) -> SatResult {
+        self.0.solve(assumptions)
+    }
+    fn value(&self, lit: sat::Lit) -> Option<bool> {
+        self.0.value(lit)
+    }
+    fn failed(&self, lit: sat::Lit) -> bool {
+        self.0.failed(lit)
+    }
+    fn set_frozen(&mut self, var: sat::Var, frozen: bool) {
+        self.0.set_frozen(var, frozen)
+    }
+}

@@ -1,0 +1,193 @@
+use std::path::Path;
+use std::time::Duration;
+
+use super::*;
+use crate::aig::Lit;
+use crate::cert;
+use crate::engine::Engine;
+use crate::ts::tests::counter;
+use crate::ts::{replay, Trace};
+
+fn check(ts: &TransitionSystem) -> Verdict {
+    Ic3::new().check(ts, &Budget::new(Some(Duration::from_secs(60))))
+}
+
+fn assert_safe(ts: &TransitionSystem) {
+    match check(ts) {
+        Verdict::Safe(inv) => assert_eq!(cert::check(ts, &inv, &Budget::new(None)), Ok(())),
+        v => panic!("expected safe, got {v:?}"),
+    }
+}
+
+/// The counterexample, checked to replay; returns the frame of the violation.
+fn assert_unsafe(ts: &TransitionSystem) -> (Trace, usize) {
+    match check(ts) {
+        Verdict::Unsafe(t) => {
+            let frame = replay(ts, &t).unwrap_or_else(|e| panic!("{e}: {t:?}"));
+            assert_eq!(frame, t.depth(), "the trace ends where the property fails");
+            (t, frame)
+        }
+        v => panic!("expected unsafe, got {v:?}"),
+    }
+}
+
+/// A `width`-bit counter that wraps to 0 after `last`; `bad` lists the values that are bad.
+fn wrapping(width: usize, last: u64, bad: &[u64]) -> TransitionSystem {
+    let mut ts = counter(width, bad[0], false);
+    let bits: Vec<Lit> = ts.latches.iter().map(|l| l.var.lit()).collect();
+    let value = |ts: &mut TransitionSystem, v: u64| {
+        let eq: Vec<Lit> = (bits.iter().enumerate())
+            .map(|(i, &b)| b.xor_sign(v >> i & 1 == 0))
+            .collect();
+        ts.aig.and_all(eq)
+    };
+    let at_last = value(&mut ts, last);
+    for i in 0..width {
+        let next = ts.aig.and(ts.latches[i].next, !at_last);
+        ts.set_next(i, next);
+    }
+    ts.bad = bad.iter().map(|&v| value(&mut ts, v)).collect();
+    ts.names.bad = vec![None; bad.len()];
+    ts
+}
+
+#[test]
+fn proves_a_mod_10_counter_safe_with_a_generalised_invariant() {
+    assert_safe(&wrapping(4, 9, &[12]));
+    assert_safe(&wrapping(6, 49, &[50]));
+}
+
+#[test]
+fn finds_a_counter_bug_at_its_depth() {
+    assert_eq!(assert_unsafe(&counter(4, 11, false)).1, 11);
+    assert_eq!(assert_unsafe(&wrapping(5, 20, &[17])).1, 17);
+}
+
+#[test]
+fn traces_carry_the_inputs() {
+    let (t, frame) = assert_unsafe(&counter(3, 6, true));
+    assert!(frame >= 6);
+    assert!(t.inputs.iter().filter(|i| i[0]).count() >= 6);
+}
+
+#[test]
+fn respects_constraints() {
+    // Enable may only be high while bit 2 is low: 3 is still reachable.
+    let mut ts = counter(3, 3, true);
+    let (en, c2) = (ts.inputs[0].lit(), ts.latches[2].var.lit());
+    let c = ts.aig.or(!en, !c2);
+    ts.constraints.push(c);
+    assert_eq!(assert_unsafe(&ts).1, 3);
+    // Enable never high: the counter stays at 0.
+    let mut ts = counter(3, 3, true);
+    ts.constraints.push(!ts.inputs[0].lit());
+    assert_safe(&ts);
+    // A constraint that fails exactly in the bad state hides it.
+    let mut ts = counter(3, 5, false);
+    ts.constraints.push(!ts.bad[0]);
+    assert_safe(&ts);
+    // A constraint that fails in a state's successor does not hide the state itself.
+    let mut ts = counter(3, 5, false);
+    let (c0, c1, c2) = (
+        ts.latches[0].var.lit(),
+        ts.latches[1].var.lit(),
+        ts.latches[2].var.lit(),
+    );
+    let six = ts.aig.and_all([!c0, c1, c2]);
+    ts.constraints.push(!six);
+    assert_eq!(assert_unsafe(&ts).1, 5);
+}
+
+#[test]
+fn uninitialised_latches_are_free_initially() {
+    // From 4 (bit 2 set) the counter reaches 7 in 3 steps.
+    let mut ts = counter(3, 7, false);
+    ts.latches[2].init = None;
+    assert_eq!(assert_unsafe(&ts).1, 3);
+
+    // x holds any initial value, y copies it one step late: once started, they agree.
+    let mut ts = TransitionSystem::default();
+    let x = ts.add_latch(None, None).lit();
+    let y = ts.add_latch(Some(false), None).lit();
+    let started = ts.add_latch(Some(false), None).lit();
+    ts.set_next(0, x);
+    ts.set_next(1, x);
+    ts.set_next(2, Lit::TRUE);
+    let differ = ts.aig.xor(x, y);
+    let bad = ts.aig.and(started, differ);
+    ts.bad.push(bad);
+    assert_safe(&ts);
+}
+
+#[test]
+fn reports_which_of_several_properties_fails() {
+    let (t, frame) = assert_unsafe(&wrapping(4, 9, &[12, 5, 14]));
+    assert_eq!((t.bad, frame), (1, 5));
+    assert_safe(&wrapping(4, 9, &[12, 13, 14]));
+}
+
+#[test]
+fn combinational_properties() {
+    let mut ts = TransitionSystem::default();
+    let x = ts.add_input(None).lit();
+    ts.bad.push(x);
+    assert_eq!(assert_unsafe(&ts).1, 0);
+    ts.bad[0] = ts.aig.and(x, !x);
+    assert_safe(&ts);
+}
+
+#[test]
+fn an_expired_budget_gives_unknown() {
+    let ts = wrapping(4, 9, &[12]);
+    match Ic3::new().check(&ts, &Budget::new(Some(Duration::ZERO))) {
+        Verdict::Unknown { depth: None } => {}
+        v => panic!("expected unknown, got {v:?}"),
+    }
+}
+
+#[test]
+fn published_lemmas_are_invariants_and_imported_ones_are_used() {
+    let ts = wrapping(6, 49, &[50]);
+    let pool = LemmaPool::new();
+    let budget = Budget::new(None);
+    assert!(matches!(
+        Ic3::new().with_lemma_pool(pool.clone()).check(&ts, &budget),
+        Verdict::Safe(_)
+    ));
+    let published = pool.fetch(&mut 0);
+    let inv = Invariant::from_clauses(&ts, &published);
+    assert!(matches!(
+        cert::check(&ts, &inv, &budget),
+        Ok(()) | Err(cert::CertError::Safety)
+    ));
+    // A pool with those lemmas plus a true but non-inductive one ("not 63").
+    let bits: Vec<Lit> = ts.latches.iter().map(|l| !l.var.lit()).collect();
+    pool.publish([bits]);
+    match Ic3::new().with_lemma_pool(pool).check(&ts, &budget) {
+        Verdict::Safe(inv) => assert_eq!(cert::check(&ts, &inv, &budget), Ok(())),
+        v => panic!("expected safe, got {v:?}"),
+    }
+}
+
+#[test]
+fn agrees_with_the_manifest_of_our_circuits() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits");
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let model = crate::front::load(&dir.join(cols[0])).unwrap();
+        let ts = &model.ts;
+        match (cols[1], check(ts)) {
+            ("sat", Verdict::Unsafe(t)) => assert!(replay(ts, &t).is_ok(), "{}", cols[0]),
+            ("unsat", Verdict::Safe(inv)) => {
+                assert_eq!(
+                    cert::check(ts, &inv, &Budget::new(None)),
+                    Ok(()),
+                    "{}",
+                    cols[0]
+                )
+            }
+            (expected, v) => panic!("{}: expected {expected}, got {v:?}", cols[0]),
+        }
+    }
+}

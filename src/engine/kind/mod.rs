@@ -1,0 +1,172 @@
+//! k-induction with invariant injection (seed 001: "k-induction with continuously refined
+//! auxiliary invariants").
+//!
+//! Two incremental solvers deepen side by side. The *base case* is BMC from the initial states
+//! ([`crate::engine::bmc::Bounded`]); the *step case* ([`step::Step`]) starts from an arbitrary
+//! state and asks whether `k` consecutive good states can be followed by a bad one. Depth `k`
+//! runs the step case first, then the base case at frame `k`: when the step case fails to
+//! find such a path, the base case has already shown frames `0..k` (that is, `0..=k-1`) clean
+//! from the initial states, so every reachable state is good (a reachable state at depth
+//! `d < k` is covered by the base case, one at depth `d >= k` ends a path whose `k`
+//! predecessors are good, so the step case covers it).
+//!
+//! The step case is strengthened in two ways:
+//! - proved lemmas from a [`LemmaPool`] (invariant injection): a generator thread
+//!   ([`generator`]) and, in a portfolio, IC3 publish clauses over the latches; every one is
+//!   added to every frame of the step solver, and one that arrives while the step case fails
+//!   triggers the step check again at once, before the search deepens;
+//! - simple-path constraints, added lazily for the pairs of equal states a step
+//!   counterexample shows (see [`step`]). They make the method complete for finite systems,
+//!   but a proof that needs them has no certificate of the k-copy shape (a window of the last
+//!   `k` states is not simple on a reachable loop), so such a proof is only logged and counted
+//!   and the search goes on deepening until a proof without them, or a counterexample, or
+//!   the end of the budget. Every `Safe` answer carries the k-copy invariant of
+//!   [`certificate`].
+
+mod certificate;
+mod generator;
+mod repair;
+mod simulation;
+mod step;
+
+use std::thread;
+
+use super::bmc::Bounded;
+use super::lemmas::LemmaPool;
+use super::{Engine, Stats, Verdict};
+use crate::sat::SatResult;
+use crate::ts::TransitionSystem;
+use crate::Budget;
+use step::{Step, StepResult};
+
+/// The k-induction engine; `max_depth` bounds the deepest `k` of both cases.
+pub struct Kind {
+    max_depth: Option<usize>,
+    pool: LemmaPool,
+    generate: bool,
+    stats: KindStats,
+}
+
+#[derive(Default)]
+struct KindStats {
+    depth: u64,
+    base_queries: u64,
+    simple_path_proofs: u64,
+    step: step::StepStats,
+    generator: generator::GeneratorStats,
+}
+
+impl Kind {
+    /// k-induction with its own lemma pool and the invariant generator switched on.
+    pub fn new(max_depth: Option<usize>) -> Kind {
+        Kind {
+            max_depth,
+            pool: LemmaPool::new(),
+            generate: true,
+            stats: KindStats::default(),
+        }
+    }
+
+    /// Shares `pool` with other engines: its lemmas strengthen the step case, and the
+    /// generator's lemmas are published there for the others.
+    pub fn with_lemma_pool(mut self, pool: LemmaPool) -> Kind {
+        self.pool = pool;
+        self
+    }
+
+    /// Switches the invariant generator thread on or off (it is on by default).
+    pub fn with_generator(mut self, on: bool) -> Kind {
+        self.generate = on;
+        self
+    }
+
+    /// The base/step deepening loop (the generator, if any, runs beside it).
+    fn search(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
+        let mut base = Bounded::new(ts, budget);
+        let mut step = Step::new(ts, budget);
+        let mut cursor = 0;
+        let mut clean = None;
+        let mut k = 0;
+        while self.max_depth.is_none_or(|m| k <= m) && !budget.expired() {
+            self.stats.depth = k as u64;
+            let result = step.check(k, &self.pool, &mut cursor);
+            self.stats.step = step.stats();
+            match result {
+                StepResult::Proved => {
+                    crate::log::info(1, format_args!("kind: proved at depth {k}"));
+                    return Verdict::Safe(certificate::k_copy(ts, k, step.lemmas()));
+                }
+                StepResult::ProvedWithSimplePath => {
+                    self.stats.simple_path_proofs += 1;
+                    crate::log::info(
+                        1,
+                        format_args!(
+                            "kind: proved at depth {k} only with simple-path constraints \
+                             (no certificate); deepening"
+                        ),
+                    );
+                }
+                StepResult::Failed => {}
+                StepResult::Interrupted => break,
+            }
+            if budget.expired() {
+                break;
+            }
+            self.stats.base_queries += 1;
+            match base.check(k) {
+                SatResult::Sat => return Verdict::Unsafe(base.trace(k)),
+                SatResult::Unsat => {
+                    crate::log::info(2, format_args!("kind: no counterexample at depth {k}"));
+                    clean = Some(k);
+                }
+                SatResult::Interrupted => break,
+            }
+            k += 1;
+        }
+        Verdict::Unknown { depth: clean }
+    }
+}
+
+impl Engine for Kind {
+    fn name(&self) -> &'static str {
+        "kind"
+    }
+
+    fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
+        // The generator gets its own stop flag: it must end with the search, not only with
+        // the whole run.
+        let generator_budget = budget.child();
+        thread::scope(|scope| {
+            let generator = self.generate.then(|| {
+                let (pool, budget) = (self.pool.clone(), generator_budget.clone());
+                scope.spawn(move || generator::run(ts, &pool, &budget))
+            });
+            let verdict = self.search(ts, budget);
+            generator_budget.stop();
+            if let Some(handle) = generator {
+                match handle.join() {
+                    Ok(stats) => self.stats.generator = stats,
+                    Err(_) => crate::log::info(1, format_args!("kind: the generator failed")),
+                }
+            }
+            verdict
+        })
+    }
+
+    fn stats(&self) -> Stats {
+        let s = &self.stats;
+        vec![
+            ("kind_depth", s.depth),
+            ("kind_base_queries", s.base_queries),
+            ("kind_step_queries", s.step.queries),
+            ("kind_simple_path_pairs", s.step.simple_path_pairs),
+            ("kind_simple_path_proofs", s.simple_path_proofs),
+            ("kind_lemmas", s.step.lemmas),
+            ("kind_generator_candidates", s.generator.candidates),
+            ("kind_generator_lemmas", s.generator.lemmas),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests;

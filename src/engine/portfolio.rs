@@ -1,0 +1,113 @@
+//! Engines in parallel threads on the same system: the first definite answer wins and the
+//! others are stopped. Workers share a [`LemmaPool`], so IC3's proved lemmas strengthen
+//! k-induction while both run.
+
+use std::sync::mpsc;
+use std::sync::Mutex;
+
+use super::{Engine, Stats, Verdict};
+use crate::ts::TransitionSystem;
+use crate::Budget;
+
+/// A set of engines run side by side.
+pub struct Portfolio {
+    workers: Vec<Box<dyn Engine + Send>>,
+    winner: Option<&'static str>,
+    stats: Stats,
+}
+
+impl Portfolio {
+    /// A portfolio of `workers` (built by the caller so they can share a lemma pool).
+    pub fn new(workers: Vec<Box<dyn Engine + Send>>) -> Portfolio {
+        Portfolio {
+            workers,
+            winner: None,
+            stats: Vec::new(),
+        }
+    }
+
+    /// The engine whose answer was taken.
+    pub fn winner(&self) -> Option<&'static str> {
+        self.winner
+    }
+}
+
+impl Engine for Portfolio {
+    fn name(&self) -> &'static str {
+        self.winner.unwrap_or("portfolio")
+    }
+
+    fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
+        let race = budget.child();
+        let (tx, rx) = mpsc::channel();
+        let stats = Mutex::new(Vec::new());
+        let mut answer: Option<(&'static str, Verdict)> = None;
+        let mut deepest: Option<usize> = None;
+        std::thread::scope(|s| {
+            for mut worker in self.workers.drain(..) {
+                let (tx, race, stats) = (tx.clone(), race.clone(), &stats);
+                s.spawn(move || {
+                    let v = worker.check(ts, &race);
+                    stats.lock().unwrap().extend(worker.stats());
+                    let _ = tx.send((worker.name(), v));
+                });
+            }
+            drop(tx);
+            for (name, v) in rx {
+                match v {
+                    Verdict::Unknown { depth } => deepest = deepest.max(depth),
+                    definite if answer.is_none() => {
+                        crate::log::info(1, format_args!("portfolio: {name} answered first"));
+                        race.stop();
+                        answer = Some((name, definite));
+                    }
+                    _ => {}
+                }
+            }
+        });
+        self.stats = stats.into_inner().unwrap();
+        match answer {
+            Some((name, v)) => {
+                self.winner = Some(name);
+                v
+            }
+            None => Verdict::Unknown { depth: deepest },
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bmc::Bmc;
+    use crate::ts::tests::counter;
+
+    #[test]
+    fn first_definite_answer_wins_and_stops_the_rest() {
+        let ts = counter(4, 9, false);
+        // The bounded worker gives up at depth 3; the unbounded one finds the bug at 9.
+        let mut p = Portfolio::new(vec![Box::new(Bmc::new(None)), Box::new(Bmc::new(Some(3)))]);
+        match p.check(&ts, &Budget::new(None)) {
+            Verdict::Unsafe(t) => assert_eq!(t.depth(), 9),
+            v => panic!("expected a counterexample, got {v:?}"),
+        }
+        assert_eq!(p.winner(), Some("bmc"));
+    }
+
+    #[test]
+    fn unknown_reports_the_deepest_bound() {
+        let ts = counter(4, 9, false);
+        let mut p = Portfolio::new(vec![
+            Box::new(Bmc::new(Some(3))),
+            Box::new(Bmc::new(Some(5))),
+        ]);
+        match p.check(&ts, &Budget::new(None)) {
+            Verdict::Unknown { depth } => assert_eq!(depth, Some(5)),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! warden: a hardware model checker.
+//!
+//! The flow, one module per stage:
+//! - [`front`]: input formats (AIGER) parsed and turned into a [`ts::TransitionSystem`];
+//! - [`ts`]: the bit-level transition system over an [`aig::Aig`], cone-of-influence
+//!   reduction with its [`ts::Restore`] map, and the trace simulator that replays every
+//!   counterexample;
+//! - [`sat`] and [`unroll`]: the SAT layer (CaDiCaL) and lazy time-frame expansion;
+//! - [`engine`]: the model-checking algorithms, all behind [`engine::Engine`];
+//! - [`witness`]: AIGER witnesses and VCD waveforms of the results;
+//! - [`check`]: one checking run from file to printed, verified verdict.
+
+pub mod aig;
+pub mod budget;
+pub mod cert;
+pub mod check;
+pub mod cli;
+pub mod engine;
+pub mod front;
+pub mod log;
+pub mod prep;
+pub mod sat;
+pub mod signals;
+pub mod ts;
+pub mod unroll;
+pub mod witness;
+
+pub use budget::Budget;

@@ -1,0 +1,294 @@
+//! Equivalent latches and gates, merged into one representative per class.
+//!
+//! Candidates come from random simulation ([`candidate_classes`]). They are proved in two
+//! phases, because an invariant over the original system can only mention its latches:
+//! - *sequential*: the candidates over signals that depend on latches only (latches and
+//!   gates without inputs in their cone, and the constant) are proved inductive together,
+//!   van Eijk style: a counterexample to the base case or to the step splits the classes by
+//!   its values, until none is found. What survives is a set of facts about states, which
+//!   the lifted invariant conjoins.
+//! - *combinational* (SAT sweeping): the remaining candidates, gates that depend on inputs,
+//!   are proved equal in every state where those facts hold, for all inputs. They need no
+//!   place in the invariant: the facts imply them.
+//!
+//! Neither phase assumes the constraints in the frame it checks (see
+//! [`Constraints::Before`]). Each class is merged into its smallest member, the constant
+//! first and then latches, so a latch only ever stands for a latch or a constant.
+
+use std::collections::HashMap;
+
+use crate::aig::{Lit, Node, Var};
+use crate::prep::houdini::{Checker, Constraints, Mode};
+use crate::prep::simulate::{candidate_classes, Simulator};
+use crate::prep::substitute::substitute;
+use crate::ts::{Facts, Leaf, Restore, TransitionSystem};
+use crate::Budget;
+
+/// At most this many SAT calls for the combinational phase.
+const MAX_SWEEP_CALLS: usize = 10_000;
+/// At most this many candidates for the sequential phase, whose queries hold them all.
+const MAX_INDUCTIVE_CANDIDATES: usize = 20_000;
+
+/// `ts` with its proved-equivalent signals merged, or `None` if none were found.
+pub(crate) fn merge_equivalences(
+    ts: &TransitionSystem,
+    budget: &Budget,
+) -> Option<(TransitionSystem, Restore)> {
+    let kinds = ts.leaf_kinds();
+    let key = |v: Var| {
+        let rank = match kinds[v.index()] {
+            _ if v.index() == 0 => 0,
+            Some(Leaf::Latch(_)) => 1,
+            _ => 2,
+        };
+        (rank, v)
+    };
+    let free = depends_on_inputs(ts);
+    let classes = candidate_classes(ts, key, budget);
+    let state_classes = classes
+        .iter()
+        .map(|c| {
+            c.iter()
+                .filter(|l| !free[l.var().index()])
+                .copied()
+                .collect()
+        })
+        .collect();
+    // Without the sequential facts the sweep still runs: it then proves equalities in every
+    // state, a weaker but sound claim. So the sequential phase gets half of the time.
+    let half = budget
+        .remaining()
+        .map_or(budget.child(), |r| budget.child_for(r / 2));
+    let state_classes = prove_inductive(ts, state_classes, &half).unwrap_or_default();
+
+    let mut repr: Vec<Lit> = (0..ts.aig.num_vars())
+        .map(|v| Var(v as u32).lit())
+        .collect();
+    let facts = equalities(&state_classes);
+    for &(m, r) in &facts {
+        repr[m.var().index()] = r.xor_sign(m.is_negated());
+    }
+    // The combinational phase compares gates with the representatives of the state signals.
+    let mut sweep_classes: Vec<Vec<Lit>> = classes
+        .into_iter()
+        .filter(|c| c.iter().any(|l| free[l.var().index()]))
+        .map(|c| {
+            let mut c: Vec<Lit> = c
+                .into_iter()
+                .map(|l| repr[l.var().index()].xor_sign(l.is_negated()))
+                .collect();
+            c.sort_by_key(|l| key(l.var()));
+            c.dedup_by_key(|l| l.var());
+            c
+        })
+        .filter(|c| c.len() > 1)
+        .collect();
+    sweep_classes.reverse();
+    let merged = sweep(ts, sweep_classes, &facts, budget);
+    if facts.is_empty() && merged.is_empty() {
+        return None;
+    }
+    for (m, r) in merged {
+        repr[m.var().index()] = r.xor_sign(m.is_negated());
+    }
+    // Representatives precede their members in key order: resolve chains in that order.
+    let mut order: Vec<Var> = (0..ts.aig.num_vars()).map(|v| Var(v as u32)).collect();
+    order.sort_by_key(|&v| key(v));
+    for v in order {
+        let r = repr[v.index()];
+        repr[v.index()] = repr[r.var().index()].xor_sign(r.is_negated());
+    }
+    let mut proved = Facts::new(ts.latches.len());
+    proved.add_equalities(ts, &facts);
+    Some(substitute(ts, &repr, proved))
+}
+
+/// Which variables have an input in their combinational cone.
+fn depends_on_inputs(ts: &TransitionSystem) -> Vec<bool> {
+    let mut free = vec![false; ts.aig.num_vars()];
+    for v in &ts.inputs {
+        free[v.index()] = true;
+    }
+    for v in 0..ts.aig.num_vars() {
+        if let Node::And(a, b) = ts.aig.node(Var(v as u32)) {
+            free[v] = free[a.var().index()] || free[b.var().index()];
+        }
+    }
+    free
+}
+
+/// The sequential phase: the coarsest refinement of `classes` that holds in every initial
+/// state and is inductive (`None`: interrupted).
+fn prove_inductive(
+    ts: &TransitionSystem,
+    classes: Vec<Vec<Lit>>,
+    budget: &Budget,
+) -> Option<Vec<Vec<Lit>>> {
+    let mut room = MAX_INDUCTIVE_CANDIDATES;
+    let mut classes: Vec<Vec<Lit>> = classes
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .take_while(|c| {
+            room = room.saturating_sub(c.len());
+            room > 0
+        })
+        .collect();
+    let mut sim = Simulator::new(ts, 1);
+    for mode in [Mode::Base, Mode::Step] {
+        let mut checker = Checker::new(ts, mode, Constraints::Before, budget);
+        loop {
+            let clauses: Vec<Vec<Lit>> = equalities(&classes)
+                .into_iter()
+                .flat_map(|(m, r)| [vec![!m, r], vec![m, !r]])
+                .collect();
+            if !checker.refute(&clauses)? {
+                break;
+            }
+            classes = split(classes, |l| checker.value(l) as u64);
+            let valid = spread(&mut sim, &checker);
+            classes = split(classes, |l| sim.word(l, 0) & valid);
+        }
+    }
+    Some(classes)
+}
+
+/// The pairs (member, representative) that `classes` claim equal.
+fn equalities(classes: &[Vec<Lit>]) -> Vec<(Lit, Lit)> {
+    classes
+        .iter()
+        .flat_map(|c| c[1..].iter().map(|&m| (m, c[0])))
+        .collect()
+}
+
+/// Splits each class into the groups of members with equal `signature` (keeping the order,
+/// so each group's first member stays its smallest), dropping singletons.
+fn split(classes: Vec<Vec<Lit>>, signature: impl Fn(Lit) -> u64) -> Vec<Vec<Lit>> {
+    let mut out = Vec::with_capacity(classes.len());
+    for class in classes {
+        let mut groups: Vec<Vec<Lit>> = Vec::new();
+        let mut index: HashMap<u64, usize> = HashMap::new();
+        for l in class {
+            let g = *index.entry(signature(l)).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(l);
+        }
+        out.extend(groups.into_iter().filter(|g| g.len() > 1));
+    }
+    out
+}
+
+/// Spreads the checker's last counterexample over 64 runs: from its state in frame 0, with
+/// random inputs, up to the checked frame. The candidates are facts about states, so every
+/// run whose constraints hold before the checked frame is a counterexample too; returns the
+/// mask of those runs. Afterwards `sim` holds the checked frame.
+fn spread(sim: &mut Simulator, checker: &Checker) -> u64 {
+    let ts = checker.system();
+    let mut state = sim.state(|i| checker.first_frame_value(ts.latches[i].var.lit()));
+    let mut valid = !0;
+    for _ in 0..checker.frame() {
+        state = sim.step(&state);
+        valid = ts
+            .constraints
+            .iter()
+            .fold(valid, |v, &c| v & sim.word(c, 0));
+    }
+    sim.step(&state);
+    valid
+}
+
+/// The combinational phase: the pairs (member, representative) proved equal in every state
+/// where the `facts` hold, for every input. Stops early (keeping what it proved) when the
+/// budget or the call limit runs out.
+fn sweep(
+    ts: &TransitionSystem,
+    mut todo: Vec<Vec<Lit>>,
+    facts: &[(Lit, Lit)],
+    budget: &Budget,
+) -> Vec<(Lit, Lit)> {
+    let mut merged = Vec::new();
+    if todo.is_empty() {
+        return merged;
+    }
+    let mut checker = Checker::new(ts, Mode::Combinational, Constraints::Before, budget);
+    for &(m, r) in facts {
+        checker.add_fact(&[!m, r]);
+        checker.add_fact(&[m, !r]);
+    }
+    let mut sim = Simulator::new(ts, 1);
+    for _ in 0..MAX_SWEEP_CALLS {
+        let Some(mut class) = todo.pop() else {
+            break;
+        };
+        let (rep, m) = (class[0], class[1]);
+        match checker.refute(&[vec![!m, rep], vec![m, !rep]]) {
+            None => break,
+            Some(false) => {
+                merged.push((m, rep));
+                class.remove(1);
+                if class.len() > 1 {
+                    todo.push(class);
+                }
+            }
+            Some(true) => {
+                // The counterexample separates `m` from `rep` (members it does not involve stay
+                // with `rep`); its spread splits every class.
+                let rep_value = checker.value(rep);
+                let value = |l| checker.encoded_value(l).unwrap_or(rep_value) as u64;
+                todo.extend(split(vec![class], value));
+                spread(&mut sim, &checker);
+                todo = split(todo, |l| sim.word(l, 0));
+            }
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ts::LatchImage;
+
+    #[test]
+    fn latches_and_input_dependent_gates_merge() {
+        // c' = x ^ c and d' = x ^ d with the XOR built two ways: c == d by induction, then the
+        // two XOR gates are equal for every input, and bad = "they differ" is constant.
+        let mut ts = TransitionSystem::default();
+        let x = ts.add_input(None).lit();
+        let c = ts.add_latch(Some(false), None).lit();
+        let d = ts.add_latch(Some(false), None).lit();
+        let g1 = ts.aig.xor(x, c);
+        let either = ts.aig.or(x, d);
+        let not_both = ts.aig.or(!x, !d);
+        let g2 = ts.aig.and(either, not_both);
+        ts.set_next(0, g1);
+        ts.set_next(1, g2);
+        let bad = ts.aig.and(g1, !g2);
+        ts.bad.push(bad);
+        ts.names.bad.push(None);
+        let (reduced, restore) = merge_equivalences(&ts, &Budget::new(None)).unwrap();
+        assert_eq!(restore.image(1), LatchImage::Equivalent(0, false));
+        assert_eq!(reduced.bad, vec![Lit::FALSE]);
+        assert_eq!(reduced.latches.len(), 1);
+        assert_eq!(reduced.aig.num_ands(), 3);
+    }
+
+    #[test]
+    fn uninitialised_latches_are_not_equivalent() {
+        // Free latches that hold their values: the step holds, the base case does not.
+        let mut ts = TransitionSystem::default();
+        let a = ts.add_latch(None, None).lit();
+        let b = ts.add_latch(None, None).lit();
+        let c = ts.add_latch(Some(true), None).lit();
+        for (i, l) in [a, b, c].into_iter().enumerate() {
+            ts.set_next(i, l);
+        }
+        let budget = Budget::new(None);
+        let candidates = vec![vec![a, b], vec![Lit::FALSE, !c]];
+        assert_eq!(
+            prove_inductive(&ts, candidates, &budget),
+            Some(vec![vec![Lit::FALSE, !c]])
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! The bit-level transition system every input format is turned into, and every engine checks.
+//!
+//! A [`TransitionSystem`] owns one [`Aig`] whose leaves are its inputs and latch outputs.
+//! Semantics (AIGER 1.9): a trace of length `k + 1` is an initial state (latches with a
+//! constant init take it, uninitialised ones are free) and `k + 1` input vectors; it violates
+//! bad property `i` if `bad[i]` holds in frame `k` and every invariant constraint holds in
+//! every frame `0..=k`.
+
+mod coi;
+mod replay;
+mod restore;
+mod trace;
+
+pub use coi::cone_of_influence;
+pub use replay::{replay, simulate, ReplayError, Values};
+pub use restore::{Facts, LatchImage, Restore};
+pub use trace::Trace;
+
+use crate::aig::{Aig, Lit, Var};
+
+/// A latch: its output variable (a leaf of the AIG), next-state function and initial value.
+#[derive(Clone, Debug)]
+pub struct Latch {
+    pub var: Var,
+    pub next: Lit,
+    /// `Some(v)`: the latch starts at `v`; `None`: uninitialised (any value at frame 0).
+    pub init: Option<bool>,
+}
+
+/// Names of inputs, latches and bad properties as the input file gave them (for witnesses and
+/// waveforms). Each vector has one entry per element, `None` where the file had no name.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub inputs: Vec<Option<String>>,
+    pub latches: Vec<Option<String>>,
+    pub bad: Vec<Option<String>>,
+}
+
+/// A sequential circuit with safety (and, parsed but not yet checked, liveness) properties.
+#[derive(Clone, Debug, Default)]
+pub struct TransitionSystem {
+    pub aig: Aig,
+    pub inputs: Vec<Var>,
+    pub latches: Vec<Latch>,
+    /// Invariant constraints: every one must hold in every frame of a trace.
+    pub constraints: Vec<Lit>,
+    /// Bad-state properties: reaching any of them is a violation.
+    pub bad: Vec<Lit>,
+    /// Justice properties (sets of literals that must all be infinitely often true).
+    pub justice: Vec<Vec<Lit>>,
+    /// Global fairness constraints for the justice properties.
+    pub fairness: Vec<Lit>,
+    pub names: Names,
+}
+
+impl TransitionSystem {
+    /// Adds a fresh input and returns its variable.
+    pub fn add_input(&mut self, name: Option<String>) -> Var {
+        let v = self.aig.new_leaf();
+        self.inputs.push(v);
+        self.names.inputs.push(name);
+        v
+    }
+
+    /// Adds a fresh latch whose next-state function is set later with [`Self::set_next`].
+    pub fn add_latch(&mut self, init: Option<bool>, name: Option<String>) -> Var {
+        let v = self.aig.new_leaf();
+        self.latches.push(Latch {
+            var: v,
+            next: Lit::FALSE,
+            init,
+        });
+        self.names.latches.push(name);
+        v
+    }
+
+    pub fn set_next(&mut self, latch: usize, next: Lit) {
+        self.latches[latch].next = next;
+    }
+
+    /// Position of each leaf: `Some(Leaf::Input(i))` or `Some(Leaf::Latch(i))` per variable.
+    pub fn leaf_kinds(&self) -> Vec<Option<Leaf>> {
+        let mut kinds = vec![None; self.aig.num_vars()];
+        for (i, &v) in self.inputs.iter().enumerate() {
+            kinds[v.index()] = Some(Leaf::Input(i));
+        }
+        for (i, l) in self.latches.iter().enumerate() {
+            kinds[l.var.index()] = Some(Leaf::Latch(i));
+        }
+        kinds
+    }
+
+    /// Whether the system has properties that the safety engines cannot check.
+    pub fn has_liveness(&self) -> bool {
+        !self.justice.is_empty()
+    }
+}
+
+/// What a leaf variable of a transition system's AIG is.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Leaf {
+    Input(usize),
+    Latch(usize),
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A `width`-bit counter that increments when its enable input is high (or always when
+    /// `enable` is false); bad when it equals `target`.
+    pub fn counter(width: usize, target: u64, enable: bool) -> TransitionSystem {
+        let mut ts = TransitionSystem::default();
+        let en = if enable {
+            ts.add_input(Some("en".into())).lit()
+        } else {
+            Lit::TRUE
+        };
+        let bits: Vec<Lit> = (0..width)
+            .map(|i| ts.add_latch(Some(false), Some(format!("c[{i}]"))).lit())
+            .collect();
+        let mut carry = en;
+        for (i, &b) in bits.iter().enumerate() {
+            let next = ts.aig.xor(b, carry);
+            carry = ts.aig.and(b, carry);
+            ts.set_next(i, next);
+        }
+        let eq: Vec<Lit> = bits
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| b.xor_sign(target >> i & 1 == 0))
+            .collect();
+        let bad = ts.aig.and_all(eq);
+        ts.bad.push(bad);
+        ts.names.bad.push(None);
+        ts
+    }
+}

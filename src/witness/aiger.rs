@@ -1,0 +1,170 @@
+//! The AIGER 1.9 witness format (as printed by aigbmc and checked by aigsim):
+//!
+//! ```text
+//! 1            a counterexample follows
+//! b<i>         the violated bad property (0-based)
+//! <latches>    initial value of every latch, one character each
+//! <inputs>     one line per frame, one character per input
+//! .
+//! ```
+
+use std::fmt::Write as _;
+
+use crate::ts::{Trace, TransitionSystem};
+
+/// The witness text of `trace` (which must be a trace of the original, unreduced system).
+pub fn write(trace: &Trace) -> String {
+    let bits = |v: &[bool]| {
+        v.iter()
+            .map(|&b| if b { '1' } else { '0' })
+            .collect::<String>()
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "1\nb{}", trace.bad);
+    let _ = writeln!(s, "{}", bits(&trace.init));
+    for row in &trace.inputs {
+        let _ = writeln!(s, "{}", bits(row));
+    }
+    s.push_str(".\n");
+    s
+}
+
+/// A witness read from a file, before it is checked.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    /// The properties it claims to violate.
+    pub bad: Vec<usize>,
+    pub trace: Trace,
+}
+
+/// Parses a witness for `ts`. `x` values are grounded: latches with a reset value take it,
+/// everything else takes 0 (the AIGER convention that `x` must be valid when grounded to 0).
+pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.starts_with('c'));
+    let mut next = |what: &str| {
+        lines
+            .next()
+            .ok_or_else(|| format!("the witness ends before {what}"))
+    };
+    let (n, status) = next("the status line")?;
+    match status {
+        "1" => {}
+        "0" | "2" => {
+            return Err(format!(
+                "line {n}: status {status}: no counterexample to check"
+            ))
+        }
+        s => {
+            return Err(format!(
+                "line {n}: expected the status line '1', found '{s}'"
+            ))
+        }
+    }
+    let (n, props) = next("the property line")?;
+    let mut bad = Vec::new();
+    for p in props.split_whitespace() {
+        let idx = p
+            .strip_prefix('b')
+            .and_then(|i| i.parse::<usize>().ok())
+            .ok_or_else(|| format!("line {n}: expected properties like 'b0', found '{p}'"))?;
+        if idx >= ts.bad.len() {
+            return Err(format!(
+                "line {n}: property b{idx} does not exist ({} bad properties)",
+                ts.bad.len()
+            ));
+        }
+        bad.push(idx);
+    }
+    if bad.is_empty() {
+        return Err(format!(
+            "line {n}: no property named (justice witnesses are not supported)"
+        ));
+    }
+    let (n, init_line) = next("the initial state line")?;
+    let init = values(n, init_line, ts.latches.len(), "latch")?
+        .into_iter()
+        .zip(&ts.latches)
+        .map(|(v, l)| v.or(l.init).unwrap_or(false))
+        .collect();
+    let mut inputs = Vec::new();
+    loop {
+        let (n, line) = next("the final '.'")?;
+        if line == "." {
+            break;
+        }
+        let row = values(n, line, ts.inputs.len(), "input")?;
+        inputs.push(row.into_iter().map(|v| v.unwrap_or(false)).collect());
+    }
+    Ok(Witness {
+        trace: Trace {
+            init,
+            inputs,
+            bad: bad[0],
+        },
+        bad,
+    })
+}
+
+fn values(n: usize, line: &str, len: usize, what: &str) -> Result<Vec<Option<bool>>, String> {
+    if line.len() != len {
+        return Err(format!(
+            "line {n}: expected {len} {what} values, found {}",
+            line.len()
+        ));
+    }
+    line.chars()
+        .map(|c| match c {
+            '0' => Ok(Some(false)),
+            '1' => Ok(Some(true)),
+            'x' | 'X' => Ok(None),
+            c => Err(format!("line {n}: expected 0, 1 or x, found '{c}'")),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ts::tests::counter;
+
+    #[test]
+    fn write_then_parse_round_trips() {
+        let ts = counter(2, 3, true);
+        let t = Trace {
+            init: vec![false, false],
+            inputs: vec![vec![true], vec![true], vec![false], vec![true]],
+            bad: 0,
+        };
+        let text = write(&t);
+        assert_eq!(text, "1\nb0\n00\n1\n1\n0\n1\n.\n");
+        let w = parse(&text, &ts).unwrap();
+        assert_eq!(w.trace, t);
+        assert_eq!(w.bad, vec![0]);
+    }
+
+    #[test]
+    fn malformed_witnesses_name_the_line() {
+        let ts = counter(2, 3, true);
+        assert!(parse("1\nb0\n0\n1\n.\n", &ts)
+            .unwrap_err()
+            .contains("line 3"));
+        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().contains("b7"));
+        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().contains("'.'"));
+        assert!(parse("1\nb0\n00\n2\n.\n", &ts)
+            .unwrap_err()
+            .contains("line 4"));
+    }
+
+    #[test]
+    fn x_values_are_grounded_to_the_reset_value() {
+        let mut ts = counter(2, 3, true);
+        ts.latches[1].init = Some(true);
+        let w = parse("c comment\n1\nb0\nxx\nx\n.\n", &ts).unwrap();
+        assert_eq!(w.trace.init, vec![false, true]);
+        assert_eq!(w.trace.inputs, vec![vec![false]]);
+    }
+}

@@ -1,0 +1,91 @@
+//! Every engine on every circuit of `circuits/`: verdicts must match the manifest, sat
+//! verdicts must come at the manifest's (shortest) depth for BMC, every witness must replay,
+//! and every unsat must carry an invariant that passes the certificate check.
+
+mod common;
+
+use warden::cert;
+use warden::check::{self, Answer, EngineKind, Options};
+use warden::front;
+use warden::ts::replay;
+use warden::witness;
+use warden::Budget;
+
+/// Runs `engine` on every circuit and returns (circuit, answer) pairs after checking that no
+/// answer contradicts the manifest.
+fn run_all(engine: EngineKind, max_depth: Option<usize>) -> Vec<(common::Circuit, Answer)> {
+    let mut out = Vec::new();
+    for c in common::circuits() {
+        let ts = front::load(&c.path).unwrap_or_else(|e| panic!("{e}")).ts;
+        let opts = Options {
+            engine,
+            max_depth,
+            jobs: 2,
+        };
+        let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
+        let report =
+            check::run(&ts, &opts, &budget).unwrap_or_else(|e| panic!("{}: {e}", c.path.display()));
+        let name = c.path.display().to_string();
+        match &report.answer {
+            Answer::Sat(trace) => {
+                assert_eq!(c.expected, "sat", "{name}: wrong sat");
+                // The printed witness must parse back and replay on a freshly loaded model.
+                let text = witness::aiger::write(trace);
+                let w = witness::aiger::parse(&text, &ts).unwrap();
+                assert!(
+                    replay(&ts, &w.trace).is_ok(),
+                    "{name}: witness does not replay"
+                );
+            }
+            Answer::Unsat(inv) => {
+                assert_eq!(c.expected, "unsat", "{name}: wrong unsat");
+                assert_eq!(cert::check(&ts, inv, &budget), Ok(()), "{name}: invariant");
+            }
+            Answer::Unknown { .. } => {}
+        }
+        out.push((c, report.answer));
+    }
+    out
+}
+
+#[test]
+fn bmc_finds_every_bug_at_its_shortest_depth() {
+    let results = run_all(EngineKind::Bmc, Some(120));
+    for (c, answer) in results {
+        let name = c.path.display();
+        match (c.expected.as_str(), answer) {
+            ("sat", Answer::Sat(t)) => assert_eq!(Some(t.depth()), c.depth, "{name}: depth"),
+            ("sat", a) => panic!("{name}: BMC missed the bug: {a:?}"),
+            (_, Answer::Unknown { depth }) => assert_eq!(depth, Some(120), "{name}: bound"),
+            (_, a) => panic!("{name}: unexpected {a:?}"),
+        }
+    }
+}
+
+/// Asserts that `engine` decides every circuit (each answer already checked by `run_all`).
+fn decides_everything(engine: EngineKind) {
+    let undecided: Vec<String> = run_all(engine, None)
+        .into_iter()
+        .filter(|(_, a)| matches!(a, Answer::Unknown { .. }))
+        .map(|(c, _)| c.path.display().to_string())
+        .collect();
+    assert!(
+        undecided.is_empty(),
+        "{engine:?} left undecided: {undecided:?}"
+    );
+}
+
+#[test]
+fn portfolio_decides_every_circuit() {
+    decides_everything(EngineKind::Portfolio);
+}
+
+#[test]
+fn ic3_decides_every_circuit() {
+    decides_everything(EngineKind::Ic3);
+}
+
+#[test]
+fn kind_decides_every_circuit() {
+    decides_everything(EngineKind::Kind);
+}

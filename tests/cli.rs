@@ -1,0 +1,177 @@
+//! The command line contract: verdict and witness on stdout, exit codes, error positions,
+//! `warden sim`, waveform and JSON output, and clean stops on signals.
+
+mod common;
+
+use std::process::{Command, Output, Stdio};
+
+fn warden(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .output()
+        .expect("run warden")
+}
+
+fn circuit(name: &str) -> String {
+    common::root()
+        .join("circuits")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warden-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn sat_prints_the_verdict_and_an_aiger_witness_that_sim_accepts() {
+    let model = circuit("counter3_enable_sat.aag");
+    let wfile = temp("counter.wit");
+    let out = warden(&[
+        "check",
+        &model,
+        "--engine",
+        "bmc",
+        "--witness",
+        wfile.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "sat");
+    assert_eq!(lines[1], "1");
+    assert_eq!(lines[2], "b0");
+    assert_eq!(lines.len(), 3 + 1 + 7 + 1, "init line, 7 frames, '.'");
+    assert_eq!(*lines.last().unwrap(), ".");
+    // The file holds the witness without the verdict line, and `sim` accepts it.
+    assert_eq!(
+        std::fs::read_to_string(&wfile).unwrap(),
+        stdout["sat\n".len()..]
+    );
+    let sim = warden(&["sim", &model, wfile.to_str().unwrap()]);
+    assert_eq!(
+        sim.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&sim.stdout)
+    );
+}
+
+#[test]
+fn sim_rejects_a_witness_that_does_not_reach_the_property() {
+    let model = circuit("counter3_enable_sat.aag");
+    let wfile = temp("short.wit");
+    std::fs::write(&wfile, "1\nb0\n000\n1\n1\n.\n").unwrap();
+    let sim = warden(&["sim", &model, wfile.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&sim.stdout).contains("not reached"));
+}
+
+#[test]
+fn bounded_run_reports_unknown_with_its_bound() {
+    let out = warden(&[
+        "check",
+        &circuit("counter4_wrap_unsat.aag"),
+        "--engine",
+        "bmc",
+        "--max-depth",
+        "7",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no counterexample up to depth 7"));
+}
+
+#[test]
+fn vcd_and_json_outputs_are_written() {
+    let vcd = temp("trace.vcd");
+    let json = temp("run.json");
+    let out = warden(&[
+        "check",
+        &circuit("counter4_sat.aag"),
+        "--engine",
+        "bmc",
+        "--vcd",
+        vcd.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let vcd = std::fs::read_to_string(vcd).unwrap();
+    assert!(vcd.contains("$enddefinitions $end"));
+    assert!(vcd.contains("#11"), "11 frames in the waveform");
+    let json = std::fs::read_to_string(json).unwrap();
+    assert!(json.contains("\"verdict\": \"sat\""));
+    assert!(json.contains("\"depth\": 11"));
+}
+
+#[test]
+fn malformed_models_exit_2_with_file_and_position() {
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("header.aag", b"aag 1 1 0\n2\n", "line 1"),
+        ("range.aag", b"aag 1 1 0 1 0\n2\n4\n", "line 3"),
+        ("undefined.aag", b"aag 3 1 0 1 1\n2\n6\n6 2 4\n", "line 4"),
+        ("cycle.aag", b"aag 3 1 0 1 2\n2\n4\n4 2 6\n6 4 2\n", "cycl"),
+        ("truncated.aig", b"aig 3 2 0 1 1\n6\n\x02", "byte"),
+        ("latch.aag", b"aag 1 0 1 0 0\n2 5\n", "line 2"),
+    ];
+    for (name, data, position) in cases {
+        let path = temp(name);
+        std::fs::write(&path, data).unwrap();
+        let out = warden(&["check", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name), "{name}: error names the file: {err}");
+        assert!(
+            err.contains(position),
+            "{name}: error names '{position}': {err}"
+        );
+        assert!(out.stdout.is_empty(), "{name}: no verdict on bad input");
+    }
+}
+
+#[test]
+fn missing_file_and_bad_usage_are_errors() {
+    assert_eq!(
+        warden(&["check", "/nonexistent/model.aag"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(warden(&["check"]).status.code(), Some(1));
+    assert_eq!(warden(&["frobnicate"]).status.code(), Some(1));
+}
+
+#[test]
+fn sigterm_prints_unknown_and_exits_cleanly() {
+    // A deep BMC run on a circuit whose bug is never found: stopped by SIGTERM.
+    let child = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args([
+            "check",
+            &circuit("counter8_mod200_unsat.aag"),
+            "--engine",
+            "bmc",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+}
+
+#[test]
+fn hwmcc_form_writes_the_witness_to_the_file_and_only_the_verdict_to_stdout() {
+    let model = circuit("counter4_sat.aag");
+    let cex = temp("hwmcc.cex");
+    let out = warden(&[&model, cex.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "sat\n");
+    let sim = warden(&["sim", &model, cex.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(0));
+}

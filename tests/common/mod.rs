@@ -1,0 +1,63 @@
+//! Shared helpers of the integration tests: the manifests of our own circuits and of the
+//! shared benchmark corpus.
+
+#![allow(dead_code)] // each test binary uses its own subset of these helpers
+
+use std::path::{Path, PathBuf};
+
+/// One row of `circuits/manifest.tsv`.
+pub struct Circuit {
+    pub path: PathBuf,
+    pub expected: String,
+    /// Shortest counterexample depth for `sat` circuits.
+    pub depth: Option<usize>,
+}
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn circuits() -> Vec<Circuit> {
+    let dir = root().join("circuits");
+    let text = std::fs::read_to_string(dir.join("manifest.tsv")).expect("circuits/manifest.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Circuit {
+                path: dir.join(f[0]),
+                expected: f[1].to_string(),
+                depth: f[2].parse().ok(),
+            }
+        })
+        .collect()
+}
+
+/// One row of a shared-corpus set (`../shared/bench/eval-*.tsv`).
+pub struct Task {
+    pub path: PathBuf,
+    pub expected: String,
+}
+
+/// The rows of `../shared/bench/NAME`, or `None` (with a message) when the corpus is absent.
+pub fn corpus_set(name: &str) -> Option<Vec<Task>> {
+    let bench = root().join("../shared/bench");
+    let Ok(text) = std::fs::read_to_string(bench.join(name)) else {
+        eprintln!("skipped: ../shared/bench/{name} is not present");
+        return None;
+    };
+    Some(
+        text.lines()
+            .skip(1)
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                Task {
+                    path: bench.join(f[0]),
+                    expected: f[4].to_string(),
+                }
+            })
+            .collect(),
+    )
+}

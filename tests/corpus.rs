@@ -1,0 +1,113 @@
+//! The shared corpus (`../shared/bench/eval-aiger.tsv`): no wrong verdict, every witness
+//! replays (checked by `warden sim`, a separate process reading the printed witness).
+//!
+//! Bounded: `WARDEN_CORPUS_TIMEOUT` seconds per task (default 5) and, when set,
+//! `WARDEN_CORPUS_LIMIT` tasks; skipped with a message when `../shared` is absent.
+
+mod common;
+
+use std::process::Command;
+use std::sync::Mutex;
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Runs `engine` on the tasks of `set` with expected verdict in `verdicts`; returns the
+/// number solved, and fails on any wrong verdict or witness.
+fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
+    let Some(tasks) = common::corpus_set(set) else {
+        return 0;
+    };
+    let limit = env_number("WARDEN_CORPUS_LIMIT", u64::MAX) as usize;
+    let timeout = env_number("WARDEN_CORPUS_TIMEOUT", 5).to_string();
+    let tasks: Vec<_> = tasks
+        .into_iter()
+        .filter(|t| verdicts.contains(&t.expected.as_str()))
+        .take(limit)
+        .collect();
+    let next = Mutex::new(tasks.iter());
+    let failures = Mutex::new(Vec::new());
+    let solved = Mutex::new(0);
+    std::thread::scope(|s| {
+        for worker in 0..2 {
+            let (next, failures, solved) = (&next, &failures, &solved);
+            let timeout = &timeout;
+            s.spawn(move || loop {
+                let Some(task) = next.lock().unwrap().next() else {
+                    break;
+                };
+                let model = task.path.to_str().unwrap();
+                let wit = std::env::temp_dir()
+                    .join(format!("warden-corpus-{}-{worker}.wit", std::process::id()));
+                let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+                    .args(["check", model, "--engine", engine, "--timeout", timeout])
+                    .args(["--witness", wit.to_str().unwrap()])
+                    .output()
+                    .unwrap();
+                let verdict = String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                let fail = |m: String| failures.lock().unwrap().push(format!("{model}: {m}"));
+                if out.status.code() != Some(0) {
+                    fail(format!(
+                        "exit {:?}: {}",
+                        out.status.code(),
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
+                    continue;
+                }
+                match verdict.as_str() {
+                    "sat" | "unsat" if verdict != task.expected => {
+                        fail(format!("wrong verdict {verdict}"))
+                    }
+                    "sat" => {
+                        let sim = Command::new(env!("CARGO_BIN_EXE_warden"))
+                            .args(["sim", model, wit.to_str().unwrap()])
+                            .output()
+                            .unwrap();
+                        if sim.status.code() != Some(0) {
+                            fail(format!(
+                                "witness rejected: {}",
+                                String::from_utf8_lossy(&sim.stdout)
+                            ));
+                        } else {
+                            *solved.lock().unwrap() += 1;
+                        }
+                    }
+                    "unsat" => *solved.lock().unwrap() += 1,
+                    "unknown" => {}
+                    v => fail(format!("no verdict line: '{v}'")),
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let solved = solved.into_inner().unwrap();
+    eprintln!(
+        "{set} ({engine}, {timeout} s): solved {solved} of {}",
+        tasks.len()
+    );
+    solved
+}
+
+#[test]
+fn bmc_on_corpus_sat_tasks_is_never_wrong_and_witnesses_replay() {
+    check_set("eval-aiger.tsv", &["sat"], "bmc");
+}
+
+#[test]
+fn portfolio_on_corpus_is_never_wrong_and_witnesses_replay() {
+    check_set("eval-aiger.tsv", &["sat", "unsat"], "portfolio");
+}
