@@ -1,13 +1,14 @@
-//! Criterion benchmarks of the hot paths: parsing AIGER, unrolling, one BMC query.
+//! Criterion benchmarks of the hot paths: parsing AIGER, unrolling, one BMC query, one IC3
+//! relative-induction query and one IC3 generalisation step.
 //!
-//! The inputs are generated here (a wide counter circuit), plus, when `../shared/bench` is
+//! The inputs are generated here (a wide counter circuit) or are our own `circuits/`, plus, when `../shared/bench` is
 //! present, the largest AIGER file of the corpus for the parser.
 
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use warden::aig::Lit;
-use warden::engine::{bmc::Bmc, Engine};
+use warden::engine::{bmc::Bmc, ic3::Ic3Solver, Engine};
 use warden::sat::{Cadical, Solver};
 use warden::ts::TransitionSystem;
 use warden::unroll::{Start, Unroller};
@@ -88,5 +89,26 @@ fn bmc_query(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, parse, unroll, bmc_query);
+/// IC3 on the 8-bit mod-200 counter of `circuits/`: the cube of the state 250 (bit `i` of
+/// the value on the `i`-th latch) is blocked relative to F_0, since no initial state leads to
+/// it; the query returns its core, which MIC then generalises.
+fn ic3_steps(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits/counter8_mod200_unsat.aag");
+    let ts = warden::front::load(&path).unwrap().ts;
+    let cube: Vec<Lit> = (ts.latches.iter().enumerate())
+        .map(|(i, l)| l.var.lit().xor_sign((250 >> i) & 1 == 0))
+        .collect();
+    let budget = Budget::new(None);
+    let mut ic3 = Ic3Solver::new(&ts, &budget);
+    ic3.extend();
+    c.bench_function("ic3 relative induction: mod-200 counter, F_0", |b| {
+        b.iter(|| ic3.relative_induction(0, &cube).unwrap().expect("blocked"))
+    });
+    let core = ic3.relative_induction(0, &cube).unwrap().expect("blocked");
+    c.bench_function("ic3 generalisation (MIC): mod-200 counter, F_0", |b| {
+        b.iter(|| ic3.generalize(0, core.clone()).unwrap())
+    });
+}
+
+criterion_group!(benches, parse, unroll, bmc_query, ic3_steps);
 criterion_main!(benches);

@@ -1,0 +1,113 @@
+//! Certificates end to end: every `unsat` of our circuits is written with `--cert` and
+//! accepted by `warden certify` (a separate process reading the file), and certificates with
+//! one clause of the invariant dropped are rejected whenever what is left, conjoined with the
+//! property (the witness circuit's own property), is no longer inductive: `certify` and the
+//! in-process check must agree on each.
+
+mod common;
+
+use std::process::Command;
+
+use warden::aig::{Lit, Node};
+use warden::cert::{self, witness_circuit, Invariant};
+use warden::check::{self, Answer, EngineKind, Options};
+use warden::front;
+use warden::Budget;
+
+fn warden(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("warden-cert-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn certify_accepts_every_written_certificate() {
+    for engine in ["ic3", "kind", "portfolio"] {
+        for c in common::circuits().iter().filter(|c| c.expected == "unsat") {
+            let model = c.path.to_str().unwrap();
+            let cert = temp(&format!("{engine}.aag"));
+            let cert = cert.to_str().unwrap();
+            let out = warden(&["check", model, "--engine", engine, "--cert", cert]);
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).lines().next(),
+                Some("unsat")
+            );
+            let out = warden(&["certify", model, cert]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{engine} {model}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+}
+
+/// The conjuncts of `l`: the leaves of its tree of positive AND gates (each clause of an
+/// invariant built from clauses is a negated AND, so it is one leaf).
+fn conjuncts(inv: &Invariant, l: Lit, out: &mut Vec<Lit>) {
+    match inv.system.aig.node(l.var()) {
+        Node::And(a, b) if !l.is_negated() => {
+            conjuncts(inv, a, out);
+            conjuncts(inv, b, out);
+        }
+        _ if l == Lit::TRUE => {}
+        _ => out.push(l),
+    }
+}
+
+#[test]
+fn a_certificate_with_a_clause_dropped_is_rejected() {
+    let mut rejected = 0;
+    for name in [
+        "counter3_mod6_unsat.aag",
+        "counter4_wrap_unsat.aag",
+        "lockstep_unsat.aag",
+    ] {
+        let path = common::root().join("circuits").join(name);
+        let model = front::load(&path).unwrap();
+        let opts = Options {
+            engine: EngineKind::Ic3,
+            max_depth: None,
+            jobs: 1,
+        };
+        let budget = Budget::new(None);
+        let Answer::Unsat(inv) = check::run(&model.ts, &opts, &budget).unwrap().answer else {
+            panic!("{name}: IC3 did not prove it");
+        };
+        let mut clauses = Vec::new();
+        conjuncts(&inv, inv.predicate, &mut clauses);
+        for drop in 0..clauses.len() {
+            let mut system = inv.system.clone();
+            let rest = clauses.iter().enumerate().filter(|&(i, _)| i != drop);
+            let predicate = system.aig.and_all(rest.map(|(_, &c)| c));
+            let corrupt = Invariant { system, predicate };
+            let file = temp(&format!("corrupt-{drop}.aag"));
+            let mut bytes = Vec::new();
+            front::aiger::write_ascii(&witness_circuit(&model.file, &corrupt), &mut bytes).unwrap();
+            std::fs::write(&file, bytes).unwrap();
+            let out = warden(&["certify", path.to_str().unwrap(), file.to_str().unwrap()]);
+            // The witness circuit's property is the invariant and the model's property.
+            let mut system = corrupt.system.clone();
+            let any_bad = system.aig.or_all(system.bad.clone());
+            let predicate = system.aig.and(corrupt.predicate, !any_bad);
+            let in_process = cert::check(&model.ts, &Invariant { system, predicate }, &budget);
+            // Both checkers must agree on every corrupted certificate.
+            assert_eq!(
+                out.status.code() == Some(0),
+                in_process.is_ok(),
+                "{name}, clause {drop} dropped: certify says {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            if out.status.code() == Some(1) {
+                rejected += 1;
+            }
+        }
+    }
+    assert!(rejected > 0, "no corrupted certificate was rejected");
+}
