@@ -76,7 +76,7 @@ const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --set FILE         task list (TSV with columns path, format, expected, ...)
   --timeout T        seconds per run (default 20); processes are killed at T + 10
-  --engine E         warden engine (default bmc)
+  --engine E[,E..]   warden engine(s), each a column (default bmc)
   --vs abc           also run ABC (berkeley-abc)
   --abc-cmd C        bmc3 | pdr | both (default: bmc3 for --engine bmc, else pdr)
   --jobs J           tasks run at once (default 1)
@@ -114,23 +114,33 @@ impl Verdict {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tool {
-    Warden,
+    /// warden with one engine; the name is `warden` when the run has one engine, else
+    /// `warden-ENGINE`.
+    Warden {
+        engine: &'static str,
+        name: &'static str,
+    },
     Abc(AbcCmd),
 }
 
 impl Tool {
     fn name(self) -> &'static str {
         match self {
-            Tool::Warden => "warden",
+            Tool::Warden { name, .. } => name,
             Tool::Abc(c) => c.tool_name(),
         }
+    }
+
+    fn is_warden(self) -> bool {
+        matches!(self, Tool::Warden { .. })
     }
 }
 
 struct Args {
     set: PathBuf,
     timeout: u64,
-    engine: String,
+    /// warden engines, each run as a tool of its own (`--engine a,b`).
+    engines: Vec<String>,
     vs_abc: bool,
     abc_cmd: Option<String>,
     jobs: usize,
@@ -147,7 +157,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
     let mut args = Args {
         set: PathBuf::new(),
         timeout: 20,
-        engine: "bmc".to_owned(),
+        engines: vec!["bmc".to_owned()],
         vs_abc: false,
         abc_cmd: None,
         jobs: 1,
@@ -196,7 +206,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
         match flag {
             "--set" => set = Some(PathBuf::from(value)),
             "--timeout" => args.timeout = number(&value)?.max(1) as u64,
-            "--engine" => args.engine = value,
+            "--engine" => args.engines = value.split(',').map(str::to_owned).collect(),
             "--vs" if value == "abc" => args.vs_abc = true,
             "--vs" => return Err(format!("--vs: only `abc` is known, not {value}")),
             "--abc-cmd" if ["bmc3", "pdr", "both"].contains(&value.as_str()) => {
@@ -344,7 +354,7 @@ impl Runner {
             .tools
             .iter()
             .map(|&tool| match tool {
-                Tool::Warden => self.run_warden(task, &dir),
+                Tool::Warden { engine, .. } => self.run_warden(engine, task, &dir),
                 Tool::Abc(cmd) => {
                     let model = abc_model.get_or_insert_with(|| abc_input(task, &dir));
                     match model {
@@ -358,13 +368,13 @@ impl Runner {
         runs
     }
 
-    fn run_warden(&self, task: &Task, dir: &Path) -> Run {
-        let witness = dir.join("witness.aiw");
+    fn run_warden(&self, engine: &str, task: &Task, dir: &Path) -> Run {
+        let witness = dir.join(format!("witness-{engine}.wit"));
         let (out, err) = (dir.join("warden.out"), dir.join("warden.err"));
         let mut cmd = Command::new(&self.args.warden_bin);
         cmd.arg("check")
             .arg(&task.path)
-            .args(["--engine", &self.args.engine])
+            .args(["--engine", engine])
             .args(["--timeout", &self.args.timeout.to_string()])
             .arg("--witness")
             .arg(&witness);
@@ -544,7 +554,7 @@ fn fmt_or_dash(x: f64, digits: usize) -> String {
 fn print_table(title: &str, tools: &[Tool], stats: &[Stats]) {
     println!("{title}");
     println!(
-        "  {:<10} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5} {:>10} {:>8} {:>8} {:>8} {:>8}",
+        "  {:<16} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5} {:>10} {:>8} {:>8} {:>8} {:>8}",
         "tool",
         "solved",
         "sat",
@@ -562,7 +572,7 @@ fn print_table(title: &str, tools: &[Tool], stats: &[Stats]) {
     for (tool, s) in tools.iter().zip(stats) {
         let rss_max = s.rss_mib.iter().copied().fold(f64::NAN, f64::max);
         println!(
-            "  {:<10} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5} {:>10.1} {:>8.2} {:>8} {:>8.1} {:>8.1}",
+            "  {:<16} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5} {:>10.1} {:>8.2} {:>8} {:>8.1} {:>8.1}",
             tool.name(),
             s.solved,
             s.sat,
@@ -593,7 +603,7 @@ fn summarize(runner: &Runner, tasks: &[Task], results: &[Vec<Run>]) {
         count(Verdict::Sat),
         count(Verdict::Unsat),
         count(Verdict::Unknown),
-        runner.args.engine
+        runner.args.engines.join(",")
     );
     println!(
         "(times in s, RSS in MiB; PAR-2 = sum of times of solved tasks + 2*{t} per unsolved; \
@@ -621,9 +631,14 @@ fn summarize(runner: &Runner, tasks: &[Task], results: &[Vec<Run>]) {
         print_table(title, tools, &stats);
         println!();
     }
-    // Tasks solved by one tool and not by another, warden against each ABC column.
-    for j in 1..tools.len() {
-        for (a, b) in [(0, j), (j, 0)] {
+    // Tasks solved by one tool and not by another: each warden engine against each ABC
+    // command (against each other warden engine when ABC did not run).
+    let any_abc = tools.iter().any(|t| !t.is_warden());
+    let pairs = (0..tools.len()).flat_map(|i| (i + 1..tools.len()).map(move |j| (i, j)));
+    let compared =
+        pairs.filter(|&(i, j)| tools[i].is_warden() && (tools[j].is_warden() != any_abc));
+    for (i, j) in compared {
+        for (a, b) in [(i, j), (j, i)] {
             let names: Vec<&str> = tasks
                 .iter()
                 .zip(results)
@@ -731,7 +746,17 @@ fn main() {
         tasks.truncate(n);
     }
 
-    let mut tools = vec![Tool::Warden];
+    // Tool names live as long as the run: leaking the few strings keeps `Tool` a `Copy` value.
+    let single = args.engines.len() == 1;
+    let mut tools: Vec<Tool> = (args.engines.iter())
+        .map(|e| Tool::Warden {
+            engine: Box::leak(e.clone().into_boxed_str()),
+            name: match single {
+                true => "warden",
+                false => Box::leak(format!("warden-{e}").into_boxed_str()),
+            },
+        })
+        .collect();
     let mut abc_bin = None;
     if args.vs_abc {
         match abc::find_binary(args.abc_bin.as_deref()) {
@@ -740,7 +765,10 @@ fn main() {
                 let cmd = args
                     .abc_cmd
                     .clone()
-                    .unwrap_or_else(|| if args.engine == "bmc" { "bmc3" } else { "pdr" }.into());
+                    .unwrap_or_else(|| match args.engines == ["bmc"] {
+                        true => "bmc3".into(),
+                        false => "pdr".into(),
+                    });
                 if cmd != "pdr" {
                     tools.push(Tool::Abc(AbcCmd::Bmc3));
                 }
