@@ -3,7 +3,8 @@
 //! Only the cone a query asks for is Tseitin-encoded: `lit(l, k)` encodes the gates under `l`
 //! in frame `k` and, through latches, whatever earlier frames they need. A latch in frame
 //! `k > 0` *is* the literal of its next-state function in frame `k - 1`, so frames share
-//! literals instead of being linked by equality clauses.
+//! literals instead of being linked by equality clauses. Reset values are constants, and
+//! constants propagate through the gates, so the frames near the initial state are small.
 
 use crate::aig::{self, Node};
 use crate::sat::{self, Solver};
@@ -100,11 +101,7 @@ impl<'a> Unroller<'a> {
                     }
                     let la = decode(la).unwrap().xor_sign(a.is_negated());
                     let lb = decode(lb).unwrap().xor_sign(b.is_negated());
-                    let g = s.new_var().pos_lit();
-                    s.add_clause(&[!g, la]);
-                    s.add_clause(&[!g, lb]);
-                    s.add_clause(&[g, !la, !lb]);
-                    g
+                    self.and(s, la, lb)
                 }
                 Node::Leaf => match self.kinds[v.index()] {
                     Some(Leaf::Latch(i)) if k > 0 => {
@@ -118,21 +115,36 @@ impl<'a> Unroller<'a> {
                             }
                         }
                     }
-                    Some(Leaf::Latch(i)) => {
-                        let l = s.new_var().pos_lit();
-                        if self.start == Start::Init {
-                            if let Some(init) = self.ts.latches[i].init {
-                                s.add_clause(&[if init { l } else { !l }]);
-                            }
-                        }
-                        l
-                    }
+                    Some(Leaf::Latch(i)) => match (self.start, self.ts.latches[i].init) {
+                        (Start::Init, Some(init)) => self.false_lit(s).xor_sign(init),
+                        _ => s.new_var().pos_lit(),
+                    },
                     _ => s.new_var().pos_lit(),
                 },
             };
             self.frames[k][v.index()] = encode(lit);
         }
         decode(self.frames[k][v.index()]).unwrap()
+    }
+
+    /// The literal of `la AND lb`: a new gate, unless a constant or a repeated operand
+    /// decides it (reset values make the first frames of BMC largely constant).
+    fn and(&mut self, s: &mut impl Solver, la: sat::Lit, lb: sat::Lit) -> sat::Lit {
+        let f = self.false_lit(s);
+        if la == f || lb == f || la == !lb {
+            return f;
+        }
+        if la == !f || la == lb {
+            return lb;
+        }
+        if lb == !f {
+            return la;
+        }
+        let g = s.new_var().pos_lit();
+        s.add_clause(&[!g, la]);
+        s.add_clause(&[!g, lb]);
+        s.add_clause(&[g, !la, !lb]);
+        g
     }
 
     fn false_lit(&mut self, s: &mut impl Solver) -> sat::Lit {
