@@ -127,6 +127,7 @@ impl ItpSolver {
         solver
             .set_option("factor", 0)
             .expect("CaDiCaL knows the option 'factor'");
+        super::cadical::one_shot_options(&mut solver);
         let tracer = solver.connect_proof_tracer(Recorder::new(), true);
         let b = budget.clone();
         solver.attach_terminator(move || {
