@@ -168,88 +168,106 @@ fn init_predicate(sys: &mut TransitionSystem) -> aig::Lit {
     sys.aig.and_all(lits)
 }
 
+/// How the queries at one bound ended.
+enum Round {
+    /// A fixpoint: the invariant.
+    Fixpoint(Box<Invariant>),
+    /// A bad state is reachable from the initial states within the bound.
+    Real,
+    /// A bad state is reachable from the over-approximation only: the bound must grow.
+    Spurious,
+    /// Out of budget, or no usable interpolant.
+    Stopped,
+}
+
+impl Imc {
+    /// Over-approximates the reachable states with interpolants for bound `k` until a
+    /// fixpoint or a satisfiable query.
+    fn round(&mut self, ts: &TransitionSystem, k: usize, budget: &Budget) -> Round {
+        let mut sys = ts.clone();
+        let mut reach = init_predicate(&mut sys);
+        let mut from_init = true;
+        loop {
+            let (itp, shared) = match self.query(&sys, reach, k, budget) {
+                Query::Refuted(itp, shared) => (itp, shared),
+                Query::Reachable if from_init => return Round::Real,
+                Query::Reachable => return Round::Spurious,
+                Query::Stopped => return Round::Stopped,
+                Query::Failed(e) => {
+                    crate::log::info(1, format_args!("imc: {e}"));
+                    return Round::Stopped;
+                }
+            };
+            from_init = false;
+            self.stats.interpolants += 1;
+            self.stats.largest_interpolant =
+                self.stats.largest_interpolant.max(itp.num_ands() as u64);
+            let Some(image) = itp.copy_into(&mut sys.aig, |v| shared.get(&v).copied()) else {
+                crate::log::info(1, format_args!("imc: interpolant off the latches"));
+                return Round::Stopped;
+            };
+            match implies(&sys, image, reach, budget) {
+                SatResult::Unsat => {
+                    return Round::Fixpoint(Box::new(Invariant {
+                        system: sys,
+                        predicate: reach,
+                    }))
+                }
+                SatResult::Sat => reach = sys.aig.or(reach, image),
+                SatResult::Interrupted => return Round::Stopped,
+            }
+        }
+    }
+}
+
 impl Engine for Imc {
     fn name(&self) -> &'static str {
         "imc"
     }
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
-        // Depth 0 is BMC's: IMC's queries start at one transition. BMC has checked the depths
-        // below `bmc_next`; `clean` is the deepest bound known to be clean.
+        // Depth 0 is BMC's: IMC's queries start at one transition. BMC also finds the trace
+        // of a real counterexample; `clean` is the deepest bound known to be clean.
         let mut bmc = Bounded::new(ts, budget);
         match bmc.check(0) {
             SatResult::Sat => return Verdict::Unsafe(bmc.trace(0)),
             SatResult::Unsat => {}
             SatResult::Interrupted => return Verdict::Unknown { depth: None },
         }
-        let mut bmc_next = 1;
-        let mut clean = Some(0);
+        let mut clean = 0;
         let mut k = 1;
-        loop {
-            if self.max_depth.is_some_and(|m| k > m) || budget.expired() {
-                return Verdict::Unknown { depth: clean };
-            }
+        while self.max_depth.is_none_or(|m| k <= m) && !budget.expired() {
             self.stats.bound = k as u64;
-            let mut sys = ts.clone();
-            let mut reach = init_predicate(&mut sys);
-            let mut from_init = true;
-            loop {
-                match self.query(&sys, reach, k, budget) {
-                    Query::Stopped => return Verdict::Unknown { depth: clean },
-                    Query::Failed(e) => {
-                        crate::log::info(1, format_args!("imc: {e}"));
-                        return Verdict::Unknown { depth: clean };
-                    }
-                    Query::Reachable if from_init => {
-                        // A real counterexample within k transitions: BMC finds its trace.
-                        while bmc_next <= k {
-                            match bmc.check(bmc_next) {
-                                SatResult::Sat => return Verdict::Unsafe(bmc.trace(bmc_next)),
-                                SatResult::Unsat => clean = Some(bmc_next),
-                                SatResult::Interrupted => return Verdict::Unknown { depth: clean },
-                            }
-                            bmc_next += 1;
-                        }
-                        crate::log::info(
-                            1,
-                            format_args!("imc: BMC found no counterexample within {k}"),
-                        );
-                        return Verdict::Unknown { depth: clean };
-                    }
-                    Query::Reachable => {
-                        crate::log::info(2, format_args!("imc: spurious at bound {k}"));
-                        self.stats.spurious += 1;
-                        k += 1;
-                        break;
-                    }
-                    Query::Refuted(itp, shared) => {
-                        if from_init {
-                            clean = clean.max(Some(k));
-                        }
-                        from_init = false;
-                        self.stats.interpolants += 1;
-                        self.stats.largest_interpolant =
-                            self.stats.largest_interpolant.max(itp.num_ands() as u64);
-                        let Some(image) = itp.copy_into(&mut sys.aig, |v| shared.get(&v).copied())
-                        else {
-                            crate::log::info(1, format_args!("imc: interpolant off the latches"));
-                            return Verdict::Unknown { depth: clean };
-                        };
-                        match implies(&sys, image, reach, budget) {
-                            SatResult::Unsat => {
-                                crate::log::info(2, format_args!("imc: fixpoint at bound {k}"));
-                                return Verdict::Safe(Invariant {
-                                    system: sys,
-                                    predicate: reach,
-                                });
-                            }
-                            SatResult::Sat => reach = sys.aig.or(reach, image),
-                            SatResult::Interrupted => return Verdict::Unknown { depth: clean },
-                        }
-                    }
+            match self.round(ts, k, budget) {
+                Round::Fixpoint(inv) => {
+                    crate::log::info(2, format_args!("imc: fixpoint at bound {k}"));
+                    return Verdict::Safe(*inv);
                 }
+                Round::Spurious => {
+                    crate::log::info(2, format_args!("imc: spurious at bound {k}"));
+                    self.stats.spurious += 1;
+                    // The first query of the round (from the initial states) was refuted.
+                    clean = k;
+                    k += 1;
+                }
+                Round::Real => {
+                    // `Bounded` takes its depths in order.
+                    for d in 1..=k {
+                        match bmc.check(d) {
+                            SatResult::Sat => return Verdict::Unsafe(bmc.trace(d)),
+                            SatResult::Unsat => clean = clean.max(d),
+                            SatResult::Interrupted => break,
+                        }
+                    }
+                    if clean == k {
+                        crate::log::info(1, format_args!("imc: BMC found no bug within {k}"));
+                    }
+                    break;
+                }
+                Round::Stopped => break,
             }
         }
+        Verdict::Unknown { depth: Some(clean) }
     }
 
     fn stats(&self) -> Stats {

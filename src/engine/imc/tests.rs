@@ -100,3 +100,22 @@ fn respects_the_bound() {
         v => panic!("expected unknown, got {v:?}"),
     }
 }
+
+#[test]
+fn counterexample_trace_respects_constraints_in_every_frame() {
+    // A counter to 4 with a `jump` input that loads 4 at once, forbidden by a constraint: the
+    // only traces count for 4 transitions.
+    let mut ts = counter(3, 4, true);
+    let jump = ts.add_input(Some("jump".into())).lit();
+    for i in 0..3 {
+        let load = if i == 2 {
+            aig::Lit::TRUE
+        } else {
+            aig::Lit::FALSE
+        };
+        let next = ts.aig.mux(jump, load, ts.latches[i].next);
+        ts.set_next(i, next);
+    }
+    ts.constraints.push(!jump);
+    assert_eq!(assert_unsafe(&ts), 4);
+}
