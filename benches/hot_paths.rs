@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the hot paths: parsing AIGER, unrolling, one BMC query, one IC3
-//! relative-induction query and one IC3 generalisation step.
+//! relative-induction query, one IC3 generalisation step and one interpolation query.
 //!
 //! The inputs are generated here (a wide counter circuit) or are our own `circuits/`, plus, when `../shared/bench` is
 //! present, the largest AIGER file of the corpus for the parser.
@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion};
 use warden::aig::Lit;
 use warden::engine::{bmc::Bmc, ic3::Ic3Solver, Engine};
-use warden::sat::{Cadical, Solver};
+use warden::sat::itp::{ItpSolver, System};
+use warden::sat::{Cadical, SatResult, Solver};
 use warden::ts::TransitionSystem;
 use warden::unroll::{Start, Unroller};
 use warden::Budget;
@@ -110,5 +111,36 @@ fn ic3_steps(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, parse, unroll, bmc_query, ic3_steps);
+/// One IMC-shaped query on `circuits/counter8_mod200_unsat.aag` (a counter that wraps at 200,
+/// bad at 255): A is the initial state and the first transition, B the next 19 transitions
+/// and the bad state in their last frame. Solving with the proof recorded and building
+/// McMillan's interpolant is the work of one IMC step.
+fn interpolation_query(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits/counter8_mod200_unsat.aag");
+    let ts = warden::front::load(&path).unwrap().ts;
+    c.bench_function("interpolant: counter8_mod200, 20 frames", |b| {
+        b.iter(|| {
+            let budget = Budget::new(None);
+            let mut s = ItpSolver::new(&budget);
+            let mut un = Unroller::new(&ts, Start::Init);
+            for l in &ts.latches {
+                un.lit(&mut s, l.var.lit(), 1);
+            }
+            s.set_partition(1);
+            let bad = un.lit(&mut s, ts.bad[0], 20);
+            s.add_clause(&[bad]);
+            assert_eq!(s.solve(&[]), SatResult::Unsat);
+            s.interpolant(0, System::McMillan).unwrap().num_ands()
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    parse,
+    unroll,
+    bmc_query,
+    ic3_steps,
+    interpolation_query
+);
 criterion_main!(benches);

@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cert::{self, CertError, Invariant};
+use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
 use crate::prep::preprocess;
@@ -23,6 +24,8 @@ pub enum EngineKind {
     /// k-induction with invariant injection.
     Kind,
     Ic3,
+    /// Interpolation-based model checking.
+    Imc,
 }
 
 /// Settings of one run.
@@ -65,6 +68,7 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth)),
         EngineKind::Ic3 => Box::new(Ic3::new()),
+        EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Portfolio => {
             let pool = LemmaPool::new();
             let workers: Vec<Box<dyn Engine + Send>> = vec![

@@ -87,6 +87,8 @@ enum EngineArg {
     Bmc,
     Kind,
     Ic3,
+    /// Interpolation-based model checking (McMillan).
+    Imc,
 }
 
 impl From<EngineArg> for EngineKind {
@@ -96,6 +98,7 @@ impl From<EngineArg> for EngineKind {
             EngineArg::Bmc => EngineKind::Bmc,
             EngineArg::Kind => EngineKind::Kind,
             EngineArg::Ic3 => EngineKind::Ic3,
+            EngineArg::Imc => EngineKind::Imc,
         }
     }
 }

@@ -39,7 +39,13 @@ fn run_all(engine: EngineKind, max_depth: Option<usize>) -> Vec<(common::Circuit
             }
             Answer::Unsat(inv) => {
                 assert_eq!(c.expected, "unsat", "{name}: wrong unsat");
-                assert_eq!(cert::check(&ts, inv, &budget), Ok(()), "{name}: invariant");
+                // Re-checked without a deadline: the run's budget may be spent by now.
+                let unlimited = Budget::new(None);
+                assert_eq!(
+                    cert::check(&ts, inv, &unlimited),
+                    Ok(()),
+                    "{name}: invariant"
+                );
             }
             Answer::Unknown { .. } => {}
         }
@@ -88,4 +94,20 @@ fn ic3_decides_every_circuit() {
 #[test]
 fn kind_decides_every_circuit() {
     decides_everything(EngineKind::Kind);
+}
+
+/// IMC grows its bound one transition at a time, with several interpolation queries per
+/// bound, so the depth-100 counter with an enable input stays beyond the 30 s budget (it
+/// reaches a bound of about 50). Every other circuit must be decided, and every answer is
+/// checked by `run_all`.
+#[test]
+fn imc_decides_every_circuit_but_the_deepest_bug() {
+    let allowed = ["counter7_enable_100_sat.aag"];
+    let undecided: Vec<String> = run_all(EngineKind::Imc, None)
+        .into_iter()
+        .filter(|(_, a)| matches!(a, Answer::Unknown { .. }))
+        .map(|(c, _)| c.path.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|name| !allowed.contains(&name.as_str()))
+        .collect();
+    assert!(undecided.is_empty(), "IMC left undecided: {undecided:?}");
 }

@@ -175,3 +175,29 @@ fn hwmcc_form_writes_the_witness_to_the_file_and_only_the_verdict_to_stdout() {
     let sim = warden(&["sim", &model, cex.to_str().unwrap()]);
     assert_eq!(sim.status.code(), Some(0));
 }
+
+#[test]
+fn imc_invariants_become_witness_circuits_that_certify_accepts() {
+    // Circuits that keep latches after preprocessing, so the invariant is made of
+    // interpolants (one with constraints, one with inputs in a pipeline, one mod-6 counter).
+    for name in [
+        "updown_assume_unsat.aag",
+        "pipeline_eq_unsat.aag",
+        "counter3_mod6_unsat.aag",
+    ] {
+        let model = circuit(name);
+        let cert = temp(&format!("imc-{name}"));
+        let out = warden(&[
+            "check",
+            &model,
+            "--engine",
+            "imc",
+            "--cert",
+            cert.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n", "{name}");
+        let certify = warden(&["certify", &model, cert.to_str().unwrap()]);
+        assert_eq!(certify.status.code(), Some(0), "{name}: {certify:?}");
+    }
+}

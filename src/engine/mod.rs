@@ -4,6 +4,7 @@
 
 pub mod bmc;
 pub mod ic3;
+pub mod imc;
 pub mod kind;
 pub mod lemmas;
 pub mod portfolio;

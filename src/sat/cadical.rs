@@ -26,17 +26,8 @@ pub struct Cadical {
 impl Cadical {
     /// A solver tuned for long incremental runs (BMC).
     pub fn new(budget: &Budget) -> Cadical {
-        let mut solver = CaDiCaL::default();
-        let b = budget.clone();
-        solver.attach_terminator(move || {
-            if b.expired() {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
-            }
-        });
         Cadical {
-            solver,
+            solver: stopped_by(budget),
             next_var: 0,
             failed: HashSet::new(),
         }
@@ -50,6 +41,26 @@ impl Cadical {
             .expect("CaDiCaL knows the option 'lucky'");
         s
     }
+
+    /// A solver for one query on a fresh formula (IMC's fixpoint checks).
+    pub fn for_one_shot(budget: &Budget) -> Cadical {
+        let mut s = Cadical::for_small_queries(budget);
+        one_shot_options(&mut s.solver);
+        s
+    }
+}
+
+/// Switches off the passes that cost more than the search on small one-shot formulas:
+/// congruence closure, backbone extraction and SAT sweeping, which CaDiCaL also runs early
+/// in a fresh solver. On IMC over `counter7_60_sat` they took about half the user time (10.0 s
+/// with them, 5.6 s without, in the interpolating solver; 6.2 s to 4.4 s with the fixpoint
+/// checks too).
+pub(super) fn one_shot_options(solver: &mut CaDiCaL<'_, '_>) {
+    for option in ["congruence", "backbone", "sweep"] {
+        solver
+            .set_option(option, 0)
+            .expect("CaDiCaL knows its option");
+    }
 }
 
 impl Solver for Cadical {
@@ -60,9 +71,7 @@ impl Solver for Cadical {
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {
-        self.solver
-            .add_clause_ref(lits)
-            .expect("CaDiCaL out of memory while adding a clause");
+        add_clause(&mut self.solver, lits);
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
@@ -83,11 +92,7 @@ impl Solver for Cadical {
     }
 
     fn value(&self, lit: Lit) -> Option<bool> {
-        match self.solver.lit_val(lit).ok()? {
-            TernaryVal::True => Some(true),
-            TernaryVal::False => Some(false),
-            TernaryVal::DontCare => None,
-        }
+        value(&self.solver, lit)
     }
 
     fn failed(&self, lit: Lit) -> bool {
@@ -95,13 +100,47 @@ impl Solver for Cadical {
     }
 
     fn set_frozen(&mut self, var: Var, frozen: bool) {
-        let r = if frozen {
-            self.solver.freeze_var(var)
-        } else {
-            self.solver.melt_var(var)
-        };
-        r.expect("CaDiCaL freeze/melt");
+        set_frozen(&mut self.solver, var, frozen);
     }
+}
+
+// The plumbing both `Cadical` and the interpolating solver (`super::itp`) use.
+
+/// A fresh CaDiCaL that stops when `budget` expires.
+pub(super) fn stopped_by(budget: &Budget) -> CaDiCaL<'static, 'static> {
+    let mut solver = CaDiCaL::default();
+    let b = budget.clone();
+    solver.attach_terminator(move || {
+        if b.expired() {
+            ControlSignal::Terminate
+        } else {
+            ControlSignal::Continue
+        }
+    });
+    solver
+}
+
+pub(super) fn add_clause(solver: &mut CaDiCaL<'_, '_>, lits: &[Lit]) {
+    solver
+        .add_clause_ref(lits)
+        .expect("CaDiCaL out of memory while adding a clause");
+}
+
+pub(super) fn value(solver: &CaDiCaL<'_, '_>, lit: Lit) -> Option<bool> {
+    match solver.lit_val(lit).ok()? {
+        TernaryVal::True => Some(true),
+        TernaryVal::False => Some(false),
+        TernaryVal::DontCare => None,
+    }
+}
+
+pub(super) fn set_frozen(solver: &mut CaDiCaL<'_, '_>, var: Var, frozen: bool) {
+    let r = if frozen {
+        solver.freeze_var(var)
+    } else {
+        solver.melt_var(var)
+    };
+    r.expect("CaDiCaL freeze/melt");
 }
 
 #[cfg(test)]

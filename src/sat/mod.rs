@@ -3,10 +3,11 @@
 //! Literals are `rustsat`'s (a plain `2 * var + sign` code), so encoders can be shared with
 //! other back ends. The trait is the narrow waist the design asks for: variables, clauses,
 //! solving under assumptions, models, failed assumptions (cores) and freezing. Interruption
-//! goes through the [`crate::Budget`] a solver is created with. Proof tracing for Craig
-//! interpolation will be added beside it (CaDiCaL's `TraceProof` hook in `rustsat-cadical`).
+//! goes through the [`crate::Budget`] a solver is created with. Craig interpolation lives
+//! beside it: [`itp::ItpSolver`] implements the same trait and records CaDiCaL's proof.
 
 mod cadical;
+pub mod itp;
 
 pub use cadical::Cadical;
 pub use rustsat::types::{Lit, Var};

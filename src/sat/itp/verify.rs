@@ -1,0 +1,95 @@
+//! The three properties of an interpolant, checked with fresh solvers: A implies I, I and B
+//! are inconsistent, and I speaks only of variables A and B share.
+
+use std::collections::HashMap;
+
+use super::Interpolant;
+use crate::aig::{self, Node};
+use crate::sat::{Cadical, Lit, SatResult, Solver, Var};
+use crate::Budget;
+
+/// Checks `itp` against the A/B split at `cut` of `clauses` (partition, literals).
+/// `parts_of(v)` gives the lowest and highest partition variable `v` occurs in.
+pub(super) fn verify(
+    clauses: &[(u32, &[Lit])],
+    parts_of: impl Fn(Var) -> Option<(u32, u32)>,
+    cut: u32,
+    itp: &Interpolant,
+    budget: &Budget,
+) -> Result<(), String> {
+    for &(_, v) in &itp.leaves {
+        match parts_of(v) {
+            Some((lo, hi)) if lo <= cut && cut < hi => {}
+            _ => return Err(format!("variable {} is not shared", v.idx())),
+        }
+    }
+    let side = |a_side: bool, negate: bool| -> SatResult {
+        let mut s = Cadical::for_small_queries(budget);
+        let max = clauses
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|l| l.vidx() + 1))
+            .chain(itp.leaves.iter().map(|(_, v)| v.idx() + 1))
+            .max()
+            .unwrap_or(0);
+        for _ in 0..max {
+            s.new_var();
+        }
+        for &(part, c) in clauses {
+            if (part <= cut) == a_side {
+                s.add_clause(c);
+            }
+        }
+        let root = encode(itp, &mut s);
+        s.add_clause(&[if negate { !root } else { root }]);
+        s.solve(&[])
+    };
+    match side(true, true) {
+        SatResult::Unsat => {}
+        SatResult::Sat => return Err("A does not imply the interpolant".into()),
+        SatResult::Interrupted => return Err("interrupted".into()),
+    }
+    match side(false, false) {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err("the interpolant is consistent with B".into()),
+        SatResult::Interrupted => Err("interrupted".into()),
+    }
+}
+
+/// Tseitin-encodes the interpolant's cone over its leaves' solver variables.
+fn encode(itp: &Interpolant, s: &mut impl Solver) -> Lit {
+    let leaves: HashMap<aig::Var, Var> = itp.leaves.iter().copied().collect();
+    let cone = itp.aig.cone([itp.root]);
+    let mut map: Vec<Option<Lit>> = vec![None; itp.aig.num_vars()];
+    for (i, &in_cone) in cone.iter().enumerate() {
+        if !in_cone {
+            continue;
+        }
+        let v = aig::Var(i as u32);
+        let lit = match itp.aig.node(v) {
+            Node::False => {
+                let f = s.new_var().pos_lit();
+                s.add_clause(&[!f]);
+                f
+            }
+            Node::Leaf => leaves[&v].pos_lit(),
+            Node::And(a, b) => {
+                let la = map[a.var().index()].unwrap();
+                let lb = map[b.var().index()].unwrap();
+                let la = if a.is_negated() { !la } else { la };
+                let lb = if b.is_negated() { !lb } else { lb };
+                let g = s.new_var().pos_lit();
+                s.add_clause(&[!g, la]);
+                s.add_clause(&[!g, lb]);
+                s.add_clause(&[g, !la, !lb]);
+                g
+            }
+        };
+        map[i] = Some(lit);
+    }
+    let r = map[itp.root.var().index()].unwrap();
+    if itp.root.is_negated() {
+        !r
+    } else {
+        r
+    }
+}
