@@ -79,7 +79,8 @@ pub struct Report {
 }
 
 /// The engine `opts` asks for. The portfolio's workers, in order of priority (`--jobs`
-/// takes a prefix): IC3, k-induction (whose base case is BMC), plain BMC.
+/// takes a prefix): IC3, k-induction (whose base case is BMC), plain BMC, and CEGAR with
+/// its default configuration (localization with IC3 on the localized system).
 fn build(opts: &Options) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
@@ -93,6 +94,7 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
                 Box::new(Ic3::new().with_lemma_pool(pool.clone())),
                 Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
                 Box::new(Bmc::new(opts.max_depth)),
+                Box::new(Cegar::new(CegarOptions::default(), opts.max_depth)),
             ];
             Box::new(Portfolio::new(
                 workers.into_iter().take(opts.jobs.max(1)).collect(),
