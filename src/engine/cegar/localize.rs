@@ -15,7 +15,7 @@
 //! proved for a coarser abstraction stay invariants of every finer one, so they carry over
 //! from one refinement to the next through a lemma pool.
 
-use super::path::PathQuery;
+use super::path::{interpolants, PathQuery};
 use super::{property_latches, AbstractEngine, CegarOptions, CegarStats, InitPrec, Refinement};
 use crate::aig;
 use crate::cert::Invariant;
@@ -23,7 +23,7 @@ use crate::engine::bmc::Bmc;
 use crate::engine::ic3::Ic3;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{Engine, Verdict};
-use crate::sat::itp::{ItpSolver, System};
+use crate::sat::itp::ItpSolver;
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::ts::{simulate, Trace, TransitionSystem};
 use crate::unroll::Unroller;
@@ -47,6 +47,9 @@ pub(super) fn run(
     }
     let pool = LemmaPool::new();
     loop {
+        if budget.expired() {
+            return Verdict::Unknown { depth: None };
+        }
         stats.precision = visible.iter().filter(|&&v| v).count() as u64;
         crate::log::info(
             2,
@@ -214,10 +217,12 @@ fn refine_by_interpolants(
     match s.solve(&[]) {
         SatResult::Sat => return Check::Feasible(q.trace(&s)),
         SatResult::Interrupted => return Check::Stopped,
+        SatResult::Unsat if budget.expired() => return Check::Stopped,
         SatResult::Unsat => {}
     }
-    let itps = match s.sequence(depth as u32 + 1, System::McMillan) {
-        Ok(itps) => itps,
+    let itps = match interpolants(&mut s, depth, budget) {
+        Ok(Some(itps)) => itps,
+        Ok(None) => return Check::Stopped,
         Err(e) => {
             crate::log::info(1, format_args!("cegar: no interpolants: {e}"));
             return refine_by_core(ts, visible, values, budget);

@@ -17,9 +17,11 @@
 
 use std::collections::HashMap;
 
+use crate::sat::itp::{Interpolant, ItpError, ItpSolver, System};
 use crate::sat::{self, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
+use crate::Budget;
 
 /// A path of frames `0..=depth` encoded in a solver.
 pub(super) struct PathQuery<'a> {
@@ -157,4 +159,22 @@ fn latch_lits(s: &mut impl Solver, ts: &TransitionSystem, un: &mut Unroller) -> 
         .iter()
         .map(|l| un.lit(s, l.var.lit(), 0))
         .collect()
+}
+
+/// The sequence interpolants (McMillan's) of a refuted path of `depth` transitions: one per
+/// frame, over that frame's latch variables. Built one cut at a time, so that the budget is
+/// checked between cuts (a proof of a large path is large); `Ok(None)` when it ran out.
+pub(super) fn interpolants(
+    s: &mut ItpSolver,
+    depth: usize,
+    budget: &Budget,
+) -> Result<Option<Vec<Interpolant>>, ItpError> {
+    let mut out = Vec::with_capacity(depth + 1);
+    for cut in 0..=depth as u32 {
+        if budget.expired() {
+            return Ok(None);
+        }
+        out.push(s.interpolant(cut, System::McMillan)?);
+    }
+    Ok(Some(out))
 }

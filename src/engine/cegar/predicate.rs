@@ -20,14 +20,14 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::path::PathQuery;
+use super::path::{interpolants, PathQuery};
 use super::{
     property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune, Search,
 };
 use crate::aig::{self, Node as Gate};
 use crate::cert::Invariant;
 use crate::engine::Verdict;
-use crate::sat::itp::{ItpSolver, System};
+use crate::sat::itp::ItpSolver;
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
@@ -142,6 +142,9 @@ pub(super) fn run(
     }
     let mut arg = Arg::default();
     loop {
+        if budget.expired() {
+            return Verdict::Unknown { depth: None };
+        }
         stats.precision = prec.preds.len() as u64;
         let explored = explore(&prec, &mut arg, opts, budget, stats);
         stats.arg_nodes = arg.nodes.len() as u64;
@@ -209,6 +212,9 @@ fn explore(
         let Some(n) = next else {
             return Explore::Safe;
         };
+        if budget.expired() {
+            return Explore::Stopped;
+        }
         let node = &arg.nodes[n];
         if !node.live || node.covered || node.expanded {
             continue;
@@ -489,10 +495,12 @@ fn refine(prec: &mut Precision, states: &[&State], split: PredSplit, budget: &Bu
         match s.solve(&[]) {
             SatResult::Sat => return Refined::Feasible(q.trace(&s)),
             SatResult::Interrupted => return Refined::Stopped,
+            SatResult::Unsat if budget.expired() => return Refined::Stopped,
             SatResult::Unsat => {}
         }
-        let itps = match s.sequence(depth as u32 + 1, System::McMillan) {
-            Ok(itps) => itps,
+        let itps = match interpolants(&mut s, depth, budget) {
+            Ok(Some(itps)) => itps,
+            Ok(None) => return Refined::Stopped,
             Err(e) => {
                 crate::log::info(1, format_args!("cegar: no interpolants: {e}"));
                 return Refined::NoProgress;
@@ -501,29 +509,49 @@ fn refine(prec: &mut Precision, states: &[&State], split: PredSplit, budget: &Bu
         let maps: Vec<_> = (0..=depth).map(|t| q.latches_of_frame(t)).collect();
         (itps, maps)
     };
-    let mut formulas = Vec::new();
+    let mut pieces = Vec::new();
     for (itp, map) in itps.iter().zip(&maps) {
+        if budget.expired() {
+            return Refined::Stopped;
+        }
         let latches = &prec.sys.latches;
+        if itp.num_ands() > MAX_PREDICATE_ANDS {
+            let support = itp.vars().filter_map(|v| map.get(&v));
+            pieces.push(Piece::Latches(
+                support.map(|&i| latches[i].var.lit()).collect(),
+            ));
+            continue;
+        }
         let f = itp.copy_into(&mut prec.sys.aig, |v| {
             map.get(&v).map(|&i| latches[i].var.lit())
         });
         let Some(f) = f else {
             return Refined::NoProgress;
         };
-        formulas.push(f);
+        pieces.push(Piece::Formula(f));
     }
-    let Some(pivot) = formulas.iter().position(|&f| f != aig::Lit::TRUE) else {
+    let refines = |p: &Piece| match p {
+        Piece::Formula(f) => *f != aig::Lit::TRUE,
+        Piece::Latches(l) => !l.is_empty(),
+    };
+    let Some(pivot) = pieces.iter().position(refines) else {
         return Refined::NoProgress;
     };
     let mut added = false;
-    for &f in &formulas {
-        for p in split_formula(&prec.sys, f, split) {
+    for piece in &pieces {
+        let preds = match piece {
+            Piece::Formula(f) => split_formula(&prec.sys, *f, split),
+            Piece::Latches(l) => l.clone(),
+        };
+        for p in preds {
             added |= prec.add(p);
         }
     }
     if !added {
-        for &f in &formulas {
-            added |= prec.add(f);
+        for piece in &pieces {
+            if let Piece::Formula(f) = piece {
+                added |= prec.add(*f);
+            }
         }
     }
     if added {
@@ -531,6 +559,18 @@ fn refine(prec: &mut Precision, states: &[&State], split: PredSplit, budget: &Bu
     } else {
         Refined::NoProgress
     }
+}
+
+/// Interpolants with more AND gates than this give the latches of their support as
+/// predicates instead of their circuit: interpolants from the proofs of large circuits can
+/// be huge, and copying, re-encoding and abstracting onto them costs more than they help.
+const MAX_PREDICATE_ANDS: usize = 1000;
+
+/// What one interpolant of a spurious path contributes.
+enum Piece {
+    Formula(aig::Lit),
+    /// The latches of an interpolant too large to keep.
+    Latches(Vec<aig::Lit>),
 }
 
 /// The predicates `f` splits into.
