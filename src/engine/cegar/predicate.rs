@@ -302,12 +302,15 @@ fn gate<S: Solver>(s: &mut S, lits: &[sat::Lit], and: bool) -> sat::Lit {
 }
 
 /// The abstraction of the states satisfying `context` onto `lits` (predicate literals):
-/// Boolean (every cube, AllSAT) or Cartesian (one cube). `None` when interrupted.
+/// Boolean (every cube, AllSAT) or Cartesian (one cube). `None` when interrupted. The budget
+/// is checked between calls: the many quick calls of an enumeration may never reach the
+/// solver's own check.
 fn image<S: Solver>(
     s: &mut S,
     context: &[sat::Lit],
     lits: &[sat::Lit],
     domain: Domain,
+    budget: &Budget,
 ) -> Option<State> {
     let read = |s: &S| -> Vec<bool> { lits.iter().map(|&l| s.value(l).unwrap_or(false)).collect() };
     match s.solve(context) {
@@ -319,6 +322,9 @@ fn image<S: Solver>(
         let mut cand: Vec<Option<bool>> = read(s).into_iter().map(Some).collect();
         for p in 0..lits.len() {
             let Some(v) = cand[p] else { continue };
+            if budget.expired() {
+                return None;
+            }
             let mut a = context.to_vec();
             a.push(if v { !lits[p] } else { lits[p] });
             match s.solve(&a) {
@@ -347,6 +353,9 @@ fn image<S: Solver>(
     let mut cubes = Vec::new();
     let mut result = SatResult::Sat;
     while result == SatResult::Sat {
+        if budget.expired() {
+            return None;
+        }
         let values = read(s);
         let mut block = vec![!act];
         block.extend(
@@ -440,7 +449,7 @@ impl<'a> Abstractor<'a> {
             .iter()
             .map(|&p| un.lit(&mut s, p, 0))
             .collect();
-        image(&mut s, &[], &lits, domain)
+        image(&mut s, &[], &lits, domain, self.budget)
     }
 
     fn post(&mut self, arg: &Arg, n: usize, domain: Domain) -> Option<State> {
@@ -448,7 +457,13 @@ impl<'a> Abstractor<'a> {
         let lits: Vec<sat::Lit> = (0..self.prec.preds.len())
             .map(|p| self.un.lit(&mut self.solver, self.prec.preds[p], 1))
             .collect();
-        image(&mut self.solver, &[now, self.step], &lits, domain)
+        image(
+            &mut self.solver,
+            &[now, self.step],
+            &lits,
+            domain,
+            self.budget,
+        )
     }
 
     fn meets_bad(&mut self, arg: &Arg, n: usize) -> SatResult {
