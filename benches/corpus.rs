@@ -14,7 +14,7 @@
 //!
 //! # Tools
 //! - `warden`: the package's own binary (`CARGO_BIN_EXE_warden`, or `--warden-bin`), as
-//!   `warden check MODEL --engine E --timeout T --witness FILE`. The verdict is the first line
+//!   `warden check MODEL --engine E --timeout T [--warden-args ...] --witness FILE`. The verdict is the first line
 //!   of its stdout; an exit code other than 0 counts as no verdict (an error). Every `sat` is
 //!   replayed with `warden sim MODEL FILE` (exit 0 = valid; the witness printed on stdout is
 //!   used if the file is missing); its time is not counted.
@@ -84,6 +84,8 @@ usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --filter S         only tasks whose path contains S
   --csv FILE         one row per task and tool
   --warden-bin P     warden binary (default: the one cargo built)
+  --warden-args A    extra flags for `warden check`, split at white space
+                     (e.g. '--domain pred-cart --refinement seq-itp')
   --abc-bin P        ABC binary (default: berkeley-abc on PATH, or /usr/bin/berkeley-abc)";
 
 /// A model checker's answer.
@@ -148,6 +150,8 @@ struct Args {
     filter: Option<String>,
     csv: Option<PathBuf>,
     warden_bin: PathBuf,
+    /// Extra flags for `warden check` (e.g. the CEGAR axes).
+    warden_args: Vec<String>,
     abc_bin: Option<PathBuf>,
 }
 
@@ -165,6 +169,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
         filter: None,
         csv: None,
         warden_bin: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
+        warden_args: Vec::new(),
         abc_bin: None,
     };
     let mut it = argv.iter();
@@ -185,6 +190,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                 | "--filter"
                 | "--csv"
                 | "--warden-bin"
+                | "--warden-args"
                 | "--abc-bin"
         );
         if !takes_value {
@@ -218,6 +224,9 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             "--filter" => args.filter = Some(value),
             "--csv" => args.csv = Some(PathBuf::from(value)),
             "--warden-bin" => args.warden_bin = PathBuf::from(value),
+            "--warden-args" => {
+                args.warden_args = value.split_whitespace().map(str::to_owned).collect()
+            }
             "--abc-bin" => args.abc_bin = Some(PathBuf::from(value)),
             _ => unreachable!("{flag}"),
         }
@@ -376,6 +385,7 @@ impl Runner {
             .arg(&task.path)
             .args(["--engine", engine])
             .args(["--timeout", &self.args.timeout.to_string()])
+            .args(&self.args.warden_args)
             .arg("--witness")
             .arg(&witness);
         let o = run_limited(cmd, &out, &err, self.limit());

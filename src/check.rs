@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cert::{self, CertError, Invariant};
+use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
@@ -26,6 +27,8 @@ pub enum EngineKind {
     Ic3,
     /// Interpolation-based model checking.
     Imc,
+    /// Counterexample-guided abstraction refinement, configured by [`Options::cegar`].
+    Cegar,
 }
 
 /// Settings of one run.
@@ -35,6 +38,20 @@ pub struct Options {
     pub max_depth: Option<usize>,
     /// Worker threads of the portfolio.
     pub jobs: usize,
+    /// The configuration of the CEGAR engine.
+    pub cegar: CegarOptions,
+}
+
+impl Options {
+    /// `engine` with every other setting at its default (two portfolio workers).
+    pub fn new(engine: EngineKind) -> Options {
+        Options {
+            engine,
+            max_depth: None,
+            jobs: 2,
+            cegar: CegarOptions::default(),
+        }
+    }
 }
 
 /// A verified answer about the original system.
@@ -62,19 +79,22 @@ pub struct Report {
 }
 
 /// The engine `opts` asks for. The portfolio's workers, in order of priority (`--jobs`
-/// takes a prefix): IC3, k-induction (whose base case is BMC), plain BMC.
+/// takes a prefix): IC3, k-induction (whose base case is BMC), plain BMC, and CEGAR with
+/// its default configuration (localization with IC3 on the localized system).
 fn build(opts: &Options) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth)),
         EngineKind::Ic3 => Box::new(Ic3::new()),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
+        EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth)),
         EngineKind::Portfolio => {
             let pool = LemmaPool::new();
             let workers: Vec<Box<dyn Engine + Send>> = vec![
                 Box::new(Ic3::new().with_lemma_pool(pool.clone())),
                 Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
                 Box::new(Bmc::new(opts.max_depth)),
+                Box::new(Cegar::new(CegarOptions::default(), opts.max_depth)),
             ];
             Box::new(Portfolio::new(
                 workers.into_iter().take(opts.jobs.max(1)).collect(),

@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Report};
+use crate::engine::cegar::CegarOptions;
 use crate::front::{self, aiger, InputError, Model};
 use crate::ts::{replay, Trace};
 use crate::witness;
@@ -79,6 +80,8 @@ struct CheckArgs {
     /// More progress on stderr (repeat for more).
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
+    #[command(flatten)]
+    cegar: CegarOptions,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -89,6 +92,8 @@ enum EngineArg {
     Ic3,
     /// Interpolation-based model checking (McMillan).
     Imc,
+    /// Counterexample-guided abstraction refinement (see the CEGAR options).
+    Cegar,
 }
 
 impl From<EngineArg> for EngineKind {
@@ -99,6 +104,7 @@ impl From<EngineArg> for EngineKind {
             EngineArg::Kind => EngineKind::Kind,
             EngineArg::Ic3 => EngineKind::Ic3,
             EngineArg::Imc => EngineKind::Imc,
+            EngineArg::Cegar => EngineKind::Cegar,
         }
     }
 }
@@ -148,6 +154,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         json: None,
         stats: false,
         verbose: 0,
+        cegar: CegarOptions::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -164,6 +171,10 @@ fn check(args: CheckArgs) -> i32 {
 /// One `check` run; `print_witness` puts the witness on stdout after the verdict line.
 fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     crate::log::set_level(args.verbose);
+    if let Err(e) = args.cegar.validate() {
+        eprintln!("warden: error: {e}");
+        return 1;
+    }
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
     crate::budget::watch_memory(&budget, args.mem_limit);
@@ -177,6 +188,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         jobs: args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        cegar: args.cegar,
     };
     let report = match check::run(&model.ts, &opts, &budget) {
         Ok(r) => r,

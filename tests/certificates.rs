@@ -71,11 +71,7 @@ fn a_certificate_with_a_clause_dropped_is_rejected() {
     ] {
         let path = common::root().join("circuits").join(name);
         let model = front::load(&path).unwrap();
-        let opts = Options {
-            engine: EngineKind::Ic3,
-            max_depth: None,
-            jobs: 1,
-        };
+        let opts = Options::new(EngineKind::Ic3);
         let budget = Budget::new(None);
         let Answer::Unsat(inv) = check::run(&model.ts, &opts, &budget).unwrap().answer else {
             panic!("{name}: IC3 did not prove it");

@@ -201,3 +201,48 @@ fn imc_invariants_become_witness_circuits_that_certify_accepts() {
         assert_eq!(certify.status.code(), Some(0), "{name}: {certify:?}");
     }
 }
+
+#[test]
+fn cegar_axes_are_options_and_invalid_combinations_are_usage_errors() {
+    let model = circuit("counter4_wrap_unsat.aag");
+    for extra in [
+        &["--abstract-engine", "ic3", "--init-prec", "empty"][..],
+        &["--refinement", "seq-itp"][..],
+        &[
+            "--domain",
+            "pred-split",
+            "--refinement",
+            "seq-itp",
+            "--search",
+            "dfs",
+        ][..],
+        &[
+            "--domain",
+            "pred-bool",
+            "--refinement",
+            "seq-itp",
+            "--pred-split",
+            "atoms",
+        ][..],
+    ] {
+        let mut args = vec!["check", &model, "--engine", "cegar"];
+        args.extend_from_slice(extra);
+        let out = warden(&args);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n", "{extra:?}");
+    }
+    let out = warden(&[
+        "check",
+        &model,
+        "--engine",
+        "cegar",
+        "--domain",
+        "pred-cart",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "unsat-core needs the explicit domain"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -3,6 +3,7 @@
 //! the preprocessing `Restore` map and checks it before printing anything.
 
 pub mod bmc;
+pub mod cegar;
 pub mod ic3;
 pub mod imc;
 pub mod kind;

@@ -1,0 +1,268 @@
+//! The explicit domain on latches: localization abstraction.
+//!
+//! The precision is a set of visible latches. The abstract system is the concrete one with
+//! every invisible latch turned into an input (same AIG, same variables: only the leaf's role
+//! changes), which over-approximates it: any concrete trace is an abstract one whose inputs
+//! carry the invisible latches' values. That system goes to IC3 or BMC as it is, which is how
+//! hardware checkers use localization. An abstract counterexample is checked on the concrete
+//! system along the visible latches' values ([`super::path`]); a spurious one makes visible
+//! the invisible latches of an unsat core of that check (`unsat-core`) or of the support of
+//! its sequence interpolants (`seq-itp`). Either set is non-empty: with every invisible
+//! latch free, the check is the abstract trace itself, which is feasible.
+//!
+//! IC3's invariant over the abstract system speaks only of visible latches, which are
+//! latches of the concrete system too, so it is an invariant of the concrete system; lemmas
+//! proved for a coarser abstraction stay invariants of every finer one, so they carry over
+//! from one refinement to the next through a lemma pool.
+
+use super::path::{interpolants, PathQuery};
+use super::{property_latches, AbstractEngine, CegarOptions, CegarStats, InitPrec, Refinement};
+use crate::aig;
+use crate::cert::Invariant;
+use crate::engine::bmc::Bmc;
+use crate::engine::ic3::Ic3;
+use crate::engine::lemmas::LemmaPool;
+use crate::engine::{Engine, Verdict};
+use crate::sat::itp::ItpSolver;
+use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::ts::{simulate, Trace, TransitionSystem};
+use crate::unroll::Unroller;
+use crate::Budget;
+
+/// Solve calls spent minimising one unsat core.
+const CORE_MIN_TRIES: usize = 64;
+
+pub(super) fn run(
+    ts: &TransitionSystem,
+    opts: &CegarOptions,
+    max_depth: Option<usize>,
+    budget: &Budget,
+    stats: &mut CegarStats,
+) -> Verdict {
+    let mut visible = vec![false; ts.latches.len()];
+    if opts.init_prec == InitPrec::Prop {
+        for i in property_latches(ts) {
+            visible[i] = true;
+        }
+    }
+    let pool = LemmaPool::new();
+    loop {
+        if budget.expired() {
+            return Verdict::Unknown { depth: None };
+        }
+        stats.precision = visible.iter().filter(|&&v| v).count() as u64;
+        crate::log::info(
+            2,
+            format_args!(
+                "cegar: {} of {} latches visible",
+                stats.precision,
+                ts.latches.len()
+            ),
+        );
+        let abs = localized(ts, &visible);
+        let verdict = match opts.abstract_engine {
+            AbstractEngine::Ic3 => Ic3::new().with_lemma_pool(pool.clone()).check(&abs, budget),
+            AbstractEngine::Bmc => Bmc::new(max_depth).check(&abs, budget),
+        };
+        let trace = match verdict {
+            Verdict::Safe(inv) => {
+                return match concrete_invariant(ts, &abs, &inv) {
+                    Some(inv) => Verdict::Safe(inv),
+                    None => Verdict::Unknown { depth: None },
+                }
+            }
+            // The localized system over-approximates the concrete one: its bound holds.
+            Verdict::Unknown { depth } => return Verdict::Unknown { depth },
+            Verdict::Unsafe(t) => t,
+        };
+        stats.spurious_depth_max = stats.spurious_depth_max.max(trace.depth() as u64);
+        let values = visible_values(&abs, &trace);
+        let outcome = match opts.refinement {
+            Refinement::UnsatCore => refine_by_core(ts, &visible, &values, budget),
+            Refinement::SeqItp => refine_by_interpolants(ts, &visible, &values, budget),
+        };
+        match outcome {
+            Check::Feasible(t) => return Verdict::Unsafe(t),
+            Check::Stopped => return Verdict::Unknown { depth: None },
+            Check::Spurious(add) => {
+                if add.is_empty() {
+                    crate::log::info(1, format_args!("cegar: refinement found no latch"));
+                    return Verdict::Unknown { depth: None };
+                }
+                stats.refinements += 1;
+                crate::log::info(
+                    2,
+                    format_args!(
+                        "cegar: spurious counterexample of depth {}; latches {add:?} become visible",
+                        trace.depth()
+                    ),
+                );
+                for i in add {
+                    visible[i] = true;
+                }
+            }
+        }
+    }
+}
+
+/// The outcome of checking an abstract counterexample.
+enum Check {
+    Feasible(Trace),
+    /// Spurious: these invisible latches become visible.
+    Spurious(Vec<usize>),
+    Stopped,
+}
+
+/// `ts` with the latches not marked `visible` turned into inputs (appended after the
+/// concrete inputs, in latch order).
+pub(super) fn localized(ts: &TransitionSystem, visible: &[bool]) -> TransitionSystem {
+    let mut abs = TransitionSystem {
+        latches: Vec::new(),
+        ..ts.clone()
+    };
+    abs.names.latches.clear();
+    for (i, l) in ts.latches.iter().enumerate() {
+        if visible[i] {
+            abs.latches.push(l.clone());
+            abs.names.latches.push(ts.names.latches[i].clone());
+        } else {
+            abs.inputs.push(l.var);
+            abs.names.inputs.push(ts.names.latches[i].clone());
+        }
+    }
+    abs
+}
+
+/// Per frame of `trace` (a trace of `abs`), the AIG literals fixing the visible latches
+/// (latch variables of the concrete system) to their values.
+fn visible_values(abs: &TransitionSystem, trace: &Trace) -> Vec<Vec<aig::Lit>> {
+    simulate(abs, trace)
+        .map(|values| {
+            abs.latches
+                .iter()
+                .map(|l| l.var.lit().xor_sign(!values.lit(l.var.lit())))
+                .collect()
+        })
+        .collect()
+}
+
+/// Asserts `values[t]` in frame `t`.
+fn assert_values<'a, 'v, S: Solver>(
+    values: &'v [Vec<aig::Lit>],
+) -> impl FnMut(&mut S, &mut Unroller<'a>, usize) -> Vec<sat::Lit> + 'v {
+    move |s, un, t| values[t].iter().map(|&l| un.lit(s, l, 0)).collect()
+}
+
+/// Checks the abstract path with every invisible latch guarded; refuted, the latches of a
+/// (minimised) unsat core of the guards become visible.
+fn refine_by_core(
+    ts: &TransitionSystem,
+    visible: &[bool],
+    values: &[Vec<aig::Lit>],
+    budget: &Budget,
+) -> Check {
+    let mut s = Cadical::new(budget);
+    let guarded: Vec<bool> = visible.iter().map(|v| !v).collect();
+    let q = PathQuery::encode(
+        &mut s,
+        ts,
+        values.len() - 1,
+        &guarded,
+        &mut |_, _| {},
+        &mut assert_values(values),
+    );
+    match s.solve(&q.guards()) {
+        SatResult::Sat => return Check::Feasible(q.trace(&s)),
+        SatResult::Interrupted => return Check::Stopped,
+        SatResult::Unsat => {}
+    }
+    // Deletion-based minimisation, bounded: each latch dropped is one the abstraction
+    // need not carry from now on.
+    let mut core = q.failed_guards(&s);
+    let mut tries = 0;
+    let mut i = 0;
+    while i < core.len() && tries < CORE_MIN_TRIES {
+        tries += 1;
+        let without: Vec<usize> = core.iter().copied().filter(|&l| l != core[i]).collect();
+        match s.solve(&q.guards_of(&without)) {
+            SatResult::Unsat => {
+                let failed = q.failed_guards(&s);
+                core = without.into_iter().filter(|l| failed.contains(l)).collect();
+            }
+            SatResult::Sat => i += 1,
+            SatResult::Interrupted => break,
+        }
+    }
+    Check::Spurious(core)
+}
+
+/// Checks the abstract path on the concrete system in an interpolating solver; refuted, the
+/// invisible latches in the support of the sequence interpolants become visible.
+fn refine_by_interpolants(
+    ts: &TransitionSystem,
+    visible: &[bool],
+    values: &[Vec<aig::Lit>],
+    budget: &Budget,
+) -> Check {
+    let mut s = ItpSolver::new(budget);
+    let depth = values.len() - 1;
+    let q = PathQuery::encode(
+        &mut s,
+        ts,
+        depth,
+        &vec![false; ts.latches.len()],
+        &mut |s: &mut ItpSolver, p| s.set_partition(p),
+        &mut assert_values(values),
+    );
+    match s.solve(&[]) {
+        SatResult::Sat => return Check::Feasible(q.trace(&s)),
+        SatResult::Interrupted => return Check::Stopped,
+        SatResult::Unsat if budget.expired() => return Check::Stopped,
+        SatResult::Unsat => {}
+    }
+    let itps = match interpolants(&mut s, depth, budget) {
+        Ok(Some(itps)) => itps,
+        Ok(None) => return Check::Stopped,
+        Err(e) => {
+            crate::log::info(1, format_args!("cegar: no interpolants: {e}"));
+            return refine_by_core(ts, visible, values, budget);
+        }
+    };
+    let mut add = vec![false; ts.latches.len()];
+    for (t, itp) in itps.iter().enumerate() {
+        let map = q.latches_of_frame(t);
+        for v in itp.vars() {
+            if let Some(&i) = map.get(&v) {
+                add[i] |= !visible[i];
+            }
+        }
+    }
+    Check::Spurious((0..add.len()).filter(|&i| add[i]).collect())
+}
+
+/// The abstract invariant as one of `ts`: the abstract system shares `ts`'s AIG variables, and
+/// an invariant without auxiliary latches speaks of visible latches only.
+fn concrete_invariant(
+    ts: &TransitionSystem,
+    abs: &TransitionSystem,
+    inv: &Invariant,
+) -> Option<Invariant> {
+    if inv.aux_latches(abs) > 0 {
+        return None;
+    }
+    let mut system = ts.clone();
+    let mut map = vec![None; inv.system.aig.num_vars()];
+    for v in abs
+        .latches
+        .iter()
+        .map(|l| l.var)
+        .chain(abs.inputs.iter().copied())
+    {
+        map[v.index()] = Some(v.lit());
+    }
+    let predicate = inv
+        .system
+        .aig
+        .copy_cone(&mut system.aig, &mut map, &[inv.predicate])[0];
+    Some(Invariant { system, predicate })
+}

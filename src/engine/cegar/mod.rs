@@ -1,0 +1,218 @@
+//! Counterexample-guided abstraction refinement (seed 000, Theta's configurable CEGAR, on a
+//! bit-level transition system).
+//!
+//! Two abstract domains share one concrete check ([`path`]):
+//! - the *explicit* domain ([`localize`]): the precision is a set of visible latches, every
+//!   other latch becomes a free input (localization abstraction, Clarke et al.'s visible
+//!   variables: Theta's explicit domain with unlimited enumeration, "for transition systems
+//!   defined by partitioned transition relations"). The abstract system is an ordinary
+//!   transition system, so it goes to IC3 (which proves) or BMC (which finds bugs);
+//! - the *predicate* domains ([`predicate`]): the precision is a set of predicates (AIG
+//!   functions over the latches) and an abstract reachability graph with coverage is built,
+//!   with Boolean (AllSAT), Cartesian or split-Boolean abstraction.
+//!
+//! An abstract counterexample is checked on the concrete system in one BMC-style query along
+//! the abstract path ([`path`]); a feasible one is the concrete trace returned, a spurious one
+//! refines the precision (unsat core of the invisible latches' connections, or the support /
+//! the formulas of sequence interpolants). A proof is an invariant over the concrete latches
+//! (the abstract system over-approximates the concrete one).
+
+mod localize;
+mod path;
+mod predicate;
+#[cfg(test)]
+mod tests;
+
+use super::{Engine, Stats, Verdict};
+use crate::ts::TransitionSystem;
+use crate::Budget;
+
+/// The abstract domain (`--domain`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum Domain {
+    /// Visible latches; the invisible ones are free inputs (localization).
+    #[default]
+    Expl,
+    /// Boolean predicate abstraction: the successor is the disjunction of every cube of
+    /// predicate values a successor state can have (AllSAT).
+    PredBool,
+    /// Cartesian predicate abstraction: the successor is the cube of the predicates every
+    /// successor state agrees on (two entailment checks per predicate).
+    PredCart,
+    /// Boolean abstraction whose cubes become separate graph nodes (Theta's PRED_SPLIT); the
+    /// only predicate domain in which a node of a one-location system has several children,
+    /// so the one where `--search` matters.
+    PredSplit,
+}
+
+/// What a spurious counterexample refines with (`--refinement`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum Refinement {
+    /// Sequence interpolants along the abstract path: their latches (explicit) or formulas
+    /// (predicates) join the precision.
+    SeqItp,
+    /// The invisible latches whose connections an unsat core of the concrete check uses
+    /// (explicit domain only).
+    #[default]
+    UnsatCore,
+}
+
+/// How an interpolant becomes predicates (`--pred-split`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum PredSplit {
+    Whole,
+    /// The top-level conjuncts of the interpolant's circuit.
+    #[default]
+    Conjuncts,
+    /// The latches in the interpolant's support, each a predicate of its own (at bit level
+    /// the atoms of a formula are its variables).
+    Atoms,
+}
+
+/// Order in which the graph's waiting nodes are expanded (`--search`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum Search {
+    #[default]
+    Bfs,
+    Dfs,
+}
+
+/// What survives a refinement of the graph (`--prune`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum Prune {
+    /// Only the subtree below the first node the interpolants refine is removed.
+    #[default]
+    Lazy,
+    /// The graph restarts from the initial node.
+    Full,
+}
+
+/// The initial precision (`--init-prec`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum InitPrec {
+    Empty,
+    /// The latches in the combinational support of the bad properties (as predicates in the
+    /// predicate domains).
+    #[default]
+    Prop,
+}
+
+/// The engine the localized system of the explicit domain goes to (`--abstract-engine`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum AbstractEngine {
+    #[default]
+    Ic3,
+    /// Finds bugs (localized BMC); its bound holds for the concrete system, but it proves
+    /// nothing.
+    Bmc,
+}
+
+/// The CEGAR configuration: one value per axis of seed 000 that this engine implements
+/// (also the `--engine cegar` options of the command line).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::Args)]
+#[command(next_help_heading = "CEGAR (--engine cegar)")]
+pub struct CegarOptions {
+    /// Abstract domain.
+    #[arg(long, value_enum, default_value_t)]
+    pub domain: Domain,
+    /// Refinement of a spurious counterexample.
+    #[arg(long, value_enum, default_value_t)]
+    pub refinement: Refinement,
+    /// How interpolants become predicates (predicate domains).
+    #[arg(long, value_enum, default_value_t)]
+    pub pred_split: PredSplit,
+    /// Order of expansion of the abstract reachability graph (predicate domains).
+    #[arg(long, value_enum, default_value_t)]
+    pub search: Search,
+    /// What of the graph survives a refinement (predicate domains).
+    #[arg(long, value_enum, default_value_t)]
+    pub prune: Prune,
+    /// Initial precision.
+    #[arg(long, value_enum, default_value_t)]
+    pub init_prec: InitPrec,
+    /// Engine for the localized system (explicit domain).
+    #[arg(long, value_enum, default_value_t)]
+    pub abstract_engine: AbstractEngine,
+}
+
+impl CegarOptions {
+    /// Why this combination cannot run, if it cannot (the caller reports it as a usage error).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.domain != Domain::Expl && self.refinement == Refinement::UnsatCore {
+            return Err(
+                "--refinement unsat-core needs --domain expl (predicate domains refine with seq-itp)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Counters of one CEGAR run.
+#[derive(Default)]
+struct CegarStats {
+    refinements: u64,
+    spurious_depth_max: u64,
+    /// Visible latches (explicit) or predicates at the end.
+    precision: u64,
+    concrete_latches: u64,
+    arg_nodes: u64,
+    covered: u64,
+}
+
+/// The CEGAR engine; `max_depth` bounds localized BMC.
+pub struct Cegar {
+    opts: CegarOptions,
+    max_depth: Option<usize>,
+    stats: CegarStats,
+}
+
+impl Cegar {
+    pub fn new(opts: CegarOptions, max_depth: Option<usize>) -> Cegar {
+        Cegar {
+            opts,
+            max_depth,
+            stats: CegarStats::default(),
+        }
+    }
+}
+
+impl Engine for Cegar {
+    fn name(&self) -> &'static str {
+        "cegar"
+    }
+
+    fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
+        self.stats = CegarStats {
+            concrete_latches: ts.latches.len() as u64,
+            ..CegarStats::default()
+        };
+        match self.opts.domain {
+            Domain::Expl => localize::run(ts, &self.opts, self.max_depth, budget, &mut self.stats),
+            _ => predicate::run(ts, &self.opts, budget, &mut self.stats),
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        let s = &self.stats;
+        vec![
+            ("cegar_refinements", s.refinements),
+            ("cegar_spurious_depth_max", s.spurious_depth_max),
+            ("cegar_precision", s.precision),
+            ("cegar_concrete_latches", s.concrete_latches),
+            ("cegar_arg_nodes", s.arg_nodes),
+            ("cegar_covered", s.covered),
+        ]
+    }
+}
+
+/// The latches in the combinational support of the bad properties.
+fn property_latches(ts: &TransitionSystem) -> Vec<usize> {
+    let cone = ts.aig.cone(ts.bad.iter().copied());
+    ts.latches
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| cone[l.var.index()])
+        .map(|(i, _)| i)
+        .collect()
+}

@@ -1,0 +1,160 @@
+use super::*;
+use crate::aig::Lit;
+use crate::cert;
+use crate::ts::replay;
+use crate::ts::tests::counter;
+
+fn configs() -> Vec<CegarOptions> {
+    let mut out = Vec::new();
+    for init_prec in [InitPrec::Empty, InitPrec::Prop] {
+        for refinement in [Refinement::UnsatCore, Refinement::SeqItp] {
+            for abstract_engine in [AbstractEngine::Ic3, AbstractEngine::Bmc] {
+                out.push(CegarOptions {
+                    domain: Domain::Expl,
+                    refinement,
+                    init_prec,
+                    abstract_engine,
+                    ..CegarOptions::default()
+                });
+            }
+        }
+        for domain in [Domain::PredCart, Domain::PredBool, Domain::PredSplit] {
+            for pred_split in [PredSplit::Whole, PredSplit::Conjuncts, PredSplit::Atoms] {
+                for (search, prune) in [(Search::Bfs, Prune::Lazy), (Search::Dfs, Prune::Full)] {
+                    out.push(CegarOptions {
+                        domain,
+                        refinement: Refinement::SeqItp,
+                        pred_split,
+                        search,
+                        prune,
+                        init_prec,
+                        ..CegarOptions::default()
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Runs `opts` on `ts`; checks a trace by replay and an invariant by `cert::check`.
+fn check(ts: &TransitionSystem, opts: CegarOptions) -> (Verdict, Cegar) {
+    let budget = Budget::new(Some(std::time::Duration::from_secs(20)));
+    let mut e = Cegar::new(opts, Some(40));
+    let v = e.check(ts, &budget);
+    match &v {
+        Verdict::Unsafe(t) => assert!(replay(ts, t).is_ok(), "{opts:?}: trace does not replay"),
+        Verdict::Safe(inv) => {
+            assert_eq!(cert::check(ts, inv, &budget), Ok(()), "{opts:?}: invariant")
+        }
+        Verdict::Unknown { .. } => {}
+    }
+    (v, e)
+}
+
+/// Asserts the answer for a safe system: a (checked) invariant, or for localized BMC, which
+/// proves nothing, the full bound.
+fn assert_safe(opts: CegarOptions, v: &Verdict) {
+    match v {
+        Verdict::Unknown { depth }
+            if opts.abstract_engine == AbstractEngine::Bmc && opts.domain == Domain::Expl =>
+        {
+            assert_eq!(*depth, Some(40), "{opts:?}")
+        }
+        Verdict::Safe(_) => {}
+        v => panic!("{opts:?}: {v:?}"),
+    }
+}
+
+fn stat(e: &Cegar, name: &str) -> u64 {
+    e.stats().iter().find(|(k, _)| *k == name).unwrap().1
+}
+
+/// `ok` toggles; `stuck` starts low and stays low (its next is `stuck and f`, where `f` is
+/// driven by a `width`-bit counter); bad = `ok and stuck`. Safe, and only `stuck` matters:
+/// the counter's latches are in the cone of influence but irrelevant to the proof.
+fn irrelevant_counter(width: usize) -> TransitionSystem {
+    let mut ts = counter(width, (1 << width) - 1, true);
+    ts.bad.clear();
+    ts.names.bad.clear();
+    let ok = ts.add_latch(Some(false), Some("ok".into())).lit();
+    let stuck = ts.add_latch(Some(false), Some("stuck".into())).lit();
+    let bits: Vec<Lit> = (0..width).map(|i| ts.latches[i].var.lit()).collect();
+    let f = ts.aig.and_all(bits);
+    let n = ts.latches.len();
+    ts.set_next(n - 2, !ok);
+    let stuck_next = ts.aig.and(stuck, f);
+    ts.set_next(n - 1, stuck_next);
+    let bad = ts.aig.and(ok, stuck);
+    ts.bad.push(bad);
+    ts.names.bad.push(None);
+    ts
+}
+
+#[test]
+fn localization_keeps_few_latches() {
+    let ts = irrelevant_counter(12);
+    for opts in configs() {
+        let (v, e) = check(&ts, opts);
+        assert_safe(opts, &v);
+        if opts.domain == Domain::Expl {
+            assert!(
+                stat(&e, "cegar_precision") <= 2,
+                "{opts:?}: too many latches"
+            );
+        }
+    }
+}
+
+#[test]
+fn finds_real_bugs_with_every_configuration() {
+    // A counter with enable reaching 5, plus the irrelevant latches of the safe circuit.
+    let mut ts = irrelevant_counter(3);
+    let bits: Vec<Lit> = (0..3).map(|i| ts.latches[i].var.lit()).collect();
+    let five = ts.aig.and_all([bits[0], !bits[1], bits[2]]);
+    ts.bad = vec![five];
+    for opts in configs() {
+        match check(&ts, opts).0 {
+            Verdict::Unsafe(t) => assert!(t.depth() >= 5, "{opts:?}: too short"),
+            v => panic!("{opts:?}: {v:?}"),
+        }
+    }
+}
+
+#[test]
+fn proves_a_counter_that_needs_its_latches() {
+    let ts = cert::tests::mod6();
+    for opts in configs() {
+        assert_safe(opts, &check(&ts, opts).0);
+    }
+}
+
+#[test]
+fn uninitialised_and_constrained_latches() {
+    // bit 2 uninitialised: 4 -> 7 in three steps; the constraint forbids enable in state 6.
+    let mut ts = counter(3, 7, true);
+    ts.latches[2].init = None;
+    let (b0, b1, b2) = (
+        ts.latches[0].var.lit(),
+        ts.latches[1].var.lit(),
+        ts.latches[2].var.lit(),
+    );
+    let six = ts.aig.and_all([!b0, b1, b2]);
+    let en = ts.inputs[0].lit();
+    let c = ts.aig.or(!six, !en);
+    ts.constraints.push(c);
+    for opts in configs() {
+        assert_safe(opts, &check(&ts, opts).0);
+    }
+}
+
+#[test]
+fn unsat_core_needs_the_explicit_domain() {
+    let bad = CegarOptions {
+        domain: Domain::PredCart,
+        refinement: Refinement::UnsatCore,
+        ..CegarOptions::default()
+    };
+    assert!(bad.validate().is_err());
+    assert!(CegarOptions::default().validate().is_ok());
+}
