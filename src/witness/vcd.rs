@@ -58,8 +58,8 @@ pub fn write(ts: &TransitionSystem, trace: &Trace) -> String {
     render(&signals, trace.inputs.len())
 }
 
-/// The VCD text of a word-level trace: every bit-vector input, state and named signal of the
-/// model with its own name and width, and the bad properties (arrays are left out: VCD has
+/// The VCD text of a word-level trace: every bit-vector input, state, output and named signal
+/// of the model with its own name and width, and the bad properties (arrays are left out: VCD has
 /// no array variables).
 pub fn write_words(model: &wl::Model, trace: &wl::Trace) -> Result<String, String> {
     let mut named: Vec<(String, wl::TermId)> = Vec::new();
@@ -69,7 +69,7 @@ pub fn write_words(model: &wl::Model, trace: &wl::Trace) -> Result<String, Strin
     for (i, state) in model.states().iter().enumerate() {
         named.push((model.state_name(i), state.term));
     }
-    for (i, s) in model.signals().iter().enumerate() {
+    for (i, s) in model.signals().iter().chain(model.outputs()).enumerate() {
         named.push((name(s.name.as_deref(), "signal", i), s.term));
     }
     for (i, p) in model.bad().iter().enumerate() {

@@ -119,6 +119,17 @@ impl Model {
         &self.signals
     }
 
+    /// Gives every unnamed state the name of an output that shows exactly that state: Yosys's
+    /// `write_btor` names registers only through such outputs, and witnesses and waveforms
+    /// should show the RTL names.
+    pub fn name_states_from_outputs(&mut self) {
+        for out in &self.outputs {
+            if let (Some(i), Some(name)) = (self.state_of(out.term), &out.name) {
+                self.states[i].name.get_or_insert_with(|| name.clone());
+            }
+        }
+    }
+
     /// Records a name for `term`, for waveforms.
     pub fn add_signal(&mut self, term: TermId, name: String) {
         self.signals.push(Property {

@@ -35,3 +35,6 @@ pub fn looks_like_btor2(data: &[u8]) -> bool {
         None => false,
     }
 }
+
+#[cfg(test)]
+mod tests;

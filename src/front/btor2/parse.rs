@@ -48,6 +48,7 @@ pub fn parse(text: &str) -> Result<Model, ParseError> {
             message,
         })?;
     }
+    p.model.name_states_from_outputs();
     Ok(p.model)
 }
 
