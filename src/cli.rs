@@ -17,8 +17,8 @@ use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
 use crate::ts::{replay, Trace};
-use crate::wl;
 use crate::witness;
+use crate::wl;
 use crate::Budget;
 
 #[derive(Parser)]
@@ -242,7 +242,11 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
 /// The witness text of a counterexample in the model's own format, and its waveform when
 /// `vcd` is asked for. A BTOR2 counterexample is lifted to words and replayed by the
 /// word-level simulator (independent of the blaster) before it is printed.
-fn counterexample(model: &Model, trace: &Trace, vcd: bool) -> Result<(String, Option<String>), String> {
+fn counterexample(
+    model: &Model,
+    trace: &Trace,
+    vcd: bool,
+) -> Result<(String, Option<String>), String> {
     match &model.source {
         Source::Aiger(_) => Ok((
             witness::aiger::write(trace),
@@ -386,7 +390,10 @@ fn sim(model: &Path, witness_path: &Path) -> i32 {
 
 /// Prints whether each claimed bad property `b` is reached (`replay_one(b)` gives the frame);
 /// exit code 0 when all are, else 1.
-fn report_replays(bad: &[usize], mut replay_one: impl FnMut(usize) -> Result<usize, String>) -> i32 {
+fn report_replays(
+    bad: &[usize],
+    mut replay_one: impl FnMut(usize) -> Result<usize, String>,
+) -> i32 {
     let mut ok = true;
     for &b in bad {
         match replay_one(b) {

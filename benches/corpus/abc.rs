@@ -108,6 +108,10 @@ pub fn blast(warden: &Path, src: &Path, dst: &Path) -> Result<(), String> {
         Ok(())
     } else {
         let err = String::from_utf8_lossy(&out.stderr);
-        Err(err.lines().next().unwrap_or("warden blast failed").to_owned())
+        Err(err
+            .lines()
+            .next()
+            .unwrap_or("warden blast failed")
+            .to_owned())
     }
 }

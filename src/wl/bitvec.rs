@@ -468,14 +468,18 @@ mod tests {
                 assert_eq!(a.mul(&b), wrap(x as u128 * y as u128));
                 assert_eq!(a.ult(&b), x < y);
                 assert_eq!(a.slt(&b), signed(&a) < signed(&b));
-                if y != 0 {
-                    assert_eq!(a.udiv(&b), bv(w, x / y));
-                    assert_eq!(a.urem(&b), bv(w, x % y));
+                if let (Some(q), Some(r)) = (x.checked_div(y), x.checked_rem(y)) {
+                    assert_eq!(a.udiv(&b), bv(w, q));
+                    assert_eq!(a.urem(&b), bv(w, r));
                     let (sa, sb) = (signed(&a), signed(&b));
                     assert_eq!(signed(&a.sdiv(&b)), signed(&wrap((sa / sb) as u128)));
                     assert_eq!(signed(&a.srem(&b)), signed(&wrap((sa % sb) as u128)));
                     let r = sa % sb;
-                    let floored = if r != 0 && (r < 0) != (sb < 0) { r + sb } else { r };
+                    let floored = if r != 0 && (r < 0) != (sb < 0) {
+                        r + sb
+                    } else {
+                        r
+                    };
                     assert_eq!(signed(&a.smod(&b)), signed(&wrap(floored as u128)));
                 }
             }
@@ -508,7 +512,10 @@ mod tests {
         assert_eq!(bv(5, 0b10011).rol(&BitVec::ones(70)), bv(5, 0b11100)); // 2^70 - 1 = 3 mod 5
         assert_eq!(bv(5, 0b10011).ror(&BitVec::ones(68)), bv(5, 0b10011)); // 2^68 - 1 = 0 mod 5
         let wide = BitVec::ones(130);
-        assert_eq!(wide.srl(&BitVec::from_u64(130, 129)), BitVec::from_u64(130, 1));
+        assert_eq!(
+            wide.srl(&BitVec::from_u64(130, 129)),
+            BitVec::from_u64(130, 1)
+        );
     }
 
     #[test]

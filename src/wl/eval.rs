@@ -1,7 +1,7 @@
 //! The meaning of every operator on values: the reference semantics the simulator uses and
 //! the blaster is tested against.
 
-use super::{ArrayValue, BitVec, Binary, Op, Sort, Unary, Value};
+use super::{ArrayValue, Binary, BitVec, Op, Sort, Unary, Value};
 
 /// The value of a bit-vector unary operator.
 pub fn unary(op: Unary, a: &BitVec) -> BitVec {

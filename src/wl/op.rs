@@ -229,9 +229,15 @@ pub enum Op {
     Unary(Unary),
     Binary(Binary),
     /// `sext`/`uext` by the given number of bits.
-    Extend { signed: bool, by: u32 },
+    Extend {
+        signed: bool,
+        by: u32,
+    },
     /// Bits `upper..=lower`.
-    Slice { upper: u32, lower: u32 },
+    Slice {
+        upper: u32,
+        lower: u32,
+    },
     Ite,
     /// `read(array, index)`.
     Read,

@@ -2,7 +2,7 @@
 //! array values. It shares no code with the blaster, so it independently confirms the
 //! counterexamples found on the blasted system.
 
-use super::{eval, Model, Op, Trace, TermId, Value};
+use super::{eval, Model, Op, TermId, Trace, Value};
 
 /// The values of the terms in one frame, computed on demand.
 struct Frame<'m> {
@@ -83,10 +83,14 @@ fn check_shape(model: &Model, trace: &Trace) -> Result<(), String> {
     }
     for (k, (row, srow)) in trace.inputs.iter().zip(&trace.states).enumerate() {
         if row.len() != model.inputs().len() || srow.len() != model.states().len() {
-            return Err(format!("frame {k} does not have a value per input and state"));
+            return Err(format!(
+                "frame {k} does not have a value per input and state"
+            ));
         }
         if let Some(i) = (0..row.len()).find(|&i| !row[i].has_sort(model.inputs()[i].sort)) {
-            return Err(format!("frame {k}: input {i} has a value of the wrong sort"));
+            return Err(format!(
+                "frame {k}: input {i} has a value of the wrong sort"
+            ));
         }
         let wrong = |s: usize| {
             srow[s]
@@ -94,7 +98,9 @@ fn check_shape(model: &Model, trace: &Trace) -> Result<(), String> {
                 .is_some_and(|v| !v.has_sort(model.states()[s].sort))
         };
         if let Some(s) = (0..srow.len()).find(|&s| wrong(s)) {
-            return Err(format!("frame {k}: state {s} has a value of the wrong sort"));
+            return Err(format!(
+                "frame {k}: state {s} has a value of the wrong sort"
+            ));
         }
     }
     Ok(())

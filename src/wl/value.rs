@@ -25,10 +25,7 @@ impl ArrayValue {
     }
 
     pub fn read(&self, index: &BitVec) -> BitVec {
-        self.entries
-            .get(index)
-            .unwrap_or(&self.default)
-            .clone()
+        self.entries.get(index).unwrap_or(&self.default).clone()
     }
 
     /// This array with `value` at `index`.

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::wl::{BitVec, Binary, Model, Op, Sort, TermId, Unary, MAX_WIDTH};
+use crate::wl::{Binary, BitVec, Model, Op, Sort, TermId, Unary, MAX_WIDTH};
 
 /// A BTOR2 syntax or sort error, at a line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,12 +66,10 @@ struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     fn next(&mut self, what: &str) -> Result<&'a str, String> {
-        self.rest.next().copied().ok_or_else(|| {
-            format!(
-                "node {}: {} is missing its {what}",
-                self.id, self.tag
-            )
-        })
+        self.rest
+            .next()
+            .copied()
+            .ok_or_else(|| format!("node {}: {} is missing its {what}", self.id, self.tag))
     }
 
     fn number(&mut self, what: &str) -> Result<u64, String> {
@@ -291,16 +289,14 @@ impl Parser {
         if !negated {
             return Ok(t);
         }
-        self.model
-            .apply(Op::Unary(Unary::Not), &[t])
-            .map_err(|_| {
-                format!(
-                    "node {}: operand -{n} of {}: only bit-vectors can be negated, found {}",
-                    f.id,
-                    f.tag,
-                    self.model.sort(t)
-                )
-            })
+        self.model.apply(Op::Unary(Unary::Not), &[t]).map_err(|_| {
+            format!(
+                "node {}: operand -{n} of {}: only bit-vectors can be negated, found {}",
+                f.id,
+                f.tag,
+                self.model.sort(t)
+            )
+        })
     }
 
     /// An operator node: `ID OP SORT ARGS... [SYMBOL]`, its result checked against SORT.

@@ -154,21 +154,36 @@ fn sort_errors_name_the_line_the_node_and_both_sorts() {
     assert_eq!(e.line, 6);
     assert!(e.message.contains("same sort"), "{e}");
     let e = error("1 sort bitvec 8\n2 input 1 x\n3 bad 2\n");
-    assert!(e.message.contains("bitvec 1") && e.message.contains("bitvec 8"), "{e}");
+    assert!(
+        e.message.contains("bitvec 1") && e.message.contains("bitvec 8"),
+        "{e}"
+    );
 }
 
 #[test]
 fn malformed_lines_are_rejected_with_their_line() {
     let cases = [
-        ("1 sort bitvec 8\n2 input 1 x\n3 add 1 2 9\n", 3, "not defined"),
+        (
+            "1 sort bitvec 8\n2 input 1 x\n3 add 1 2 9\n",
+            3,
+            "not defined",
+        ),
         ("1 sort bitvec 8\n2 frobnicate 1 2\n", 2, "unknown tag"),
         ("1 sort bitvec 4\n2 const 1 101\n", 2, "width 4"),
         ("1 sort bitvec 4\n2 consth 1 1f\n", 2, "width 4"),
         ("1 sort bitvec 0\n", 1, "out of range"),
         ("1 sort bitvec 4\n1 input 1\n", 2, "defined twice"),
         ("1 sort bitvec 4\n2 input 1\n3 slice 1 2 5 2\n", 3, "slice"),
-        ("1 sort bitvec 4\n2 input 1\n3 init 1 2 2\n", 3, "not a state"),
-        ("1 sort bitvec 4\n2 state 1\n3 input 1 x y\n", 3, "unexpected 'y'"),
+        (
+            "1 sort bitvec 4\n2 input 1\n3 init 1 2 2\n",
+            3,
+            "not a state",
+        ),
+        (
+            "1 sort bitvec 4\n2 state 1\n3 input 1 x y\n",
+            3,
+            "unexpected 'y'",
+        ),
         ("x sort bitvec 4\n", 1, "positive node id"),
     ];
     for (text, line, what) in cases {
@@ -188,7 +203,9 @@ fn arrays_cannot_be_negated_and_need_matching_index_sorts() {
 
 #[test]
 fn yosys_names_registers_through_outputs() {
-    let m = parse("1 sort bitvec 4\n2 state 1\n3 output 2 count\n4 state 1 own\n5 output 4 other\n").unwrap();
+    let m =
+        parse("1 sort bitvec 4\n2 state 1\n3 output 2 count\n4 state 1 own\n5 output 4 other\n")
+            .unwrap();
     assert_eq!(m.states()[0].name.as_deref(), Some("count"));
     assert_eq!(m.states()[1].name.as_deref(), Some("own"));
 }

@@ -110,16 +110,21 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
             ended = true;
             break;
         }
-        if let Some(header) = line.strip_prefix('#').map(|k| (true, k)).or(line
-            .strip_prefix('@')
-            .map(|k| (false, k)))
+        if let Some(header) = line
+            .strip_prefix('#')
+            .map(|k| (true, k))
+            .or(line.strip_prefix('@').map(|k| (false, k)))
         {
             let k: usize = header
                 .1
                 .parse()
                 .map_err(|_| at(format!("bad frame header '{line}'")))?;
             let expected = states.len().max(inputs.len());
-            let fresh = if header.0 { k == expected } else { k + 1 >= expected };
+            let fresh = if header.0 {
+                k == expected
+            } else {
+                k + 1 >= expected
+            };
             if !fresh || k > expected {
                 return Err(at(format!("frame header '{line}' out of order")));
             }

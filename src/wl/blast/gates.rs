@@ -160,14 +160,22 @@ pub fn shift(aig: &mut Aig, a: &[Lit], amount: &[Lit], left: bool, fill: Lit) ->
     let mut out = a.to_vec();
     let mut too_far = Lit::FALSE;
     for (k, &bit) in amount.iter().enumerate() {
-        let step = if k < usize::BITS as usize - 1 { 1usize << k } else { usize::MAX };
+        let step = if k < usize::BITS as usize - 1 {
+            1usize << k
+        } else {
+            usize::MAX
+        };
         if step >= w {
             too_far = aig.or(too_far, bit);
             continue;
         }
         let moved: Word = (0..w)
             .map(|i| {
-                let from = if left { i.checked_sub(step) } else { Some(i + step).filter(|&j| j < w) };
+                let from = if left {
+                    i.checked_sub(step)
+                } else {
+                    Some(i + step).filter(|&j| j < w)
+                };
                 from.map_or(fill, |j| out[j])
             })
             .collect();
@@ -193,10 +201,20 @@ pub fn rotate(aig: &mut Aig, a: &[Lit], amount: &[Lit], left: bool) -> Word {
     };
     let mut out = a.to_vec();
     // r < w, so only the bits of r with weight below w can be set.
-    for (k, &bit) in r.iter().enumerate().take_while(|&(k, _)| k < 63 && 1usize << k < w) {
+    for (k, &bit) in r
+        .iter()
+        .enumerate()
+        .take_while(|&(k, _)| k < 63 && 1usize << k < w)
+    {
         let step = 1usize << k;
         let moved: Word = (0..w)
-            .map(|i| if left { out[(i + w - step) % w] } else { out[(i + step) % w] })
+            .map(|i| {
+                if left {
+                    out[(i + w - step) % w]
+                } else {
+                    out[(i + step) % w]
+                }
+            })
             .collect();
         out = mux(aig, bit, &moved, &out);
     }

@@ -179,7 +179,14 @@ pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
     let needed = model.cone(roots);
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
     for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
-        let bits = term_bits(model, &mut ts.aig, &inputs, &states, &cache, TermId(t as u32));
+        let bits = term_bits(
+            model,
+            &mut ts.aig,
+            &inputs,
+            &states,
+            &cache,
+            TermId(t as u32),
+        );
         cache[t] = Some(bits);
     }
     let bits = |t: TermId| cache[t.index()].as_ref().expect("blasted in the cone");
@@ -203,7 +210,9 @@ pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
         let first = ts.add_latch(Some(true), Some("warden.first".into())).lit();
         ts.set_next(latch, Lit::FALSE);
         for i in deferred {
-            let init = model.states()[i].init.expect("deferred states have an init");
+            let init = model.states()[i]
+                .init
+                .expect("deferred states have an init");
             let eq = gates::eq(&mut ts.aig, &states[i].flat(), &bits(init).flat());
             let holds = ts.aig.or(!first, eq);
             ts.constraints.push(holds);

@@ -59,7 +59,9 @@ pub fn binary(aig: &mut Aig, op: Binary, a: &[Lit], b: &[Lit]) -> Word {
             aig.and(agree, flipped)
         }
         Sdivo => {
-            let min: Vec<Lit> = (0..w).map(|i| if i + 1 == w { a[i] } else { !a[i] }).collect();
+            let min: Vec<Lit> = (0..w)
+                .map(|i| if i + 1 == w { a[i] } else { !a[i] })
+                .collect();
             let both = [aig.and_all(min), aig.and_all(b.iter().copied())];
             aig.and_all(both)
         }

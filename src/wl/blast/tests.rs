@@ -64,7 +64,11 @@ fn every_operator_matches_the_semantics_at_widths_1_to_65() {
         let mut circuits: Vec<(String, Word, Reference)> = Vec::new();
         for u in Unary::ALL {
             let out = ops::unary(&mut aig, u, &a);
-            circuits.push((u.name().into(), out, Box::new(move |x, _| eval::unary(u, x))));
+            circuits.push((
+                u.name().into(),
+                out,
+                Box::new(move |x, _| eval::unary(u, x)),
+            ));
         }
         for op in Binary::ALL {
             if matches!(op, Binary::Iff | Binary::Implies) && w != 1 {
@@ -119,7 +123,10 @@ fn array_reads_and_writes_match_the_semantics() {
             assert_eq!(read(&values, &read_out), reference.read(&iv));
             let after = reference.write(&iv, &vv);
             for (j, w) in written.iter().enumerate() {
-                assert_eq!(read(&values, w), after.read(&BitVec::from_u64(index, j as u64)));
+                assert_eq!(
+                    read(&values, w),
+                    after.read(&BitVec::from_u64(index, j as u64))
+                );
             }
         }
     }
@@ -154,12 +161,42 @@ fn sample_model(w: u32) -> Model {
     let nx = m.apply(Op::Ite, &[c, sum, yt]).unwrap();
     m.set_next(x, nx).unwrap();
     let wide = m
-        .apply(Op::Extend { signed: true, by: 3 }, &[yt])
+        .apply(
+            Op::Extend {
+                signed: true,
+                by: 3,
+            },
+            &[yt],
+        )
         .unwrap();
-    let low = m.apply(Op::Slice { upper: w - 1, lower: 0 }, &[wide]).unwrap();
-    let high = m.apply(Op::Slice { upper: w + 2, lower: w }, &[wide]).unwrap();
+    let low = m
+        .apply(
+            Op::Slice {
+                upper: w - 1,
+                lower: 0,
+            },
+            &[wide],
+        )
+        .unwrap();
+    let high = m
+        .apply(
+            Op::Slice {
+                upper: w + 2,
+                lower: w,
+            },
+            &[wide],
+        )
+        .unwrap();
     let cat = m.apply(Op::Binary(Binary::Concat), &[high, low]).unwrap();
-    let back = m.apply(Op::Slice { upper: w - 1, lower: 0 }, &[cat]).unwrap();
+    let back = m
+        .apply(
+            Op::Slice {
+                upper: w - 1,
+                lower: 0,
+            },
+            &[cat],
+        )
+        .unwrap();
     let ny = m.apply(Op::Binary(Binary::Xor), &[back, ft]).unwrap();
     m.set_next(y, ny).unwrap();
     let written = m.apply(Op::Write, &[mt, idx, xt]).unwrap();
@@ -214,17 +251,26 @@ fn blasted_systems_step_like_the_word_level_simulator() {
                 .chain([model.bad()[0].term])
                 .collect();
             let first = crate::ts::simulate(&ts, &bit_trace).next().unwrap();
-            assert!(ts.constraints.iter().all(|&c| first.lit(c)), "first-frame init");
+            assert!(
+                ts.constraints.iter().all(|&c| first.lit(c)),
+                "first-frame init"
+            );
             let expected = crate::wl::waveform(&model, &words, &terms).unwrap();
             for (k, values) in crate::ts::simulate(&ts, &bit_trace).enumerate() {
                 for (s, state) in model.states().iter().enumerate() {
                     assert!(
-                        map.states[s].value(state.sort, &values).equals(&expected[k][s]),
+                        map.states[s]
+                            .value(state.sort, &values)
+                            .equals(&expected[k][s]),
                         "width {w}, frame {k}: state {s}"
                     );
                 }
                 let bad = Value::Bv(BitVec::from_u64(1, values.lit(ts.bad[0]) as u64));
-                assert_eq!(bad, expected[k][terms.len() - 1], "width {w}, frame {k}: bad");
+                assert_eq!(
+                    bad,
+                    expected[k][terms.len() - 1],
+                    "width {w}, frame {k}: bad"
+                );
             }
         }
     }
@@ -246,5 +292,8 @@ fn large_arrays_are_reported_unsupported() {
     let bit = m.apply(Op::Unary(Unary::RedOr), &[r]).unwrap();
     m.add_bad(bit, None).unwrap();
     let err = blast(&m).unwrap_err();
-    assert!(err.starts_with("unsupported: array with 32-bit index"), "{err}");
+    assert!(
+        err.starts_with("unsupported: array with 32-bit index"),
+        "{err}"
+    );
 }
