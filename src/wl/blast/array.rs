@@ -4,8 +4,8 @@
 use super::gates::{self, Word};
 use crate::aig::{Aig, Lit};
 
-/// The largest index width whose arrays are expanded (2^10 elements).
-pub const MAX_INDEX_WIDTH: u32 = 10;
+/// The largest index width whose arrays are expanded (2^12 elements).
+pub const MAX_INDEX_WIDTH: u32 = 12;
 /// The largest number of bits an expanded array may hold.
 pub const MAX_ARRAY_BITS: u64 = 1 << 16;
 
