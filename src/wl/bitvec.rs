@@ -68,11 +68,6 @@ impl BitVec {
         (0..self.width).map(|i| self.bit(i))
     }
 
-    /// The low 64 bits.
-    pub fn low_u64(&self) -> u64 {
-        self.limbs[0]
-    }
-
     /// The value as a `u64` when it fits.
     pub fn to_u64(&self) -> Option<u64> {
         self.limbs[1..]
@@ -440,7 +435,7 @@ mod tests {
 
     /// The value of `v` as a signed number (width at most 64).
     fn signed(v: &BitVec) -> i128 {
-        let u = v.low_u64() as i128;
+        let u = v.to_u64().expect("at most 64 bits") as i128;
         if v.msb() {
             u - (1i128 << v.width())
         } else {

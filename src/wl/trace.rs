@@ -18,10 +18,3 @@ pub struct Trace {
     /// Per frame, the value of each input.
     pub inputs: Vec<Vec<Value>>,
 }
-
-impl Trace {
-    /// The frame in which the property is violated.
-    pub fn depth(&self) -> usize {
-        self.inputs.len().saturating_sub(1)
-    }
-}
