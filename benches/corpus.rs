@@ -9,7 +9,7 @@
 //!
 //! # The task list
 //! A tab-separated file with a header line naming at least the columns `path` (relative to
-//! the list's directory), `format` (`aag`, `aig`, later `btor2`) and `expected` (`sat`,
+//! the list's directory), `format` (`aag`, `aig`, `btor`, `btor2`) and `expected` (`sat`,
 //! `unsat`, anything else meaning unknown), as `../shared/bench/eval-*.tsv`.
 //!
 //! # Tools
@@ -20,7 +20,9 @@
 //!   used if the file is missing); its time is not counted.
 //! - `abc-bmc3` / `abc-pdr`: `berkeley-abc -c "read M; logic; undc; strash; fold; zero; bmc3
 //!   -T T"` (or `pdr -T T`). ABC reads binary AIGER only: `aag` files are converted with
-//!   warden's own AIGER reader and writer first (not timed). ABC's `read` of an AIGER 1.9 file
+//!   warden's own AIGER reader and writer first, and BTOR2 files (`btor`, `btor2`) are
+//!   bit-blasted by `warden blast MODEL OUT.aig` (neither is timed), so on BTOR2 tasks ABC
+//!   checks the same bit-level system as warden. ABC's `read` of an AIGER 1.9 file
 //!   takes the bad-state properties as outputs followed by the invariant constraints, marked
 //!   as constraints ("The last N outputs are interpreted as constraints"), which `fold` folds
 //!   into the property (sticky: a trace must satisfy them in every frame up to the bad one).
@@ -30,8 +32,9 @@
 //!   Verdicts: `... was asserted in frame N` is `sat`; `Property proved` (pdr) and `Explored
 //!   all reachable states` (bmc3 on a small state space) are `unsat`; anything else,
 //!   e.g. bmc3's `No output asserted in N frames. Resource limit reached` at its limit, is
-//!   unknown. ABC's counterexamples are not replayed. Formats other than AIGER get no ABC
-//!   verdict (unknown, noted `unsupported`).
+//!   unknown. ABC's counterexamples are not replayed. Other formats, and BTOR2 files that
+//!   `warden blast` rejects (e.g. `unsupported: ...` arrays), get no ABC verdict (unknown,
+//!   with the reason as note).
 //!
 //! Each run gets a wall-clock limit of T + 10 s, after which its process group is killed
 //! (no verdict, noted `timeout`). Wall time and peak RSS (`ru_maxrss` from `wait4`) are
@@ -365,7 +368,8 @@ impl Runner {
             .map(|&tool| match tool {
                 Tool::Warden { engine, .. } => self.run_warden(engine, task, &dir),
                 Tool::Abc(cmd) => {
-                    let model = abc_model.get_or_insert_with(|| abc_input(task, &dir));
+                    let model = abc_model
+                        .get_or_insert_with(|| abc_input(task, &dir, &self.args.warden_bin));
                     match model {
                         Ok(m) => self.run_abc(cmd, m, &dir),
                         Err(e) => Run::failed(e.clone()),
@@ -378,7 +382,7 @@ impl Runner {
     }
 
     fn run_warden(&self, engine: &str, task: &Task, dir: &Path) -> Run {
-        let witness = dir.join(format!("witness-{engine}.wit"));
+        let witness = dir.join(format!("witness-{engine}.txt"));
         let (out, err) = (dir.join("warden.out"), dir.join("warden.err"));
         let mut cmd = Command::new(&self.args.warden_bin);
         cmd.arg("check")
@@ -464,18 +468,19 @@ impl Runner {
     }
 }
 
-/// The binary AIGER file ABC reads for `task`: the model itself, or its conversion.
-fn abc_input(task: &Task, dir: &Path) -> Result<PathBuf, String> {
-    match task.format.as_str() {
-        "aig" => Ok(task.path.clone()),
-        "aag" => {
-            let dst = dir.join("model.aig");
-            abc::convert_to_binary(&task.path, &dst)
-                .map(|()| dst)
-                .map_err(|e| format!("conversion failed: {e}"))
-        }
-        f => Err(format!("unsupported format {f}")),
-    }
+/// The binary AIGER file ABC reads for `task`: the model itself, its conversion, or for BTOR2
+/// warden's bit-blasted system (`warden blast`).
+fn abc_input(task: &Task, dir: &Path, warden: &Path) -> Result<PathBuf, String> {
+    let dst = dir.join("model.aig");
+    let converted = match task.format.as_str() {
+        "aig" => return Ok(task.path.clone()),
+        "aag" => abc::convert_to_binary(&task.path, &dst),
+        "btor" | "btor2" => abc::blast(warden, &task.path, &dst),
+        f => return Err(format!("unsupported format {f}")),
+    };
+    converted
+        .map(|()| dst)
+        .map_err(|e| format!("conversion failed: {e}"))
 }
 
 fn progress_cell(tool: Tool, expected: Verdict, run: &Run) -> String {

@@ -2,7 +2,8 @@
 //! `warden MODEL [CEX_FILE [CERT_FILE]]`.
 //!
 //! Contract (as the HWMCC tools and sby expect): stdout carries only the verdict line
-//! (`sat`/`unsat`/`unknown`) and, for `sat` in the `check` form, the AIGER witness; logs and
+//! (`sat`/`unsat`/`unknown`) and, for `sat` in the `check` form, the witness (AIGER for AIGER
+//! models, btorsim format for BTOR2 models); logs and
 //! statistics go to stderr. Exit codes: 0 for any verdict, 1 for usage errors, 2 for input
 //! errors, 3 for internal errors. SIGINT/SIGTERM stop the engines, and the run prints
 //! `unknown`.
@@ -15,16 +16,17 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::cegar::CegarOptions;
-use crate::front::{self, aiger, InputError, Model};
+use crate::front::{self, aiger, btor2, InputError, Model, Source};
 use crate::ts::{replay, Trace};
 use crate::witness;
+use crate::wl;
 use crate::Budget;
 
 #[derive(Parser)]
 #[command(
     name = "warden",
     version,
-    about = "A hardware model checker for AIGER circuits"
+    about = "A hardware model checker for AIGER and BTOR2 circuits"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,8 +37,12 @@ struct Cli {
 enum Command {
     /// Checks the safety properties of a model.
     Check(CheckArgs),
-    /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid).
+    /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid):
+    /// AIGER witnesses for AIGER models, btorsim-format witnesses for BTOR2 models.
     Sim { model: PathBuf, witness: PathBuf },
+    /// Writes the bit-level system of a model as AIGER (binary, or ASCII for `.aag`): for
+    /// BTOR2 the bit-blasted system, which `--cert` certificates of BTOR2 models refer to.
+    Blast { model: PathBuf, output: PathBuf },
     /// Checks that an AIGER witness circuit certifies a model (exit 0 valid, 1 invalid).
     Certify {
         model: PathBuf,
@@ -46,7 +52,7 @@ enum Command {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary).
+    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary) or BTOR2 (`.btor`, `.btor2`).
     model: PathBuf,
     #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
     engine: EngineArg,
@@ -62,13 +68,14 @@ struct CheckArgs {
     /// Worker threads of the portfolio (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Writes the AIGER witness of a `sat` answer to FILE (it is also printed on stdout).
+    /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
     /// Writes the counterexample as a VCD waveform.
     #[arg(long, value_name = "FILE")]
     vcd: Option<PathBuf>,
-    /// Writes the invariant of an `unsat` answer as a Certifaiger witness circuit.
+    /// Writes the invariant of an `unsat` answer as a Certifaiger witness circuit (for BTOR2:
+    /// over the bit-blasted system that `warden blast` writes).
     #[arg(long, value_name = "FILE")]
     cert: Option<PathBuf>,
     /// Writes verdict, engine, depth, time, memory and statistics as JSON.
@@ -126,6 +133,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check(args),
         Command::Sim { model, witness } => sim(&model, &witness),
         Command::Certify { model, certificate } => certify(&model, &certificate),
+        Command::Blast { model, output } => blast(&model, &output),
     }
 }
 
@@ -205,14 +213,19 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     out.push('\n');
     let written = match &report.answer {
         Answer::Sat(trace) => {
-            let text = witness::aiger::write(trace);
+            let (text, vcd) = match counterexample(&model, trace, args.vcd.is_some()) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("warden: internal error: {e}");
+                    println!("unknown");
+                    return 3;
+                }
+            };
             if print_witness {
                 out.push_str(&text);
             }
             write_file(args.witness.as_deref(), text.as_bytes()).and_then(|()| match &args.vcd {
-                Some(path) => {
-                    write_file(Some(path), witness::vcd::write(&model.ts, trace).as_bytes())
-                }
+                Some(path) => write_file(Some(path), vcd.unwrap_or_default().as_bytes()),
                 None => Ok(()),
             })
         }
@@ -241,17 +254,59 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     }
 }
 
+/// The witness text of a counterexample in the model's own format, and its waveform when
+/// `vcd` is asked for. A BTOR2 counterexample is lifted to words and replayed by the
+/// word-level simulator (independent of the blaster) before it is printed.
+fn counterexample(
+    model: &Model,
+    trace: &Trace,
+    vcd: bool,
+) -> Result<(String, Option<String>), String> {
+    match &model.source {
+        Source::Aiger(_) => Ok((
+            witness::aiger::write(trace),
+            vcd.then(|| witness::vcd::write(&model.ts, trace)),
+        )),
+        Source::Btor2 { model: words, bits } => {
+            let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+            wl::replay(words, &lifted)
+                .map_err(|e| format!("the word-level trace does not replay: {e}"))?;
+            let waveform = match vcd {
+                true => Some(witness::vcd::write_words(words, &lifted)?),
+                false => None,
+            };
+            Ok((btor2::write_witness(words, &lifted), waveform))
+        }
+    }
+}
+
 /// Writes the witness circuit of `inv`: binary AIGER for a `.aig` path, ASCII otherwise.
 fn write_certificate(model: &Model, inv: &cert::Invariant, path: &Path) -> Result<(), i32> {
-    let circuit = cert::witness_circuit(&model.file, inv);
+    let circuit = cert::witness_circuit(&model.aiger(), inv);
+    write_aiger(&circuit, path)
+}
+
+/// Writes an AIGER file: binary for a `.aig` path, ASCII otherwise.
+fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), i32> {
     let mut bytes = Vec::new();
     let written = if path.extension().is_some_and(|e| e == "aig") {
-        aiger::write_binary(&circuit, &mut bytes)
+        aiger::write_binary(file, &mut bytes)
     } else {
-        aiger::write_ascii(&circuit, &mut bytes)
+        aiger::write_ascii(file, &mut bytes)
     };
     written.expect("writing to memory cannot fail");
     write_file(Some(path), &bytes)
+}
+
+/// `warden blast MODEL OUT`: the bit-level system as AIGER.
+fn blast(model: &Path, output: &Path) -> i32 {
+    match front::load(model) {
+        Ok(m) => match write_aiger(&m.aiger(), output) {
+            Ok(()) => 0,
+            Err(code) => code,
+        },
+        Err(e) => input_error(&e),
+    }
 }
 
 fn write_file(path: Option<&Path>, bytes: &[u8]) -> Result<(), i32> {
@@ -320,31 +375,46 @@ fn read_text(path: &Path) -> Result<Vec<u8>, i32> {
 }
 
 fn sim(model: &Path, witness_path: &Path) -> i32 {
-    let ts = match front::load(model) {
-        Ok(m) => m.ts,
+    let model = match front::load(model) {
+        Ok(m) => m,
         Err(e) => return input_error(&e),
     };
     let text = match read_text(witness_path) {
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(code) => return code,
     };
-    let w = match witness::aiger::parse(&text, &ts) {
+    let ts = match &model.source {
+        Source::Aiger(_) => &model.ts,
+        Source::Btor2 { model: words, .. } => return sim_btor2(words, &text, witness_path),
+    };
+    let w = match witness::aiger::parse(&text, ts) {
         Ok(w) => w,
         Err(e) => {
             println!("invalid: {}: {e}", witness_path.display());
             return 1;
         }
     };
-    let mut ok = true;
-    for &b in &w.bad {
+    report_replays(&w.bad, |b| {
         let trace = Trace {
             bad: b,
             ..w.trace.clone()
         };
-        match replay(&ts, &trace) {
+        replay(ts, &trace).map_err(|e| e.to_string())
+    })
+}
+
+/// Prints whether each claimed bad property `b` is reached (`replay_one(b)` gives the frame);
+/// exit code 0 when all are, else 1.
+fn report_replays(
+    bad: &[usize],
+    mut replay_one: impl FnMut(usize) -> Result<usize, String>,
+) -> i32 {
+    let mut ok = true;
+    for &b in bad {
+        match replay_one(b) {
             Ok(frame) => println!("valid: bad property b{b} is reached in frame {frame}"),
             Err(e) => {
-                println!("invalid: {e}");
+                println!("invalid: b{b}: {e}");
                 ok = false;
             }
         }
@@ -372,7 +442,7 @@ fn certify(model_path: &Path, cert_path: &Path) -> i32 {
             return 2;
         }
     };
-    match cert::certify(&model.ts, &model.file, &circuit, &Budget::new(None)) {
+    match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
         Ok(()) => {
             println!("valid: the witness circuit certifies every property");
             0
@@ -382,4 +452,23 @@ fn certify(model_path: &Path, cert_path: &Path) -> i32 {
             1
         }
     }
+}
+
+/// `warden sim` on a BTOR2 model: every claimed bad property must be reached by the word-level
+/// simulation of the witness.
+fn sim_btor2(model: &wl::Model, text: &str, witness_path: &Path) -> i32 {
+    let w = match btor2::parse_witness(text, model) {
+        Ok(w) => w,
+        Err(e) => {
+            println!("invalid: {}: {e}", witness_path.display());
+            return 1;
+        }
+    };
+    report_replays(&w.bad, |b| {
+        let trace = wl::Trace {
+            bad: b,
+            ..w.trace.clone()
+        };
+        wl::replay(model, &trace)
+    })
 }

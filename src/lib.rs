@@ -1,7 +1,8 @@
 //! warden: a hardware model checker.
 //!
 //! The flow, one module per stage:
-//! - [`front`]: input formats (AIGER) parsed and turned into a [`ts::TransitionSystem`];
+//! - [`front`]: input formats (AIGER, BTOR2) parsed and turned into a [`ts::TransitionSystem`];
+//! - [`wl`]: word-level models of BTOR2 files, their simulator and the bit-blaster;
 //! - [`ts`]: the bit-level transition system over an [`aig::Aig`], cone-of-influence
 //!   reduction with its [`ts::Restore`] map, and the trace simulator that replays every
 //!   counterexample;
@@ -24,5 +25,6 @@ pub mod signals;
 pub mod ts;
 pub mod unroll;
 pub mod witness;
+pub mod wl;
 
 pub use budget::Budget;

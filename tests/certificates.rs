@@ -85,7 +85,8 @@ fn a_certificate_with_a_clause_dropped_is_rejected() {
             let corrupt = Invariant { system, predicate };
             let file = temp(&format!("corrupt-{drop}.aag"));
             let mut bytes = Vec::new();
-            front::aiger::write_ascii(&witness_circuit(&model.file, &corrupt), &mut bytes).unwrap();
+            front::aiger::write_ascii(&witness_circuit(&model.aiger(), &corrupt), &mut bytes)
+                .unwrap();
             std::fs::write(&file, bytes).unwrap();
             let out = warden(&["certify", path.to_str().unwrap(), file.to_str().unwrap()]);
             // The witness circuit's property is the invariant and the model's property.

@@ -1,5 +1,7 @@
-//! The shared corpus (`../shared/bench/eval-aiger.tsv`): no wrong verdict, every witness
-//! replays (checked by `warden sim`, a separate process reading the printed witness).
+//! The shared corpus (`../shared/bench/eval-aiger.tsv`, `eval-btor2.tsv`): no wrong verdict,
+//! every witness replays (checked by `warden sim`, a separate process reading the printed
+//! witness). Models warden rejects as `unsupported: ...` (input error, exit 2) are counted
+//! and reported, not failed: they get no verdict, which is never wrong.
 //!
 //! Bounded: `WARDEN_CORPUS_TIMEOUT` seconds per task (default 5) and, when set,
 //! `WARDEN_CORPUS_LIMIT` tasks; skipped with a message when `../shared` is absent.
@@ -32,9 +34,10 @@ fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
     let next = Mutex::new(tasks.iter());
     let failures = Mutex::new(Vec::new());
     let solved = Mutex::new(0);
+    let unsupported = Mutex::new(0);
     std::thread::scope(|s| {
         for worker in 0..2 {
-            let (next, failures, solved) = (&next, &failures, &solved);
+            let (next, failures, solved, unsupported) = (&next, &failures, &solved, &unsupported);
             let timeout = &timeout;
             s.spawn(move || loop {
                 let Some(task) = next.lock().unwrap().next() else {
@@ -54,12 +57,13 @@ fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
                     .unwrap_or("")
                     .to_string();
                 let fail = |m: String| failures.lock().unwrap().push(format!("{model}: {m}"));
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                if out.status.code() == Some(2) && stderr.contains("unsupported: ") {
+                    *unsupported.lock().unwrap() += 1;
+                    continue;
+                }
                 if out.status.code() != Some(0) {
-                    fail(format!(
-                        "exit {:?}: {}",
-                        out.status.code(),
-                        String::from_utf8_lossy(&out.stderr)
-                    ));
+                    fail(format!("exit {:?}: {stderr}", out.status.code()));
                     continue;
                 }
                 match verdict.as_str() {
@@ -96,8 +100,9 @@ fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
     );
     let solved = solved.into_inner().unwrap();
     eprintln!(
-        "{set} ({engine}, {timeout} s): solved {solved} of {}",
-        tasks.len()
+        "{set} ({engine}, {timeout} s): solved {solved} of {} ({} unsupported)",
+        tasks.len(),
+        unsupported.into_inner().unwrap()
     );
     solved
 }
@@ -110,4 +115,9 @@ fn bmc_on_corpus_sat_tasks_is_never_wrong_and_witnesses_replay() {
 #[test]
 fn portfolio_on_corpus_is_never_wrong_and_witnesses_replay() {
     check_set("eval-aiger.tsv", &["sat", "unsat"], "portfolio");
+}
+
+#[test]
+fn portfolio_on_btor2_corpus_is_never_wrong_and_witnesses_replay() {
+    check_set("eval-btor2.tsv", &["sat", "unsat"], "portfolio");
 }

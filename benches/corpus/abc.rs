@@ -1,5 +1,6 @@
 //! The ABC side of the corpus runner: finding `berkeley-abc`, the command script, the
-//! conversion of ASCII AIGER to the binary format ABC reads, and the reading of ABC's output.
+//! conversion of ASCII AIGER and BTOR2 to the binary AIGER ABC reads, and the reading of ABC's
+//! output.
 
 use std::path::{Path, PathBuf};
 
@@ -92,4 +93,25 @@ pub fn convert_to_binary(src: &Path, dst: &Path) -> Result<(), String> {
     warden::front::aiger::write_binary(&aiger, &mut out)
         .and_then(|()| std::io::Write::flush(&mut out))
         .map_err(|e| format!("cannot write {}: {e}", dst.display()))
+}
+
+/// Writes the bit-blasted system of the BTOR2 file `src` to `dst` as binary AIGER with
+/// `warden blast` (the same system `warden check` runs its engines on).
+pub fn blast(warden: &Path, src: &Path, dst: &Path) -> Result<(), String> {
+    let out = std::process::Command::new(warden)
+        .arg("blast")
+        .arg(src)
+        .arg(dst)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", warden.display()))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr);
+        Err(err
+            .lines()
+            .next()
+            .unwrap_or("warden blast failed")
+            .to_owned())
+    }
 }

@@ -1,12 +1,15 @@
-//! Input formats. Each front end parses its files into a [`TransitionSystem`] and reports bad
+//! Input formats (AIGER, BTOR2). Each front end parses its files into a [`TransitionSystem`] and reports bad
 //! input as an [`InputError`] naming the file and the position.
 
 pub mod aiger;
+pub mod btor2;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::ts::TransitionSystem;
+use crate::wl;
 
 /// A file that could not be read or is not a valid model.
 #[derive(Debug)]
@@ -29,21 +32,56 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// A model as read from its file: the transition system plus the parsed file, which
-/// certificates refer to (they name the file's own literals).
+/// A model as read from its file: the bit-level transition system every engine checks, plus
+/// the source it came from (witnesses and certificates are written in the source's terms).
 pub struct Model {
     pub ts: TransitionSystem,
-    pub file: aiger::Aiger,
+    pub source: Source,
 }
 
-/// Reads a model file, choosing the front end by its content.
+/// The parsed input file.
+// One per run: the size difference between the variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Source {
+    Aiger(aiger::Aiger),
+    /// A BTOR2 file: the word-level model and where its words live in `Model::ts`.
+    Btor2 {
+        model: wl::Model,
+        bits: wl::BitMap,
+    },
+}
+
+impl Model {
+    /// The AIGER file that certificates refer to: the input file itself, or for BTOR2 the
+    /// bit-blasted system exactly as `warden blast` writes it.
+    pub fn aiger(&self) -> Cow<'_, aiger::Aiger> {
+        match &self.source {
+            Source::Aiger(a) => Cow::Borrowed(a),
+            Source::Btor2 { .. } => Cow::Owned(aiger::from_transition_system(&self.ts, &[])),
+        }
+    }
+}
+
+/// Reads a model file: BTOR2 for a `.btor`/`.btor2` name or content that starts like BTOR2,
+/// else AIGER.
 pub fn load(path: &Path) -> Result<Model, InputError> {
     let data = std::fs::read(path).map_err(|e| InputError {
         path: path.to_owned(),
         position: None,
         message: format!("cannot read: {e}"),
     })?;
-    let file = aiger::parse(&data).map_err(|e| InputError {
+    let by_name = path
+        .extension()
+        .is_some_and(|e| e == "btor" || e == "btor2");
+    if by_name || btor2::looks_like_btor2(&data) {
+        load_btor2(path, &data)
+    } else {
+        load_aiger(path, &data)
+    }
+}
+
+fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
+    let file = aiger::parse(data).map_err(|e| InputError {
         path: path.to_owned(),
         position: e
             .line
@@ -56,5 +94,30 @@ pub fn load(path: &Path) -> Result<Model, InputError> {
         position: None,
         message,
     })?;
-    Ok(Model { ts, file })
+    Ok(Model {
+        ts,
+        source: Source::Aiger(file),
+    })
+}
+
+fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
+    let text = std::str::from_utf8(data).map_err(|e| InputError {
+        path: path.to_owned(),
+        position: Some(format!("byte {}", e.valid_up_to())),
+        message: "not UTF-8 text".into(),
+    })?;
+    let model = btor2::parse(text).map_err(|e| InputError {
+        path: path.to_owned(),
+        position: Some(format!("line {}", e.line)),
+        message: e.message,
+    })?;
+    let (ts, bits) = wl::blast(&model).map_err(|message| InputError {
+        path: path.to_owned(),
+        position: None,
+        message,
+    })?;
+    Ok(Model {
+        ts,
+        source: Source::Btor2 { model, bits },
+    })
 }

@@ -1,0 +1,197 @@
+//! BTOR2 witnesses in the format of btorsim (the reference simulator of btor2tools):
+//!
+//! ```text
+//! sat
+//! b0            claimed bad properties
+//! #0            initial state: `POS VALUE [SYMBOL]`, arrays `POS [INDEX] VALUE [SYMBOL]`
+//! @0            inputs of frame 0, same line forms
+//! #1            (frames > 0: only states without `next`, which are free in every frame)
+//! @1
+//! .
+//! ```
+//!
+//! `POS` is the position of the state (input) among the file's states (inputs); values are
+//! binary, most significant bit first. Array values list the elements that differ from zero
+//! (btorsim reads unlisted elements as zero).
+
+use std::fmt::Write as _;
+
+use crate::wl::{BitVec, Model, Sort, Trace, Value};
+
+/// The witness text of `trace` on `model`.
+pub fn write_witness(model: &Model, trace: &Trace) -> String {
+    let mut out = format!("sat\nb{}\n", trace.bad);
+    for (k, (states, inputs)) in trace.states.iter().zip(&trace.inputs).enumerate() {
+        let free: Vec<(usize, &Value)> = states
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((i, v.as_ref()?)))
+            .collect();
+        if k == 0 || !free.is_empty() {
+            let _ = writeln!(out, "#{k}");
+        }
+        for (i, v) in free {
+            assignment(&mut out, i, v, model.states()[i].name.as_deref());
+        }
+        let _ = writeln!(out, "@{k}");
+        for (i, v) in inputs.iter().enumerate() {
+            assignment(&mut out, i, v, model.inputs()[i].name.as_deref());
+        }
+    }
+    out.push_str(".\n");
+    out
+}
+
+fn assignment(out: &mut String, pos: usize, value: &Value, symbol: Option<&str>) {
+    let suffix = symbol.map(|s| format!(" {s}")).unwrap_or_default();
+    match value {
+        Value::Bv(v) => {
+            let _ = writeln!(out, "{pos} {}{suffix}", v.to_binary());
+        }
+        Value::Array(a) => {
+            for (index, element) in &a.entries {
+                let _ = writeln!(
+                    out,
+                    "{pos} [{}] {}{suffix}",
+                    index.to_binary(),
+                    element.to_binary()
+                );
+            }
+        }
+    }
+}
+
+/// A parsed witness: the claimed bad properties and the trace.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    pub bad: Vec<usize>,
+    pub trace: Trace,
+}
+
+/// Reads a btorsim-format witness for `model`. Unassigned inputs and states without `init`
+/// are zero, as in btorsim. Errors name the line.
+pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty());
+    loop {
+        match lines.next() {
+            Some((_, "sat")) => break,
+            Some(_) => continue,
+            None => return Err("no 'sat' line".into()),
+        }
+    }
+    let (n, props) = lines.next().ok_or("no property line after 'sat'")?;
+    let mut bad = Vec::new();
+    for p in props.split_whitespace() {
+        let index = p.strip_prefix('b').and_then(|d| d.parse::<usize>().ok());
+        match index {
+            Some(b) if b < model.bad().len() => bad.push(b),
+            Some(b) => return Err(format!("line {n}: bad property b{b} does not exist")),
+            None => {
+                return Err(format!(
+                    "line {n}: expected bad properties 'b<i>', found '{p}' (justice witnesses \
+                     are not supported)"
+                ))
+            }
+        }
+    }
+    let mut states: Vec<Vec<Option<Value>>> = Vec::new();
+    let mut inputs: Vec<Vec<Value>> = Vec::new();
+    let zeros: Vec<Value> = model.inputs().iter().map(|i| Value::zero(i.sort)).collect();
+    // The block being read: (is it a state block, its frame).
+    let mut block: Option<(bool, usize)> = None;
+    let mut ended = false;
+    for (n, line) in lines.by_ref() {
+        let at = |m: String| format!("line {n}: {m}");
+        if line == "." {
+            ended = true;
+            break;
+        }
+        if let Some(header) = line
+            .strip_prefix('#')
+            .map(|k| (true, k))
+            .or(line.strip_prefix('@').map(|k| (false, k)))
+        {
+            let k: usize = header
+                .1
+                .parse()
+                .map_err(|_| at(format!("bad frame header '{line}'")))?;
+            let expected = states.len().max(inputs.len());
+            let fresh = if header.0 {
+                k == expected
+            } else {
+                k + 1 >= expected
+            };
+            if !fresh || k > expected {
+                return Err(at(format!("frame header '{line}' out of order")));
+            }
+            while states.len() <= k {
+                states.push(vec![None; model.states().len()]);
+                inputs.push(zeros.clone());
+            }
+            block = Some((header.0, k));
+            continue;
+        }
+        let Some((is_state, k)) = block else {
+            return Err(at("assignment before the first '#0' or '@0' header".into()));
+        };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let pos: usize = fields[0]
+            .parse()
+            .map_err(|_| at(format!("expected a position, found '{}'", fields[0])))?;
+        let (sort, slot) = if is_state {
+            let s = model
+                .states()
+                .get(pos)
+                .ok_or_else(|| at(format!("there is no state {pos}")))?;
+            let slot = states[k][pos].get_or_insert_with(|| Value::zero(s.sort));
+            (s.sort, slot)
+        } else {
+            let i = model
+                .inputs()
+                .get(pos)
+                .ok_or_else(|| at(format!("there is no input {pos}")))?;
+            (i.sort, &mut inputs[k][pos])
+        };
+        assign(slot, sort, &fields[1..]).map_err(at)?;
+    }
+    if !ended {
+        return Err("the witness does not end with '.'".into());
+    }
+    if states.is_empty() {
+        return Err("the witness has no frame".into());
+    }
+    let trace = Trace {
+        bad: bad.first().copied().unwrap_or(0),
+        states,
+        inputs,
+    };
+    Ok(Witness { bad, trace })
+}
+
+/// Stores `VALUE` or `[INDEX] VALUE` (the symbol after it is ignored) into `slot`.
+fn assign(slot: &mut Value, sort: Sort, fields: &[&str]) -> Result<(), String> {
+    let binary = |s: Option<&&str>, width: u32, what: &str| {
+        let s = s.ok_or_else(|| format!("missing {what}"))?;
+        BitVec::parse_binary(s)
+            .filter(|v| v.width() == width)
+            .ok_or_else(|| format!("expected a binary {what} of width {width}, found '{s}'"))
+    };
+    match (sort, slot) {
+        (Sort::Bv(w), slot) => *slot = Value::Bv(binary(fields.first(), w, "value")?),
+        (Sort::Array { index, element }, Value::Array(a)) => {
+            let i = fields
+                .first()
+                .and_then(|f| f.strip_prefix('[')?.strip_suffix(']'))
+                .ok_or("expected '[INDEX]' for an array")?;
+            let i = binary(Some(&i), index, "index")?;
+            let v = binary(fields.get(1), element, "element")?;
+            a.set(&i, &v);
+        }
+        (Sort::Array { .. }, Value::Bv(_)) => unreachable!("array slots hold arrays"),
+    }
+    Ok(())
+}

@@ -1,0 +1,336 @@
+//! The bit-blaster: a word-level [`Model`] becomes a bit-level [`TransitionSystem`], with a
+//! [`BitMap`] from every input and state word to its bits so that bit-level traces lift back
+//! to word-level ones ([`lift_trace`]).
+//!
+//! Encoding choices:
+//! - every input bit is a TS input, every state bit a latch (named `word[i]`, or `word` for
+//!   one-bit words; array elements `word@j[i]`);
+//! - a state without `next` is free in every frame: its latches take a fresh TS input as next
+//!   state (so frame 0 still honours its `init`, and later frames are arbitrary);
+//! - a state without `init` gets uninitialised latches (free at frame 0); a constant `init`
+//!   becomes the latches' reset values;
+//! - a non-constant `init` (a term over other states or inputs) cannot be a latch reset value,
+//!   so its latches are uninitialised and a "first frame" latch (reset 1, next 0) guards the
+//!   invariant constraint `first -> state == init`. That is sound for every engine (constraints
+//!   hold in every frame) and the latches' frame-0 values, which witnesses print as `#0`, are
+//!   exactly the initial values;
+//! - arrays are expanded into one word per element when their index sort is small (see
+//!   [`array::unsupported`] for the limits); larger arrays are rejected with an
+//!   `unsupported: ...` error rather than abstracted unsoundly.
+
+mod array;
+mod gates;
+mod ops;
+#[cfg(test)]
+mod tests;
+
+use super::{ArrayValue, BitVec, Model, Op, Sort, TermId, Trace, Value};
+use crate::aig::{Aig, Lit};
+use crate::ts::{simulate, TransitionSystem, Values};
+use gates::Word;
+
+/// The bits of one word: a bit-vector, least significant bit first, or an array expanded into
+/// its elements (element `j` at position `j`).
+#[derive(Clone, Debug)]
+pub enum Bits {
+    Bv(Word),
+    Array(Vec<Word>),
+}
+
+impl Bits {
+    fn bv(&self) -> &[Lit] {
+        match self {
+            Bits::Bv(w) => w,
+            Bits::Array(_) => unreachable!("sort-checked bit-vector operand"),
+        }
+    }
+
+    fn elements(&self) -> &[Word] {
+        match self {
+            Bits::Array(e) => e,
+            Bits::Bv(_) => unreachable!("sort-checked array operand"),
+        }
+    }
+
+    /// Every bit, elements in index order.
+    pub fn flat(&self) -> Vec<Lit> {
+        match self {
+            Bits::Bv(w) => w.clone(),
+            Bits::Array(e) => e.concat(),
+        }
+    }
+
+    /// The word's value in one frame of a bit-level simulation.
+    fn value(&self, sort: Sort, values: &Values) -> Value {
+        let word = |w: &[Lit]| {
+            let bits: Vec<bool> = w.iter().map(|&l| values.lit(l)).collect();
+            BitVec::from_bits(&bits)
+        };
+        match (self, sort) {
+            (Bits::Bv(w), _) => Value::Bv(word(w)),
+            (Bits::Array(e), Sort::Array { index, element }) => {
+                let mut a = ArrayValue::constant(index, BitVec::zero(element));
+                for (j, w) in e.iter().enumerate() {
+                    a.set(&BitVec::from_u64(index, j as u64), &word(w));
+                }
+                Value::Array(a)
+            }
+            (Bits::Array(_), Sort::Bv(_)) => unreachable!("array bits of a bit-vector sort"),
+        }
+    }
+}
+
+/// Where the words of a model live in its blasted system.
+#[derive(Clone, Debug)]
+pub struct BitMap {
+    /// The bits of each model input (TS inputs).
+    pub inputs: Vec<Bits>,
+    /// The bits of each model state (TS latches).
+    pub states: Vec<Bits>,
+}
+
+/// The bit names of a word: `name` for one bit, else `name[i]`; array elements `name@j`.
+fn leaf(sort: Sort, name: &str, mut make: impl FnMut(String) -> Lit) -> Bits {
+    let mut word = |prefix: &str, w: u32| -> Word {
+        (0..w)
+            .map(|i| match w {
+                1 => make(prefix.to_owned()),
+                _ => make(format!("{prefix}[{i}]")),
+            })
+            .collect()
+    };
+    match sort {
+        Sort::Bv(w) => Bits::Bv(word(name, w)),
+        Sort::Array { index, element } => Bits::Array(
+            (0..1u64 << index)
+                .map(|j| word(&format!("{name}@{j}"), element))
+                .collect(),
+        ),
+    }
+}
+
+/// The reset values of a constant initial value, flattened like [`Bits::flat`].
+fn constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
+    let term = model.term(init);
+    match (&term.op, term.sort) {
+        (Op::Const(v), _) => Some(v.bits().collect()),
+        (Op::ConstArray, Sort::Array { index, .. }) => {
+            let element: Vec<bool> = model.constant(term.args[0])?.bits().collect();
+            Some(element.repeat(1 << index))
+        }
+        _ => None,
+    }
+}
+
+/// Rejects models with arrays too large to expand.
+fn check_arrays(model: &Model) -> Result<(), String> {
+    for t in 0..model.num_terms() {
+        if let Sort::Array { index, element } = model.sort(TermId(t as u32)) {
+            if let Some(why) = array::unsupported(index, element) {
+                return Err(why);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bit-level system of `model` and the map from its words to their bits, or an
+/// `unsupported: ...` message.
+pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
+    check_arrays(model)?;
+    if let Err(s) = model.init_order() {
+        return Err(format!(
+            "unsupported: the initial value of state {} depends on itself",
+            model.state_name(s)
+        ));
+    }
+    let mut ts = TransitionSystem::default();
+    let inputs: Vec<Bits> = (0..model.inputs().len())
+        .map(|i| {
+            leaf(model.inputs()[i].sort, &model.input_name(i), |n| {
+                ts.add_input(Some(n)).lit()
+            })
+        })
+        .collect();
+    let mut deferred = Vec::new();
+    let mut states = Vec::with_capacity(model.states().len());
+    for (i, s) in model.states().iter().enumerate() {
+        let resets = s.init.and_then(|t| constant_init(model, t));
+        if s.init.is_some() && resets.is_none() {
+            deferred.push(i);
+        }
+        let mut k = 0;
+        states.push(leaf(s.sort, &model.state_name(i), |n| {
+            let init = resets.as_ref().map(|r| r[k]);
+            k += 1;
+            ts.add_latch(init, Some(n)).lit()
+        }));
+    }
+
+    let roots: Vec<TermId> = model
+        .states()
+        .iter()
+        .flat_map(|s| s.next.into_iter().chain(s.init))
+        .chain(model.bad().iter().map(|p| p.term))
+        .chain(model.constraints().iter().copied())
+        .chain(model.justice().iter().flatten().copied())
+        .chain(model.fairness().iter().copied())
+        .collect();
+    let needed = model.cone(roots);
+    let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
+    for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
+        let bits = term_bits(
+            model,
+            &mut ts.aig,
+            &inputs,
+            &states,
+            &cache,
+            TermId(t as u32),
+        );
+        cache[t] = Some(bits);
+    }
+    let bits = |t: TermId| cache[t.index()].as_ref().expect("blasted in the cone");
+    let bit = |t: TermId| bits(t).bv()[0];
+
+    let mut latch = 0;
+    for (i, s) in model.states().iter().enumerate() {
+        let nexts = match s.next {
+            Some(n) => bits(n).flat(),
+            None => {
+                let name = format!("{}.next", model.state_name(i));
+                leaf(s.sort, &name, |n| ts.add_input(Some(n)).lit()).flat()
+            }
+        };
+        for next in nexts {
+            ts.set_next(latch, next);
+            latch += 1;
+        }
+    }
+    if !deferred.is_empty() {
+        let first = ts.add_latch(Some(true), Some("warden.first".into())).lit();
+        ts.set_next(latch, Lit::FALSE);
+        for i in deferred {
+            let init = model.states()[i]
+                .init
+                .expect("deferred states have an init");
+            let eq = gates::eq(&mut ts.aig, &states[i].flat(), &bits(init).flat());
+            let holds = ts.aig.or(!first, eq);
+            ts.constraints.push(holds);
+        }
+    }
+    for p in model.bad() {
+        ts.bad.push(bit(p.term));
+        ts.names.bad.push(p.name.clone());
+    }
+    ts.constraints
+        .extend(model.constraints().iter().map(|&c| bit(c)));
+    ts.justice = model
+        .justice()
+        .iter()
+        .map(|j| j.iter().map(|&t| bit(t)).collect())
+        .collect();
+    ts.fairness = model.fairness().iter().map(|&t| bit(t)).collect();
+    Ok((ts, BitMap { inputs, states }))
+}
+
+/// The bits of term `t`, whose arguments are in `cache`.
+fn term_bits(
+    model: &Model,
+    aig: &mut Aig,
+    inputs: &[Bits],
+    states: &[Bits],
+    cache: &[Option<Bits>],
+    t: TermId,
+) -> Bits {
+    let term = model.term(t);
+    let arg = |i: usize| {
+        cache[term.args[i].index()]
+            .as_ref()
+            .expect("arguments are blasted first")
+    };
+    match term.op {
+        Op::Const(ref v) => Bits::Bv(gates::constant(v)),
+        Op::Input(i) => inputs[i].clone(),
+        Op::State(i) => states[i].clone(),
+        Op::ConstArray => {
+            let Sort::Array { index, .. } = term.sort else {
+                unreachable!("constant arrays have array sorts")
+            };
+            Bits::Array(vec![arg(0).bv().to_vec(); 1 << index])
+        }
+        Op::Unary(u) => Bits::Bv(ops::unary(aig, u, arg(0).bv())),
+        Op::Binary(b @ (super::Binary::Eq | super::Binary::Neq))
+            if model.sort(term.args[0]).is_array() =>
+        {
+            let same = array::eq(aig, arg(0).elements(), arg(1).elements());
+            Bits::Bv(vec![same.xor_sign(b == super::Binary::Neq)])
+        }
+        Op::Binary(b) => Bits::Bv(ops::binary(aig, b, arg(0).bv(), arg(1).bv())),
+        Op::Extend { signed, by } => {
+            let a = arg(0).bv();
+            let fill = if signed { a[a.len() - 1] } else { Lit::FALSE };
+            let mut w = a.to_vec();
+            w.resize(a.len() + by as usize, fill);
+            Bits::Bv(w)
+        }
+        Op::Slice { upper, lower } => {
+            Bits::Bv(arg(0).bv()[lower as usize..=upper as usize].to_vec())
+        }
+        Op::Ite => {
+            let c = arg(0).bv()[0];
+            match (arg(1), arg(2)) {
+                (Bits::Bv(x), Bits::Bv(y)) => Bits::Bv(gates::mux(aig, c, x, y)),
+                (Bits::Array(x), Bits::Array(y)) => Bits::Array(
+                    x.iter()
+                        .zip(y)
+                        .map(|(a, b)| gates::mux(aig, c, a, b))
+                        .collect(),
+                ),
+                _ => unreachable!("sort-checked ite"),
+            }
+        }
+        Op::Read => Bits::Bv(array::read(aig, arg(0).elements(), arg(1).bv())),
+        Op::Write => Bits::Array(array::write(
+            aig,
+            arg(0).elements(),
+            arg(1).bv(),
+            arg(2).bv(),
+        )),
+    }
+}
+
+/// The word-level trace of a bit-level counterexample `bit_trace` of the blasted system `ts`:
+/// every state's initial value, the free states' values in later frames, and every input in
+/// every frame, read off a simulation of the blasted system.
+pub fn lift_trace(
+    model: &Model,
+    map: &BitMap,
+    ts: &TransitionSystem,
+    bit_trace: &crate::ts::Trace,
+) -> Trace {
+    let mut states = Vec::with_capacity(bit_trace.inputs.len());
+    let mut inputs = Vec::with_capacity(bit_trace.inputs.len());
+    for (k, values) in simulate(ts, bit_trace).enumerate() {
+        inputs.push(
+            model
+                .inputs()
+                .iter()
+                .zip(&map.inputs)
+                .map(|(i, b)| b.value(i.sort, &values))
+                .collect(),
+        );
+        states.push(
+            model
+                .states()
+                .iter()
+                .zip(&map.states)
+                .map(|(s, b)| (k == 0 || s.next.is_none()).then(|| b.value(s.sort, &values)))
+                .collect(),
+        );
+    }
+    Trace {
+        bad: bit_trace.bad,
+        states,
+        inputs,
+    }
+}
