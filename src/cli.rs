@@ -62,8 +62,11 @@ struct CheckArgs {
     /// Deepest frame BMC (and the base case of k-induction) checks.
     #[arg(long)]
     max_depth: Option<usize>,
-    /// Memory limit in MiB: past it the run stops and prints `unknown`.
-    #[arg(long, default_value_t = 1800)]
+    /// Memory limit in MiB: past it the run stops and prints `unknown`. The default leaves
+    /// room below 2 GiB for the last growth step: deep BMC runs grow by doubling vectors
+    /// (CaDiCaL's variable tables, the frame table), so the peak can pass the limit before the
+    /// solver sees the stop (1200 gave peaks of 1.25 GiB where 1800 gave 2.2 GiB).
+    #[arg(long, default_value_t = 1200)]
     mem_limit: u64,
     /// Worker threads of the portfolio (default: the number of cores).
     #[arg(long)]
@@ -153,7 +156,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         model: first.into(),
         engine: EngineArg::Portfolio,
         timeout: None,
-        mem_limit: 1800,
+        mem_limit: 1200,
         max_depth: None,
         jobs: None,
         witness: args.get(2).map(PathBuf::from),
