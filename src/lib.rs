@@ -22,6 +22,8 @@ pub mod log;
 pub mod prep;
 pub mod sat;
 pub mod signals;
+#[cfg(test)]
+mod testing;
 pub mod ts;
 pub mod unroll;
 pub mod witness;

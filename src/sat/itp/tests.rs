@@ -1,19 +1,6 @@
 use super::*;
 
-/// A small xorshift generator: the tests need reproducible random formulas, nothing more.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::testing::Rng;
 
 /// A random `width`-clause over variables `lo..hi`.
 fn random_clause(rng: &mut Rng, lo: usize, hi: usize, width: usize) -> Vec<Lit> {

@@ -6,17 +6,14 @@ use super::*;
 use crate::aig::simulate_frame;
 use crate::wl::{eval, Binary, Unary};
 
-/// xorshift64: a small deterministic generator (no test dependency needed).
-struct Rng(u64);
+use crate::testing::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// Random operands for the property tests.
+trait RandomBitVec {
+    fn bitvec(&mut self, w: u32) -> BitVec;
+}
 
+impl RandomBitVec for Rng {
     /// A value of width `w`: a quarter of the time a corner case (0, 1, all ones, the
     /// smallest and the largest signed number), else uniformly random bits.
     fn bitvec(&mut self, w: u32) -> BitVec {
