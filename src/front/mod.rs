@@ -32,6 +32,16 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+impl InputError {
+    fn new(path: &Path, position: Option<String>, message: impl Into<String>) -> InputError {
+        InputError {
+            path: path.to_owned(),
+            position,
+            message: message.into(),
+        }
+    }
+}
+
 /// A model as read from its file: the bit-level transition system every engine checks, plus
 /// the source it came from (witnesses and certificates are written in the source's terms).
 pub struct Model {
@@ -65,11 +75,8 @@ impl Model {
 /// Reads a model file: BTOR2 for a `.btor`/`.btor2` name or content that starts like BTOR2,
 /// else AIGER.
 pub fn load(path: &Path) -> Result<Model, InputError> {
-    let data = std::fs::read(path).map_err(|e| InputError {
-        path: path.to_owned(),
-        position: None,
-        message: format!("cannot read: {e}"),
-    })?;
+    let data = std::fs::read(path)
+        .map_err(|e| InputError::new(path, None, format!("cannot read: {e}")))?;
     let by_name = path
         .extension()
         .is_some_and(|e| e == "btor" || e == "btor2");
@@ -81,19 +88,12 @@ pub fn load(path: &Path) -> Result<Model, InputError> {
 }
 
 fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
-    let file = aiger::parse(data).map_err(|e| InputError {
-        path: path.to_owned(),
-        position: e
-            .line
-            .map(|l| format!("line {l}"))
-            .or(e.byte.map(|b| format!("byte {b}"))),
-        message: e.message.clone(),
+    let file = aiger::parse(data).map_err(|e| {
+        let position =
+            (e.line.map(|l| format!("line {l}"))).or(e.byte.map(|b| format!("byte {b}")));
+        InputError::new(path, position, e.message)
     })?;
-    let ts = aiger::to_transition_system(&file).map_err(|message| InputError {
-        path: path.to_owned(),
-        position: None,
-        message,
-    })?;
+    let ts = aiger::to_transition_system(&file).map_err(|m| InputError::new(path, None, m))?;
     Ok(Model {
         ts,
         source: Source::Aiger(file),
@@ -101,21 +101,13 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
 }
 
 fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
-    let text = std::str::from_utf8(data).map_err(|e| InputError {
-        path: path.to_owned(),
-        position: Some(format!("byte {}", e.valid_up_to())),
-        message: "not UTF-8 text".into(),
+    let text = std::str::from_utf8(data).map_err(|e| {
+        let position = Some(format!("byte {}", e.valid_up_to()));
+        InputError::new(path, position, "not UTF-8 text")
     })?;
-    let model = btor2::parse(text).map_err(|e| InputError {
-        path: path.to_owned(),
-        position: Some(format!("line {}", e.line)),
-        message: e.message,
-    })?;
-    let (ts, bits) = wl::blast(&model).map_err(|message| InputError {
-        path: path.to_owned(),
-        position: None,
-        message,
-    })?;
+    let model = btor2::parse(text)
+        .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
+    let (ts, bits) = wl::blast(&model).map_err(|m| InputError::new(path, None, m))?;
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },

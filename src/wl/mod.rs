@@ -13,12 +13,12 @@
 //! Typical use (the BTOR2 front end builds the model):
 //!
 //! ```no_run
-//! # fn demo(text: &str) -> Result<(), String> {
+//! # fn demo(text: &str, find: impl Fn(&warden::ts::TransitionSystem) -> warden::ts::Trace)
+//! #     -> Result<(), String> {
 //! use warden::{front::btor2, wl};
 //! let model = btor2::parse(text).map_err(|e| e.to_string())?;
 //! let (ts, bits) = wl::blast(&model)?;
-//! # let bit_trace: warden::ts::Trace = unimplemented!();
-//! // ... an engine finds `bit_trace` on `ts` ...
+//! let bit_trace = find(&ts); // an engine's counterexample on `ts`
 //! let trace = wl::lift_trace(&model, &bits, &ts, &bit_trace);
 //! wl::replay(&model, &trace)?;
 //! print!("{}", btor2::write_witness(&model, &trace));
