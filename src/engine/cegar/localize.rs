@@ -15,7 +15,7 @@
 //! proved for a coarser abstraction stay invariants of every finer one, so they carry over
 //! from one refinement to the next through a lemma pool.
 
-use super::path::{interpolants, PathQuery};
+use super::path::{refute, PathQuery, Refutation};
 use super::{property_latches, AbstractEngine, CegarOptions, CegarStats, InitPrec, Refinement};
 use crate::aig;
 use crate::cert::Invariant;
@@ -214,16 +214,11 @@ fn refine_by_interpolants(
         &mut |s: &mut ItpSolver, p| s.set_partition(p),
         &mut assert_values(values),
     );
-    match s.solve(&[]) {
-        SatResult::Sat => return Check::Feasible(q.trace(&s)),
-        SatResult::Interrupted => return Check::Stopped,
-        SatResult::Unsat if budget.expired() => return Check::Stopped,
-        SatResult::Unsat => {}
-    }
-    let itps = match interpolants(&mut s, depth, budget) {
-        Ok(Some(itps)) => itps,
-        Ok(None) => return Check::Stopped,
-        Err(e) => {
+    let itps = match refute(&mut s, &q, depth, budget) {
+        Refutation::Refuted(itps) => itps,
+        Refutation::Feasible(trace) => return Check::Feasible(trace),
+        Refutation::Stopped => return Check::Stopped,
+        Refutation::NoInterpolants(e) => {
             crate::log::info(1, format_args!("cegar: no interpolants: {e}"));
             return refine_by_core(ts, visible, values, budget);
         }

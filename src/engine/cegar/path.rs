@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use crate::sat::itp::{Interpolant, ItpError, ItpSolver, System};
-use crate::sat::{self, Solver};
+use crate::sat::{self, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
@@ -161,20 +161,44 @@ fn latch_lits(s: &mut impl Solver, ts: &TransitionSystem, un: &mut Unroller) -> 
         .collect()
 }
 
-/// The sequence interpolants (McMillan's) of a refuted path of `depth` transitions: one per
-/// frame, over that frame's latch variables. Built one cut at a time, so that the budget is
-/// checked between cuts (a proof of a large path is large); `Ok(None)` when it ran out.
-pub(super) fn interpolants(
+/// The outcome of checking an abstract path on the concrete system in an interpolating
+/// solver.
+pub(super) enum Refutation {
+    /// Infeasible: the sequence interpolants (McMillan's), one per frame `0..=depth`, each
+    /// over that frame's latch variables.
+    Refuted(Vec<Interpolant>),
+    /// Feasible: the concrete trace along the path.
+    Feasible(Trace),
+    /// The budget ran out.
+    Stopped,
+    /// Infeasible, but the proof gave no interpolants.
+    NoInterpolants(ItpError),
+}
+
+/// Solves the path query `q` of `depth` transitions encoded in `s`. The interpolants are
+/// built one cut at a time, so that the budget is checked between cuts (a proof of a large
+/// path is large).
+pub(super) fn refute(
     s: &mut ItpSolver,
+    q: &PathQuery,
     depth: usize,
     budget: &Budget,
-) -> Result<Option<Vec<Interpolant>>, ItpError> {
+) -> Refutation {
+    match s.solve(&[]) {
+        SatResult::Sat => return Refutation::Feasible(q.trace(s)),
+        SatResult::Interrupted => return Refutation::Stopped,
+        SatResult::Unsat if budget.expired() => return Refutation::Stopped,
+        SatResult::Unsat => {}
+    }
     let mut out = Vec::with_capacity(depth + 1);
     for cut in 0..=depth as u32 {
         if budget.expired() {
-            return Ok(None);
+            return Refutation::Stopped;
         }
-        out.push(s.interpolant(cut, System::McMillan)?);
+        match s.interpolant(cut, System::McMillan) {
+            Ok(itp) => out.push(itp),
+            Err(e) => return Refutation::NoInterpolants(e),
+        }
     }
-    Ok(Some(out))
+    Refutation::Refuted(out)
 }

@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::path::{interpolants, PathQuery};
+use super::path::{refute, PathQuery, Refutation};
 use super::{
     property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune, Search,
 };
@@ -507,16 +507,11 @@ fn refine(prec: &mut Precision, states: &[&State], split: PredSplit, budget: &Bu
             &mut |s: &mut ItpSolver, p| s.set_partition(p),
             &mut |s, un, t| vec![state_lit(s, un, preds, states[t], 0)],
         );
-        match s.solve(&[]) {
-            SatResult::Sat => return Refined::Feasible(q.trace(&s)),
-            SatResult::Interrupted => return Refined::Stopped,
-            SatResult::Unsat if budget.expired() => return Refined::Stopped,
-            SatResult::Unsat => {}
-        }
-        let itps = match interpolants(&mut s, depth, budget) {
-            Ok(Some(itps)) => itps,
-            Ok(None) => return Refined::Stopped,
-            Err(e) => {
+        let itps = match refute(&mut s, &q, depth, budget) {
+            Refutation::Refuted(itps) => itps,
+            Refutation::Feasible(trace) => return Refined::Feasible(trace),
+            Refutation::Stopped => return Refined::Stopped,
+            Refutation::NoInterpolants(e) => {
                 crate::log::info(1, format_args!("cegar: no interpolants: {e}"));
                 return Refined::NoProgress;
             }
