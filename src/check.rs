@@ -79,8 +79,9 @@ pub struct Report {
 }
 
 /// The engine `opts` asks for. The portfolio's workers, in order of priority (`--jobs`
-/// takes a prefix): IC3, k-induction (whose base case is BMC), plain BMC, and CEGAR with
-/// its default configuration (localization with IC3 on the localized system).
+/// takes a prefix): IC3, k-induction (whose base case is BMC), CEGAR with its default
+/// configuration (localization with IC3 on the localized system), IMC, and plain BMC (whose
+/// bugs k-induction's base case also finds).
 fn build(opts: &Options) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
@@ -93,8 +94,9 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
             let workers: Vec<Box<dyn Engine + Send>> = vec![
                 Box::new(Ic3::new().with_lemma_pool(pool.clone())),
                 Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
-                Box::new(Bmc::new(opts.max_depth)),
                 Box::new(Cegar::new(CegarOptions::default(), opts.max_depth)),
+                Box::new(Imc::new(opts.max_depth)),
+                Box::new(Bmc::new(opts.max_depth)),
             ];
             Box::new(Portfolio::new(
                 workers.into_iter().take(opts.jobs.max(1)).collect(),

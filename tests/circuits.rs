@@ -6,7 +6,7 @@ mod common;
 
 use warden::cert;
 use warden::check::{self, Answer, EngineKind, Options};
-use warden::engine::cegar::{CegarOptions, Domain, Refinement};
+use warden::engine::cegar::{AbstractEngine, CegarOptions, Domain, Refinement};
 use warden::front;
 use warden::ts::replay;
 use warden::witness;
@@ -23,8 +23,18 @@ fn run_all(engine: EngineKind, max_depth: Option<usize>) -> Vec<(common::Circuit
 
 /// [`run_all`] with every setting given.
 fn run_all_with(opts: &Options) -> Vec<(common::Circuit, Answer)> {
+    run_on(opts, |_| true)
+}
+
+/// Runs `opts` on the circuits `pick` selects and checks every answer against the
+/// manifest: a sat witness must parse back and replay, an unsat invariant must pass the
+/// certificate check.
+fn run_on(
+    opts: &Options,
+    pick: impl Fn(&common::Circuit) -> bool,
+) -> Vec<(common::Circuit, Answer)> {
     let mut out = Vec::new();
-    for c in common::circuits() {
+    for c in common::circuits().into_iter().filter(|c| pick(c)) {
         let ts = front::load(&c.path).unwrap_or_else(|e| panic!("{e}")).ts;
         let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
         let report =
@@ -90,6 +100,32 @@ fn portfolio_decides_every_circuit() {
     decides_everything(EngineKind::Portfolio);
 }
 
+/// All five workers (IC3, k-induction, CEGAR, IMC, BMC) at once, on a few circuits of each
+/// kind (five threads beside the other tests would make the wall-clock budgets of the
+/// whole list flaky on two cores): each decided, each answer checked as in `run_all`.
+#[test]
+fn full_portfolio_decides_sample_circuits() {
+    let sample = [
+        "counter3_mod6_unsat.aag",
+        "lockstep_bug_sat.aag",
+        "constraint_at_bad_unsat.aag",
+        "btor2/array_sat.btor2",
+    ];
+    let opts = Options {
+        jobs: 5,
+        ..Options::new(EngineKind::Portfolio)
+    };
+    let results = run_on(&opts, |c| sample.iter().any(|n| c.path.ends_with(n)));
+    assert_eq!(results.len(), sample.len());
+    for (c, answer) in results {
+        assert!(
+            !matches!(answer, Answer::Unknown { .. }),
+            "{}: undecided",
+            c.path.display()
+        );
+    }
+}
+
 #[test]
 fn ic3_decides_every_circuit() {
     decides_everything(EngineKind::Ic3);
@@ -121,19 +157,28 @@ fn cegar_decides_every_circuit() {
     decides_everything(EngineKind::Cegar);
 }
 
-/// The predicate domains with their default settings: no wrong answer (checked by
-/// `run_all_with`), and every circuit decided, except the depth-100 counter with an enable
+/// The graph domains (predicates, product, explicit graph) with their default settings: no
+/// wrong answer (checked by `run_all_with`), and every circuit decided, except the depth-100 counter with an enable
 /// input by Cartesian abstraction (from a state it reaches `c` or `c + 1`, whose common bits
 /// say little, so it refines for long with predicates from ever deeper spurious paths) and by
 /// Boolean abstraction (whose successors are disjunctions of up to 100 cubes, enumerated by
 /// AllSAT at every step: about 6 s alone, beyond the 30 s budget when the tests run in
-/// parallel on a loaded machine).
+/// parallel on a loaded machine), and by the product and explicit graphs, whose enumeration
+/// of up to `--max-enum` successors per node grows the graph of that counter as fast.
 #[test]
-fn cegar_predicate_domains_are_sound() {
-    for domain in [Domain::PredCart, Domain::PredBool, Domain::PredSplit] {
+fn cegar_graph_domains_are_sound() {
+    let graphs = [
+        (Domain::PredCart, AbstractEngine::Ic3),
+        (Domain::PredBool, AbstractEngine::Ic3),
+        (Domain::PredSplit, AbstractEngine::Ic3),
+        (Domain::Prod, AbstractEngine::Ic3),
+        (Domain::Expl, AbstractEngine::Arg),
+    ];
+    for (domain, abstract_engine) in graphs {
         let opts = Options {
             cegar: CegarOptions {
                 domain,
+                abstract_engine,
                 refinement: Refinement::SeqItp,
                 ..CegarOptions::default()
             },
