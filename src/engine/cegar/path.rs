@@ -390,6 +390,7 @@ fn interpolate(
                 itp,
                 latches: q.latches_of_frame(local),
             }),
+            Err(ItpError::Stopped) => return Refutation::Stopped,
             Err(e) => return Refutation::NoInterpolants(e),
         }
     }

@@ -31,7 +31,7 @@ use super::bmc::Bounded;
 use super::{Engine, Stats, Verdict};
 use crate::aig;
 use crate::cert::Invariant;
-use crate::sat::itp::{Interpolant, ItpSolver, System};
+use crate::sat::itp::{Interpolant, ItpError, ItpSolver, System};
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
@@ -139,6 +139,7 @@ impl Imc {
             SatResult::Interrupted => Query::Stopped,
             SatResult::Unsat => match s.interpolant(0, self.system) {
                 Ok(itp) => Query::Refuted(itp, shared),
+                Err(ItpError::Stopped) => Query::Stopped,
                 Err(e) => Query::Failed(e.to_string()),
             },
         }

@@ -18,6 +18,7 @@ use super::tracer::{Recorder, Step};
 use super::{Interpolant, ItpError, System};
 use crate::aig::{self, Aig};
 use crate::sat::{Lit, Var};
+use crate::Budget;
 
 const NONE: u32 = u32::MAX;
 
@@ -28,11 +29,16 @@ enum Class {
     Shared,
 }
 
+/// Proof steps labelled between two checks of the budget.
+const STEPS_PER_CHECK: usize = 1 << 14;
+
 /// The interpolant of the cut between partitions `<= cut` and `> cut` of `rec`'s proof.
+/// A proof of millions of steps takes seconds to label, so the budget is checked on the way.
 pub(super) fn interpolant(
     rec: &Recorder,
     cut: u32,
     system: System,
+    budget: &Budget,
 ) -> Result<Interpolant, ItpError> {
     if let Some(e) = &rec.error {
         return Err(ItpError::Proof(e.clone()));
@@ -64,6 +70,9 @@ pub(super) fn interpolant(
     for (id, step) in rec.steps.iter().enumerate() {
         if !needed[id] {
             continue;
+        }
+        if id % STEPS_PER_CHECK == 0 && budget.expired() {
+            return Err(ItpError::Stopped);
         }
         let value = match step {
             Step::Absent => return Err(ItpError::Proof(format!("clause {id} is unknown"))),

@@ -53,6 +53,8 @@ pub enum ItpError {
     NoRefutation,
     /// The proof has a step that is not a resolution chain.
     Proof(String),
+    /// The budget ran out while the interpolant was being built (a large proof takes long).
+    Stopped,
 }
 
 impl std::fmt::Display for ItpError {
@@ -60,6 +62,7 @@ impl std::fmt::Display for ItpError {
         match self {
             ItpError::NoRefutation => f.write_str("no refutation to interpolate"),
             ItpError::Proof(e) => write!(f, "proof not usable for interpolation: {e}"),
+            ItpError::Stopped => f.write_str("stopped while building the interpolant"),
         }
     }
 }
@@ -153,7 +156,8 @@ impl ItpSolver {
     /// debug builds it is checked (and a failure panics: it is a bug here, not in the input;
     /// a check cut short by the budget proves nothing either way).
     pub fn interpolant(&mut self, cut: u32, system: System) -> Result<Interpolant, ItpError> {
-        let itp = labelling::interpolant(self.recorder(), cut, system)?;
+        let budget = self.budget.clone();
+        let itp = labelling::interpolant(self.recorder(), cut, system, &budget)?;
         if cfg!(debug_assertions) {
             if let Err(e) = self.verify(cut, &itp) {
                 assert!(
