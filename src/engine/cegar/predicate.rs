@@ -775,13 +775,23 @@ enum Piece {
 }
 
 /// The predicates `f` splits into.
-fn split_formula(sys: &TransitionSystem, f: aig::Lit, split: PredSplit) -> Vec<aig::Lit> {
+pub(super) fn split_formula(
+    sys: &TransitionSystem,
+    f: aig::Lit,
+    split: PredSplit,
+) -> Vec<aig::Lit> {
     match split {
         PredSplit::Whole => vec![f],
         PredSplit::Conjuncts => {
+            // The circuit is a DAG whose conjunctions share subtrees: walked as a tree it
+            // can have exponentially many paths, so every literal is visited once.
             let mut out = Vec::new();
             let mut stack = vec![f];
+            let mut seen = HashSet::new();
             while let Some(l) = stack.pop() {
+                if !seen.insert(l) {
+                    continue;
+                }
                 match sys.aig.node(l.var()) {
                     Gate::And(a, b) if !l.is_negated() => {
                         stack.push(a);

@@ -212,3 +212,25 @@ fn refinements_need_their_domains() {
     };
     assert!(graph.validate().is_ok());
 }
+
+/// Conjunct splitting visits a shared conjunction once: interpolant circuits are DAGs whose
+/// conjunctions share subtrees, and a walk as a tree takes exponentially long (here 2^40).
+#[test]
+fn conjuncts_of_a_shared_dag() {
+    let mut ts = counter(2, 3, false);
+    let xs: Vec<Lit> = (0..40)
+        .map(|i| ts.add_latch(Some(false), Some(format!("x{i}"))).lit())
+        .collect();
+    let (mut a, mut b) = (ts.latches[0].var.lit(), ts.latches[1].var.lit());
+    for &x in &xs {
+        let bx = ts.aig.and(b, x);
+        (a, b) = (ts.aig.and(a, b), ts.aig.and(a, bx));
+    }
+    let f = ts.aig.and(a, b);
+    let mut got = predicate::split_formula(&ts, f, PredSplit::Conjuncts);
+    got.sort();
+    let mut want = vec![ts.latches[0].var.lit(), ts.latches[1].var.lit()];
+    want.extend(&xs);
+    want.sort();
+    assert_eq!(got, want);
+}
