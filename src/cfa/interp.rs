@@ -6,13 +6,13 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::{Cfa, Loc};
-use crate::wl::{eval, BitVec, Op, TermId, Value};
+use crate::wl::{eval, BitVec, Op, Sort, TermId, Value};
 
 /// Where the values of nondet sources come from.
 pub trait Oracle {
     /// The value nondet source `nondet` would give if an edge drawing it fired in step `step`
     /// (asked for every candidate edge, so it must not consume anything).
-    fn peek(&mut self, step: usize, nondet: usize) -> BitVec;
+    fn peek(&mut self, step: usize, nondet: usize) -> Value;
     /// The edge that fired in `step` drew `nondets`.
     fn commit(&mut self, step: usize, nondets: &[usize]);
 }
@@ -20,32 +20,30 @@ pub trait Oracle {
 /// Values given per call site, consumed in order (how a printed error path is replayed);
 /// a site with no value left gives zero.
 pub struct Queues {
-    queues: HashMap<usize, VecDeque<BitVec>>,
-    widths: Vec<u32>,
+    queues: HashMap<usize, VecDeque<Value>>,
+    sorts: Vec<Sort>,
 }
 
 impl Queues {
     /// `values`: (nondet source, value) in the order the program draws them.
-    pub fn new(cfa: &Cfa, values: &[(usize, BitVec)]) -> Queues {
-        let mut queues: HashMap<usize, VecDeque<BitVec>> = HashMap::new();
+    pub fn new(cfa: &Cfa, values: &[(usize, Value)]) -> Queues {
+        let mut queues: HashMap<usize, VecDeque<Value>> = HashMap::new();
         for (n, v) in values {
             queues.entry(*n).or_default().push_back(v.clone());
         }
-        let widths = cfa
-            .nondets
-            .iter()
-            .map(|n| cfa.terms.sort(n.term).bv_width().unwrap_or(1))
-            .collect();
-        Queues { queues, widths }
+        Queues {
+            queues,
+            sorts: nondet_sorts(cfa),
+        }
     }
 }
 
 impl Oracle for Queues {
-    fn peek(&mut self, _step: usize, nondet: usize) -> BitVec {
+    fn peek(&mut self, _step: usize, nondet: usize) -> Value {
         self.queues
             .get(&nondet)
             .and_then(|q| q.front().cloned())
-            .unwrap_or_else(|| BitVec::zero(self.widths[nondet]))
+            .unwrap_or_else(|| Value::zero(self.sorts[nondet]))
     }
 
     fn commit(&mut self, _step: usize, nondets: &[usize]) {
@@ -61,7 +59,7 @@ impl Oracle for Queues {
 #[derive(Clone, Debug)]
 pub struct Step {
     pub edge: usize,
-    pub drawn: Vec<(usize, BitVec)>,
+    pub drawn: Vec<(usize, Value)>,
 }
 
 /// A finished execution.
@@ -90,7 +88,7 @@ pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, 
         let mut fired = None;
         for &e in &outgoing[loc.index()] {
             let edge = &cfa.edges[e];
-            let inputs: HashMap<usize, BitVec> = edge
+            let inputs: HashMap<usize, Value> = edge
                 .nondets
                 .iter()
                 .map(|&n| (n, oracle.peek(k, n)))
@@ -133,12 +131,12 @@ pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, 
 struct Eval<'a> {
     cfa: &'a Cfa,
     vars: &'a [Value],
-    inputs: &'a HashMap<usize, BitVec>,
+    inputs: &'a HashMap<usize, Value>,
     memo: HashMap<TermId, Value>,
 }
 
 impl<'a> Eval<'a> {
-    fn new(cfa: &'a Cfa, vars: &'a [Value], inputs: &'a HashMap<usize, BitVec>) -> Eval<'a> {
+    fn new(cfa: &'a Cfa, vars: &'a [Value], inputs: &'a HashMap<usize, Value>) -> Eval<'a> {
         Eval {
             cfa,
             vars,
@@ -157,8 +155,7 @@ impl<'a> Eval<'a> {
             let value = match term.op {
                 Op::State(i) => self.vars[i].clone(),
                 Op::Input(j) => {
-                    let width = term.sort.bv_width().unwrap_or(1);
-                    Value::Bv((self.inputs.get(&j).cloned()).unwrap_or_else(|| BitVec::zero(width)))
+                    (self.inputs.get(&j).cloned()).unwrap_or_else(|| Value::zero(term.sort))
                 }
                 _ if !expanded => {
                     stack.push((t, true));
@@ -180,25 +177,28 @@ impl<'a> Eval<'a> {
 /// is nondet source `j`, see [`super::encode`]).
 pub struct TraceInputs<'a> {
     inputs: &'a [Vec<Value>],
-    widths: Vec<u32>,
+    sorts: Vec<Sort>,
 }
 
 impl<'a> TraceInputs<'a> {
     pub fn new(cfa: &Cfa, inputs: &'a [Vec<Value>]) -> TraceInputs<'a> {
-        let widths = (cfa.nondets.iter())
-            .map(|n| cfa.terms.sort(n.term).bv_width().unwrap_or(1))
-            .collect();
-        TraceInputs { inputs, widths }
+        TraceInputs {
+            inputs,
+            sorts: nondet_sorts(cfa),
+        }
     }
 }
 
 impl Oracle for TraceInputs<'_> {
-    fn peek(&mut self, step: usize, nondet: usize) -> BitVec {
-        match self.inputs.get(step).and_then(|frame| frame.get(nondet)) {
-            Some(Value::Bv(v)) => v.clone(),
-            _ => BitVec::zero(self.widths[nondet]),
-        }
+    fn peek(&mut self, step: usize, nondet: usize) -> Value {
+        (self.inputs.get(step).and_then(|frame| frame.get(nondet)))
+            .cloned()
+            .unwrap_or_else(|| Value::zero(self.sorts[nondet]))
     }
 
     fn commit(&mut self, _step: usize, _nondets: &[usize]) {}
+}
+
+fn nondet_sorts(cfa: &Cfa) -> Vec<Sort> {
+    cfa.nondets.iter().map(|n| cfa.terms.sort(n.term)).collect()
 }

@@ -156,9 +156,10 @@ impl Cfa {
         VarId(self.vars.len() as u32 - 1)
     }
 
-    /// A new nondet source of `width` bits.
-    pub fn add_nondet(&mut self, width: u32, what: String, line: u32, signed: bool) -> usize {
-        let term = self.terms.add_input(Sort::Bv(width), Some(what.clone()));
+    /// A new nondet source of sort `sort` (a bit-vector, or an array for an uninitialised
+    /// array variable).
+    pub fn add_nondet(&mut self, sort: Sort, what: String, line: u32, signed: bool) -> usize {
+        let term = self.terms.add_input(sort, Some(what.clone()));
         self.nondets.push(Nondet {
             term,
             what,

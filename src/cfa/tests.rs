@@ -3,7 +3,7 @@
 use super::interp::{self, Queues, TraceInputs};
 use super::*;
 use crate::check::{self, Answer, EngineKind, Options};
-use crate::wl::{Binary, BitVec, Op};
+use crate::wl::{Binary, BitVec, Op, Value};
 use crate::Budget;
 
 /// `x = nondet(); y = x + 1; z = x; if (y == 6) error;` over 8-bit values.
@@ -12,7 +12,7 @@ fn small() -> Cfa {
     let x = cfa.add_var("x".into(), Sort::Bv(8), false);
     let y = cfa.add_var("y".into(), Sort::Bv(8), false);
     let z = cfa.add_var("z".into(), Sort::Bv(8), false);
-    let n = cfa.add_nondet(8, "nondet()".into(), 1, false);
+    let n = cfa.add_nondet(Sort::Bv(8), "nondet()".into(), 1, false);
     let (l1, l2) = (cfa.add_location(Some(2)), cfa.add_location(Some(3)));
     let t = cfa.bool_const(true);
     let nt = cfa.nondets[n].term;
@@ -59,7 +59,7 @@ fn small() -> Cfa {
 }
 
 fn reaches(cfa: &Cfa, value: u64) -> bool {
-    let mut q = Queues::new(cfa, &[(0, BitVec::from_u64(8, value))]);
+    let mut q = Queues::new(cfa, &[(0, Value::Bv(BitVec::from_u64(8, value)))]);
     interp::run(cfa, &mut q, 100).unwrap().reached(cfa)
 }
 
@@ -99,5 +99,8 @@ fn encoded_counterexample_replays_in_the_interpreter() {
     let mut oracle = TraceInputs::new(&cfa, &words.inputs);
     let run = interp::run(&cfa, &mut oracle, words.inputs.len()).unwrap();
     assert!(run.reached(&cfa));
-    assert_eq!(run.steps[0].drawn, vec![(0, BitVec::from_u64(8, 5))]);
+    assert_eq!(
+        run.steps[0].drawn,
+        vec![(0, Value::Bv(BitVec::from_u64(8, 5)))]
+    );
 }
