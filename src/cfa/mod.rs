@@ -28,6 +28,7 @@
 pub mod encode;
 pub mod interp;
 pub mod lbe;
+pub mod path;
 pub mod slice;
 mod subst;
 
