@@ -47,10 +47,16 @@ pub fn replay(
 /// nondet call on that line, ending with the error.
 pub fn write(cfa: &Cfa, path: &ErrorPath) -> String {
     let mut out = String::new();
+    let mut last = None;
     for step in &path.steps {
         let edge = &cfa.edges[step.edge];
         let mut pending: Vec<&(usize, Value)> = step.drawn.iter().collect();
         for &line in &edge.lines {
+            let draws_here = pending.iter().any(|(n, _)| cfa.nondets[*n].line == line);
+            if last == Some(line) && !draws_here {
+                continue;
+            }
+            last = Some(line);
             out.push_str(&format!("line {line}"));
             let here: Vec<_> = pending
                 .iter()
