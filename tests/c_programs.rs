@@ -50,9 +50,10 @@ fn engines_decide_the_c_programs_and_error_paths_replay() {
                     let lifted = wl::lift_trace(words, bits, &model.ts, trace);
                     let path = cfa::path::from_trace(cfa, &lifted)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
-                    // The drawn values alone lead to the error again.
-                    let drawn: Vec<_> = path.steps.iter().flat_map(|s| s.drawn.clone()).collect();
-                    let run = cfa::path::replay(cfa, &drawn, path.steps.len()).unwrap();
+                    // The printed values alone lead to the error again.
+                    let text = cfa::path::write(cfa, &path);
+                    let values = cfa::path::parse_values(cfa, &text).unwrap();
+                    let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
                     assert!(run.reached(cfa), "{name}");
                 }
                 (Answer::Unsat(_), "unsat") => {}

@@ -10,15 +10,15 @@ use crate::wl::{eval, BitVec, Op, Sort, TermId, Value};
 
 /// Where the values of nondet sources come from.
 pub trait Oracle {
-    /// The value nondet source `nondet` would give if an edge drawing it fired in step `step`
-    /// (asked for every candidate edge, so it must not consume anything).
-    fn peek(&mut self, step: usize, nondet: usize) -> Value;
+    /// The value nondet source `nondet` would give if an edge drawing it as its
+    /// `position`-th value fired in step `step` (asked for every candidate edge, so it must
+    /// not consume anything).
+    fn peek(&mut self, step: usize, nondet: usize, position: usize) -> Value;
     /// The edge that fired in `step` drew `nondets`.
     fn commit(&mut self, step: usize, nondets: &[usize]);
 }
 
-/// Values given per call site, consumed in order (how a printed error path is replayed);
-/// a site with no value left gives zero.
+/// Values given per call site, consumed in order; a site with no value left gives zero.
 pub struct Queues {
     queues: HashMap<usize, VecDeque<Value>>,
     sorts: Vec<Sort>,
@@ -39,7 +39,7 @@ impl Queues {
 }
 
 impl Oracle for Queues {
-    fn peek(&mut self, _step: usize, nondet: usize) -> Value {
+    fn peek(&mut self, _step: usize, nondet: usize, _position: usize) -> Value {
         self.queues
             .get(&nondet)
             .and_then(|q| q.front().cloned())
@@ -52,6 +52,38 @@ impl Oracle for Queues {
                 q.pop_front();
             }
         }
+    }
+}
+
+/// One sequence of values consumed in drawing order, whatever their sites (how a printed
+/// error path is replayed). A value of the wrong sort, or none left, gives zero.
+pub struct Sequence {
+    values: Vec<Value>,
+    next: usize,
+    sorts: Vec<Sort>,
+}
+
+impl Sequence {
+    pub fn new(cfa: &Cfa, values: Vec<Value>) -> Sequence {
+        Sequence {
+            values,
+            next: 0,
+            sorts: nondet_sorts(cfa),
+        }
+    }
+}
+
+impl Oracle for Sequence {
+    fn peek(&mut self, _step: usize, nondet: usize, position: usize) -> Value {
+        let sort = self.sorts[nondet];
+        match self.values.get(self.next + position) {
+            Some(v) if v.has_sort(sort) => v.clone(),
+            _ => Value::zero(sort),
+        }
+    }
+
+    fn commit(&mut self, _step: usize, nondets: &[usize]) {
+        self.next += nondets.len();
     }
 }
 
@@ -91,7 +123,8 @@ pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, 
             let inputs: HashMap<usize, Value> = edge
                 .nondets
                 .iter()
-                .map(|&n| (n, oracle.peek(k, n)))
+                .enumerate()
+                .map(|(p, &n)| (n, oracle.peek(k, n, p)))
                 .collect();
             let mut eval = Eval::new(cfa, &vars, &inputs);
             if eval.value(edge.guard).as_bv().is_some_and(BitVec::is_true) {
@@ -190,7 +223,7 @@ impl<'a> TraceInputs<'a> {
 }
 
 impl Oracle for TraceInputs<'_> {
-    fn peek(&mut self, step: usize, nondet: usize) -> Value {
+    fn peek(&mut self, step: usize, nondet: usize, _position: usize) -> Value {
         (self.inputs.get(step).and_then(|frame| frame.get(nondet)))
             .cloned()
             .unwrap_or_else(|| Value::zero(self.sorts[nondet]))

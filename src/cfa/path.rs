@@ -2,9 +2,9 @@
 //! nondet values it draws, confirmed by replaying that sequence alone in the interpreter, and
 //! printed as source lines.
 
-use super::interp::{self, Queues, Step, TraceInputs};
+use super::interp::{self, Sequence, Step, TraceInputs};
 use super::Cfa;
-use crate::wl::{self, BitVec, Value};
+use crate::wl::{self, ArrayValue, BitVec, Sort, Value};
 
 /// A confirmed error path.
 #[derive(Clone, Debug)]
@@ -21,8 +21,10 @@ pub fn from_trace(cfa: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, String> {
     if !run.reached(cfa) {
         return Err("the counterexample does not reach the error in the CFA interpreter".into());
     }
-    let drawn: Vec<(usize, Value)> = run.steps.iter().flat_map(|s| s.drawn.clone()).collect();
-    let replayed = replay(cfa, &drawn, run.steps.len())?;
+    let drawn: Vec<Value> = (run.steps.iter())
+        .flat_map(|s| s.drawn.iter().map(|(_, v)| v.clone()))
+        .collect();
+    let replayed = replay(cfa, drawn, run.steps.len())?;
     Ok(ErrorPath {
         steps: replayed.steps,
     })
@@ -30,13 +32,9 @@ pub fn from_trace(cfa: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, String> {
 
 /// Runs `cfa` on the nondet values `drawn` (in drawing order); the run must reach the error
 /// within `max_steps` edges.
-pub fn replay(
-    cfa: &Cfa,
-    drawn: &[(usize, Value)],
-    max_steps: usize,
-) -> Result<interp::Run, String> {
-    let mut queues = Queues::new(cfa, drawn);
-    let run = interp::run(cfa, &mut queues, max_steps)?;
+pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, String> {
+    let mut sequence = Sequence::new(cfa, drawn);
+    let run = interp::run(cfa, &mut sequence, max_steps)?;
     match run.reached(cfa) {
         true => Ok(run),
         false => Err("replaying the nondet values does not reach the error".into()),
@@ -117,4 +115,78 @@ fn decimal(b: &BitVec, signed: bool) -> String {
     } else {
         raw.to_string()
     }
+}
+
+/// The nondet values of an error path as [`write`] prints it, in order, each of the sort of
+/// the source it names (`line N: WHAT = VALUE, ...`). Sources are matched by line and name,
+/// in order of their creation among those that match.
+pub fn parse_values(cfa: &Cfa, text: &str) -> Result<Vec<Value>, String> {
+    let mut values = Vec::new();
+    for (i, row) in text.lines().enumerate() {
+        let Some(rest) = row.strip_prefix("line ") else {
+            continue;
+        };
+        let Some((line, draws)) = rest.split_once(": ") else {
+            continue;
+        };
+        let line: u32 = line
+            .parse()
+            .map_err(|_| format!("line {}: bad line number", i + 1))?;
+        for draw in split_draws(draws) {
+            let (what, value) = draw
+                .split_once(" = ")
+                .ok_or_else(|| format!("line {}: expected `WHAT = VALUE`", i + 1))?;
+            let source = (cfa.nondets.iter())
+                .find(|n| n.line == line && n.what == what)
+                .ok_or_else(|| format!("line {}: no nondet source {what} at line {line}", i + 1))?;
+            let sort = cfa.terms.sort(source.term);
+            let v = parse_value(value.trim(), sort)
+                .ok_or_else(|| format!("line {}: bad value {value} for {sort}", i + 1))?;
+            values.push(v);
+        }
+    }
+    Ok(values)
+}
+
+/// The `WHAT = VALUE` items of a line, split at top-level commas (array values contain
+/// commas inside braces).
+fn split_draws(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim());
+    out
+}
+
+fn parse_value(s: &str, sort: Sort) -> Option<Value> {
+    match sort {
+        Sort::Bv(w) => Some(Value::Bv(parse_bits(s, w)?)),
+        Sort::Array { index, element } => {
+            let inner = s.strip_prefix('{')?.strip_suffix('}')?;
+            let mut parts = inner.split(", ");
+            let default = parse_bits(parts.next()?.strip_prefix("default ")?, element)?;
+            let mut a = ArrayValue::constant(index, default);
+            for p in parts {
+                let (i, v) = p.strip_prefix('[')?.split_once("] ")?;
+                a.set(&parse_bits(i, index)?, &parse_bits(v, element)?);
+            }
+            Some(Value::Array(a))
+        }
+    }
+}
+
+/// A decimal (possibly negative) as `w` two's-complement bits.
+fn parse_bits(s: &str, w: u32) -> Option<BitVec> {
+    let v: i128 = s.parse().ok()?;
+    let bits: Vec<bool> = (0..w).map(|i| (v >> i.min(127)) & 1 == 1).collect();
+    Some(BitVec::from_bits(&bits))
 }
