@@ -47,10 +47,17 @@ pub(super) enum Held {
 }
 
 /// Whether evaluating `e` may end the current block: it calls a function other than a
-/// nondet source.
+/// nondet source, or holds a statement (GNU `({ ... })`, as glibc's `assert` expands to).
 pub(super) fn has_call(e: &Node<Expression>) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            if let Expression::Statement(_) = e {
+                self.0 = true;
+            }
+            visit::visit_expression(self, e, span);
+        }
+
         fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
             if callee_name(c).is_none_or(|n| !n.starts_with("__VERIFIER_nondet_")) {
                 self.0 = true;
@@ -225,17 +232,44 @@ impl<'a> Translator<'a> {
                 let t = self.type_name(&s.node.0.node.specifiers, &s.node.0)?;
                 self.size_of(t, span)?
             }
-            Expression::SizeOfVal(s) => match &s.node.0.node {
-                Expression::Identifier(id) => match self.lookup(&id.node.name, span)? {
-                    Binding::Var(_, t) => self.size_of(t, span)?,
-                    _ => self.int_const(IntTy::INT, 4),
-                },
-                _ => return self.unsupported(span, "sizeof of an expression"),
-            },
+            Expression::SizeOfVal(s) => {
+                let t = self.type_of(&s.node.0)?;
+                self.size_of(t, span)?
+            }
+            Expression::Statement(s) => {
+                // A GNU statement expression; its value is unsupported (void).
+                self.stmt(s)?;
+                return Ok(None);
+            }
             Expression::StringLiteral(_) => return self.unsupported(span, "string literal"),
             Expression::Member(_) => return self.unsupported(span, "struct member access"),
             _ => return self.unsupported(span, "expression of this kind"),
         }))
+    }
+
+    /// The type of `e` without its side effects (the operand of `sizeof`): it is evaluated in
+    /// a scratch copy of the block state, which is then restored.
+    fn type_of(&mut self, e: &Node<Expression>) -> R<CType> {
+        if let Expression::Identifier(id) = &e.node {
+            if let Binding::Var(_, t) = self.lookup(&id.node.name, &e.span)? {
+                return Ok(t);
+            }
+        }
+        if has_call(e) {
+            return self.unsupported(&e.span, "sizeof of an expression with calls");
+        }
+        let saved = (
+            self.store.clone(),
+            self.guard,
+            self.drawn.clone(),
+            self.block_lines.clone(),
+        );
+        let v = self.eval(e);
+        (self.store, self.guard, self.drawn, self.block_lines) = saved;
+        match v? {
+            Some(v) => Ok(CType::Int(v.ty)),
+            None => Ok(CType::Void),
+        }
     }
 
     fn size_of(&mut self, t: CType, span: &Span) -> R<Rv> {
