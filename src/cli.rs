@@ -306,13 +306,14 @@ fn counterexample(
         }
         Source::C {
             cfa: program,
+            blocks,
             model: words,
             bits,
         } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
             wl::replay(words, &lifted)
                 .map_err(|e| format!("the word-level trace does not replay: {e}"))?;
-            let path = cfa::path::from_trace(program, &lifted)?;
+            let path = cfa::path::from_trace(program, blocks, &lifted)?;
             let waveform = match vcd {
                 true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,

@@ -33,6 +33,7 @@ fn engines_decide_the_c_programs_and_error_paths_replay() {
             let model = front::load(&c.path).unwrap_or_else(|e| panic!("{name}: {e}"));
             let Source::C {
                 cfa,
+                blocks,
                 model: words,
                 bits,
             } = &model.source
@@ -48,7 +49,7 @@ fn engines_decide_the_c_programs_and_error_paths_replay() {
             match (&report.answer, c.expected.as_str()) {
                 (Answer::Sat(trace), "sat") => {
                     let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-                    let path = cfa::path::from_trace(cfa, &lifted)
+                    let path = cfa::path::from_trace(cfa, blocks, &lifted)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                     // The printed values alone lead to the error again.
                     let text = cfa::path::write(cfa, &path);

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::{Cfa, Loc};
+use super::{Cfa, Edge, Loc};
 use crate::wl::{eval, BitVec, Op, Sort, TermId, Value};
 
 /// Where the values of nondet sources come from.
@@ -14,8 +14,8 @@ pub trait Oracle {
     /// `position`-th value fired in step `step` (asked for every candidate edge, so it must
     /// not consume anything).
     fn peek(&mut self, step: usize, nondet: usize, position: usize) -> Value;
-    /// The edge that fired in `step` drew `nondets`.
-    fn commit(&mut self, step: usize, nondets: &[usize]);
+    /// `edge` fired in `step` (and drew its nondets).
+    fn commit(&mut self, step: usize, edge: &Edge);
 }
 
 /// Values given per call site, consumed in order; a site with no value left gives zero.
@@ -46,8 +46,8 @@ impl Oracle for Queues {
             .unwrap_or_else(|| Value::zero(self.sorts[nondet]))
     }
 
-    fn commit(&mut self, _step: usize, nondets: &[usize]) {
-        for n in nondets {
+    fn commit(&mut self, _step: usize, edge: &Edge) {
+        for n in &edge.nondets {
             if let Some(q) = self.queues.get_mut(n) {
                 q.pop_front();
             }
@@ -82,8 +82,8 @@ impl Oracle for Sequence {
         }
     }
 
-    fn commit(&mut self, _step: usize, nondets: &[usize]) {
-        self.next += nondets.len();
+    fn commit(&mut self, _step: usize, edge: &Edge) {
+        self.next += edge.nondets.len();
     }
 }
 
@@ -153,7 +153,7 @@ pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, 
         for (v, value) in values {
             vars[v] = value;
         }
-        oracle.commit(k, &cfa.edges[e].nondets);
+        oracle.commit(k, &cfa.edges[e]);
         steps.push(Step { edge: e, drawn });
         loc = cfa.edges[e].to;
     }
@@ -206,30 +206,43 @@ impl<'a> Eval<'a> {
     }
 }
 
-/// Values given per step by a word-level trace of the encoded model (input `j` of step `k`
-/// is nondet source `j`, see [`super::encode`]).
-pub struct TraceInputs<'a> {
+/// Values given per block by a word-level trace of the encoding of a block CFA (input `j` of
+/// frame `k` is nondet source `j` in the `k`-th block, see [`super::encode`]), for a run of
+/// the original CFA: a block ends whenever the run reaches a location the block CFA kept
+/// ([`super::lbe::kept_locations`]).
+pub struct BlockInputs<'a> {
     inputs: &'a [Vec<Value>],
+    kept: Vec<bool>,
+    block: usize,
     sorts: Vec<Sort>,
 }
 
-impl<'a> TraceInputs<'a> {
-    pub fn new(cfa: &Cfa, inputs: &'a [Vec<Value>]) -> TraceInputs<'a> {
-        TraceInputs {
+impl<'a> BlockInputs<'a> {
+    pub fn new(cfa: &Cfa, kept: Vec<bool>, inputs: &'a [Vec<Value>]) -> BlockInputs<'a> {
+        BlockInputs {
             inputs,
+            kept,
+            block: 0,
             sorts: nondet_sorts(cfa),
         }
     }
 }
 
-impl Oracle for TraceInputs<'_> {
-    fn peek(&mut self, step: usize, nondet: usize, _position: usize) -> Value {
-        (self.inputs.get(step).and_then(|frame| frame.get(nondet)))
-            .cloned()
-            .unwrap_or_else(|| Value::zero(self.sorts[nondet]))
+impl Oracle for BlockInputs<'_> {
+    fn peek(&mut self, _step: usize, nondet: usize, _position: usize) -> Value {
+        (self
+            .inputs
+            .get(self.block)
+            .and_then(|frame| frame.get(nondet)))
+        .cloned()
+        .unwrap_or_else(|| Value::zero(self.sorts[nondet]))
     }
 
-    fn commit(&mut self, _step: usize, _nondets: &[usize]) {}
+    fn commit(&mut self, _step: usize, edge: &Edge) {
+        if self.kept[edge.to.index()] {
+            self.block += 1;
+        }
+    }
 }
 
 fn nondet_sorts(cfa: &Cfa) -> Vec<Sort> {

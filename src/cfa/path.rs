@@ -2,7 +2,7 @@
 //! nondet values it draws, confirmed by replaying that sequence alone in the interpreter, and
 //! printed as source lines.
 
-use super::interp::{self, Sequence, Step, TraceInputs};
+use super::interp::{self, BlockInputs, Sequence, Step};
 use super::Cfa;
 use crate::wl::{self, ArrayValue, BitVec, Sort, Value};
 
@@ -12,12 +12,16 @@ pub struct ErrorPath {
     pub steps: Vec<Step>,
 }
 
-/// The error path of a word-level counterexample of [`super::encode::encode`]`(cfa)`: the
-/// edges it takes give the nondet values drawn; replaying only those values (per call site,
-/// in order) must reach the error, else the path is rejected.
-pub fn from_trace(cfa: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, String> {
-    let mut oracle = TraceInputs::new(cfa, &trace.inputs);
-    let run = interp::run(cfa, &mut oracle, trace.inputs.len())?;
+/// The error path in `cfa` of a word-level counterexample of [`super::encode::encode`]`(blocks)`,
+/// where `blocks` is `cfa` after slicing and [`super::lbe::large_blocks`] (or `cfa` itself):
+/// `cfa` is run with each block's nondet values from the trace's frame of that block, which
+/// gives the values drawn; replaying only those values, in order, must reach the error, else
+/// the path is rejected.
+pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, String> {
+    let kept = super::lbe::kept_locations(blocks);
+    let mut oracle = BlockInputs::new(cfa, kept, &trace.inputs);
+    let max_steps = trace.inputs.len().saturating_mul(cfa.edges.len() + 1);
+    let run = interp::run(cfa, &mut oracle, max_steps)?;
     if !run.reached(cfa) {
         return Err("the counterexample does not reach the error in the CFA interpreter".into());
     }

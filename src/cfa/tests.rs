@@ -1,6 +1,6 @@
 //! A hand-built CFA through large blocks, slicing, the encoding, an engine and the interpreter.
 
-use super::interp::{self, Queues, TraceInputs};
+use super::interp::{self, Queues};
 use super::*;
 use crate::check::{self, Answer, EngineKind, Options};
 use crate::wl::{Binary, BitVec, Op, Value};
@@ -75,7 +75,7 @@ fn blocks_and_slicing_keep_reachability() {
     let mut cfa = small();
     assert_eq!(slice::slice(&mut cfa), 1, "z is sliced away");
     lbe::large_blocks(&mut cfa);
-    assert_eq!(cfa.edges.len(), 3, "entry -> l1 -> l2 became one edge");
+    assert_eq!(cfa.edges.len(), 2, "one edge from the entry per outcome");
     assert!(cfa
         .edges
         .iter()
@@ -86,9 +86,10 @@ fn blocks_and_slicing_keep_reachability() {
 
 #[test]
 fn encoded_counterexample_replays_in_the_interpreter() {
-    let mut cfa = small();
-    lbe::large_blocks(&mut cfa);
-    let model = encode::encode(&cfa).unwrap();
+    let cfa = small();
+    let mut blocks = cfa.clone();
+    lbe::large_blocks(&mut blocks);
+    let model = encode::encode(&blocks).unwrap();
     let (ts, bits) = crate::wl::blast(&model).unwrap();
     let budget = Budget::new(None);
     let report = check::run(&ts, &Options::new(EngineKind::Bmc), &budget).unwrap();
@@ -96,11 +97,11 @@ fn encoded_counterexample_replays_in_the_interpreter() {
         panic!("the error is reachable")
     };
     let words = crate::wl::lift_trace(&model, &bits, &ts, &trace);
-    let mut oracle = TraceInputs::new(&cfa, &words.inputs);
-    let run = interp::run(&cfa, &mut oracle, words.inputs.len()).unwrap();
-    assert!(run.reached(&cfa));
+    assert_eq!(words.inputs.len(), 2, "one block, then the error");
+    let path = path::from_trace(&cfa, &blocks, &words).unwrap();
+    assert_eq!(path.steps.len(), 3, "three edges of the original CFA");
     assert_eq!(
-        run.steps[0].drawn,
+        path.steps[0].drawn,
         vec![(0, Value::Bv(BitVec::from_u64(8, 5)))]
     );
 }

@@ -72,10 +72,12 @@ pub enum Source {
         model: wl::Model,
         bits: wl::BitMap,
     },
-    /// A C program: its CFA, the CFA's encoding as a word-level model, and where its words
-    /// live in `Model::ts`.
+    /// A C program: its CFA as translated (error paths are replayed on it), the sliced
+    /// large-block CFA the engines check, that CFA's encoding as a word-level model, and where
+    /// its words live in `Model::ts`.
     C {
         cfa: Cfa,
+        blocks: Cfa,
         model: wl::Model,
         bits: wl::BitMap,
     },
@@ -172,16 +174,22 @@ fn load_c(path: &Path, data: &[u8], dm: c::DataModel) -> Result<Model, InputErro
             program.dropped_headers.join(", ")
         );
     }
-    let mut cfa = program.cfa;
-    cfa::slice::slice(&mut cfa);
-    cfa::lbe::large_blocks(&mut cfa);
-    let model = cfa::encode::encode(&cfa).map_err(|m| InputError::new(path, None, m))?;
+    let cfa = program.cfa;
+    let mut blocks = cfa.clone();
+    cfa::slice::slice(&mut blocks);
+    cfa::lbe::large_blocks(&mut blocks);
+    let model = cfa::encode::encode(&blocks).map_err(|m| InputError::new(path, None, m))?;
     let (ts, bits) = wl::blast(&model).map_err(|m| match m.starts_with("unsupported") {
         true => InputError::unsupported(path, m),
         false => InputError::new(path, None, m),
     })?;
     Ok(Model {
         ts,
-        source: Source::C { cfa, model, bits },
+        source: Source::C {
+            cfa,
+            blocks,
+            model,
+            bits,
+        },
     })
 }
