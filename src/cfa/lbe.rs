@@ -77,6 +77,11 @@ fn merge_parallel(cfa: &mut Cfa) -> bool {
     true
 }
 
+/// Past this many edges, a location is bypassed only when that does not add edges: bypassing
+/// copies the incoming edge into every outgoing one, and chains of branches that never join
+/// would multiply the edges.
+const MAX_EDGES: usize = 20_000;
+
 /// Bypasses one location with a single incoming edge; returns whether it did.
 fn bypass_one(cfa: &mut Cfa) -> bool {
     let mut incoming = vec![Vec::new(); cfa.locations.len()];
@@ -90,6 +95,7 @@ fn bypass_one(cfa: &mut Cfa) -> bool {
         ins.len() == 1
             && cfa.edges[ins[0]].from.index() != b
             && !outgoing[b].is_empty()
+            && (outgoing[b].len() == 1 || cfa.edges.len() < MAX_EDGES)
             && !special(b)
     });
     let Some(b) = found else {
@@ -144,8 +150,17 @@ pub(crate) fn compose(cfa: &mut Cfa, a: &Edge, b: &Edge) -> Edge {
         guard,
         assigns,
         nondets: a.nondets.iter().chain(&b.nondets).copied().collect(),
-        lines: a.lines.iter().chain(&b.lines).copied().collect(),
+        lines: line_set(a, b),
     }
+}
+
+/// The lines of two merged edges, as a sorted set: kept in order, they would double with
+/// every diamond of `if`s that collapses.
+fn line_set(a: &Edge, b: &Edge) -> Vec<u32> {
+    let mut lines: Vec<u32> = a.lines.iter().chain(&b.lines).copied().collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
 }
 
 /// One edge for two exclusive edges with the same ends: it fires when either does and makes
@@ -185,6 +200,6 @@ fn choice(cfa: &mut Cfa, a: &Edge, b: &Edge) -> Edge {
         guard,
         assigns,
         nondets,
-        lines: a.lines.iter().chain(&b.lines).copied().collect(),
+        lines: line_set(a, b),
     }
 }

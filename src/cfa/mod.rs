@@ -100,7 +100,8 @@ pub struct Edge {
     /// The nondet sources (indices into [`Cfa::nondets`]) drawn when the edge fires, in the
     /// order the program draws them.
     pub nondets: Vec<usize>,
-    /// The source lines the edge executes, in order.
+    /// The source lines the edge executes: in order as the front end makes them; as a sorted
+    /// set once [`lbe::large_blocks`] merged edges (paths are printed from the unmerged CFA).
     pub lines: Vec<u32>,
 }
 
