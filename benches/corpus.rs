@@ -79,7 +79,7 @@ use proc::{run_limited, Exit};
 
 const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
-  --set FILE         task list (TSV with columns path, format, expected, ...)
+  --set FILE         task list (TSV with columns path, expected[, format, ...])
   --timeout T        seconds per run (default 20); processes are killed at T + 10
   --engine E[,E..]   warden engine(s), each a column (default bmc)
   --vs abc           also run ABC (berkeley-abc)

@@ -19,11 +19,12 @@
 //!   (an assumption failed, or the program ended at [`Cfa::exit`]);
 //! - the property is that [`Cfa::error`] is unreachable.
 //!
-//! Transformations: [`lbe::large_blocks`] merges straight-line chains of edges into one
-//! (large-block encoding), [`slice::slice`] removes assignments that cannot influence
-//! reaching the error (cone of influence). [`encode::encode`] turns a CFA into a word-level
-//! transition system for the engines; [`interp`] executes a CFA concretely, which confirms
-//! counterexamples.
+//! Transformations: [`lbe::large_blocks`] merges loop-free regions into single edges
+//! (large-block encoding; remaining locations keep their indices), [`slice::slice`] removes
+//! assignments that cannot influence reaching the error (cone of influence).
+//! [`encode::encode`] turns a CFA into a word-level transition system for the engines;
+//! [`interp`] executes a CFA concretely and [`path`] turns an engine's counterexample into a
+//! replayed error path of the original CFA.
 
 pub mod encode;
 pub mod interp;
