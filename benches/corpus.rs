@@ -9,8 +9,10 @@
 //!
 //! # The task list
 //! A tab-separated file with a header line naming at least the columns `path` (relative to
-//! the list's directory), `format` (`aag`, `aig`, `btor`, `btor2`) and `expected` (`sat`,
-//! `unsat`, anything else meaning unknown), as `../shared/bench/eval-*.tsv`.
+//! the list's directory) and `expected` (`sat`, `unsat`, or SV-COMP's `true` = `unsat` and
+//! `false` = `sat` for C programs; anything else meaning unknown), and optionally `format`
+//! (`aag`, `aig`, `btor`, `btor2`, `c`, `i`; default: the path's extension), as
+//! `../shared/bench/eval-*.tsv`. ABC does not apply to C programs (no ABC verdict).
 //!
 //! # Tools
 //! - `warden`: the package's own binary (`CARGO_BIN_EXE_warden`, or `--warden-bin`), as
@@ -77,7 +79,7 @@ use proc::{run_limited, Exit};
 
 const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
-  --set FILE         task list (TSV with columns path, format, expected, ...)
+  --set FILE         task list (TSV with columns path, expected[, format, ...])
   --timeout T        seconds per run (default 20); processes are killed at T + 10
   --engine E[,E..]   warden engine(s), each a column (default bmc)
   --vs abc           also run ABC (berkeley-abc)
@@ -102,8 +104,8 @@ pub enum Verdict {
 impl Verdict {
     fn parse(s: &str) -> Verdict {
         match s.trim() {
-            "sat" => Verdict::Sat,
-            "unsat" => Verdict::Unsat,
+            "sat" | "false" => Verdict::Sat,
+            "unsat" | "true" => Verdict::Unsat,
             _ => Verdict::Unknown,
         }
     }
@@ -244,6 +246,8 @@ struct Task {
     path: PathBuf,
     format: String,
     expected: Verdict,
+    /// `--data-model lp64` for C tasks whose `data_model` column says LP64.
+    lp64: bool,
 }
 
 impl Task {
@@ -266,7 +270,8 @@ fn read_tasks(list: &Path) -> Result<Vec<Task>, String> {
             .position(|h| h.trim() == name)
             .ok_or_else(|| format!("{}: no column `{name}` in the header", list.display()))
     };
-    let (c_path, c_format, c_expected) = (col("path")?, col("format")?, col("expected")?);
+    let (c_path, c_format, c_expected) = (col("path")?, col("format").ok(), col("expected")?);
+    let c_data_model = col("data_model").ok();
     let mut tasks = Vec::new();
     for (i, line) in lines.enumerate() {
         let cells: Vec<&str> = line.split('\t').collect();
@@ -277,11 +282,19 @@ fn read_tasks(list: &Path) -> Result<Vec<Task>, String> {
                 .ok_or_else(|| format!("{}: data line {}: too few columns", list.display(), i + 1))
         };
         let key = cell(c_path)?.to_owned();
+        let format = match c_format {
+            Some(c) => cell(c)?.to_owned(),
+            None => key.rsplit('.').next().unwrap_or("").to_owned(),
+        };
         tasks.push(Task {
             path: base.join(&key),
             key,
-            format: cell(c_format)?.to_owned(),
+            format,
             expected: Verdict::parse(cell(c_expected)?),
+            lp64: match c_data_model {
+                Some(c) => cell(c)?.to_ascii_uppercase().starts_with("LP64"),
+                None => false,
+            },
         });
     }
     Ok(tasks)
@@ -390,6 +403,11 @@ impl Runner {
             .args(["--engine", engine])
             .args(["--timeout", &self.args.timeout.to_string()])
             .args(&self.args.warden_args)
+            .args(if task.lp64 {
+                &["--data-model", "lp64"][..]
+            } else {
+                &[]
+            })
             .arg("--witness")
             .arg(&witness);
         let o = run_limited(cmd, &out, &err, self.limit());
@@ -476,6 +494,7 @@ fn abc_input(task: &Task, dir: &Path, warden: &Path) -> Result<PathBuf, String> 
         "aig" => return Ok(task.path.clone()),
         "aag" => abc::convert_to_binary(&task.path, &dst),
         "btor" | "btor2" => abc::blast(warden, &task.path, &dst),
+        "c" | "i" => return Err("not applicable: ABC does not read C".to_owned()),
         f => return Err(format!("unsupported format {f}")),
     };
     converted

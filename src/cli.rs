@@ -14,6 +14,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::cert;
+use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::cegar::CegarOptions;
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
@@ -52,7 +53,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary) or BTOR2 (`.btor`, `.btor2`).
+    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), or a
+    /// C program (`.c`, preprocessed `.i`).
     model: PathBuf,
     #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
     engine: EngineArg,
@@ -71,6 +73,9 @@ struct CheckArgs {
     /// Worker threads of the portfolio (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Sizes of C's `long` and `size_t` (C programs only).
+    #[arg(long, value_enum, default_value_t = DataModelArg::Ilp32)]
+    data_model: DataModelArg,
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
@@ -92,6 +97,12 @@ struct CheckArgs {
     verbose: u8,
     #[command(flatten)]
     cegar: CegarOptions,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum DataModelArg {
+    Ilp32,
+    Lp64,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -159,6 +170,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         mem_limit: 1200,
         max_depth: None,
         jobs: None,
+        data_model: DataModelArg::Ilp32,
         witness: args.get(2).map(PathBuf::from),
         vcd: None,
         cert: args.get(3).map(PathBuf::from),
@@ -170,7 +182,13 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
     Some(run_check(check_args, false))
 }
 
+/// Exit code 2 for bad input; an unsupported construct is the verdict `unknown` (exit 0).
 fn input_error(e: &InputError) -> i32 {
+    if e.unsupported {
+        eprintln!("warden: {e}");
+        println!("unknown");
+        return 0;
+    }
     eprintln!("warden: error: {e}");
     2
 }
@@ -189,7 +207,13 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
     crate::budget::watch_memory(&budget, args.mem_limit);
-    let model = match front::load(&args.model) {
+    let load = front::LoadOptions {
+        data_model: match args.data_model {
+            DataModelArg::Ilp32 => front::c::DataModel::Ilp32,
+            DataModelArg::Lp64 => front::c::DataModel::Lp64,
+        },
+    };
+    let model = match front::load_with(&args.model, &load) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
@@ -279,6 +303,22 @@ fn counterexample(
                 false => None,
             };
             Ok((btor2::write_witness(words, &lifted), waveform))
+        }
+        Source::C {
+            cfa: program,
+            blocks,
+            model: words,
+            bits,
+        } => {
+            let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+            wl::replay(words, &lifted)
+                .map_err(|e| format!("the word-level trace does not replay: {e}"))?;
+            let path = cfa::path::from_trace(program, blocks, &lifted)?;
+            let waveform = match vcd {
+                true => Some(witness::vcd::write_words(words, &lifted)?),
+                false => None,
+            };
+            Ok((cfa::path::write(program, &path), waveform))
         }
     }
 }
@@ -389,6 +429,7 @@ fn sim(model: &Path, witness_path: &Path) -> i32 {
     let ts = match &model.source {
         Source::Aiger(_) => &model.ts,
         Source::Btor2 { model: words, .. } => return sim_btor2(words, &text, witness_path),
+        Source::C { cfa: program, .. } => return sim_c(program, &text),
     };
     let w = match witness::aiger::parse(&text, ts) {
         Ok(w) => w,
@@ -459,6 +500,32 @@ fn certify(model_path: &Path, cert_path: &Path) -> i32 {
 
 /// `warden sim` on a BTOR2 model: every claimed bad property must be reached by the word-level
 /// simulation of the witness.
+/// `warden sim` for a C program: the nondet values of the error path, replayed in the CFA
+/// interpreter, must reach the error.
+fn sim_c(program: &cfa::Cfa, text: &str) -> i32 {
+    let values = match cfa::path::parse_values(program, text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("warden: error: {e}");
+            return 2;
+        }
+    };
+    // Generous: loops without nondet calls take steps that the path does not list.
+    match cfa::path::replay(program, values, 1_000_000) {
+        Ok(run) => {
+            println!(
+                "valid: the error is reached after {} steps",
+                run.steps.len()
+            );
+            0
+        }
+        Err(e) => {
+            println!("invalid: {e}");
+            1
+        }
+    }
+}
+
 fn sim_btor2(model: &wl::Model, text: &str, witness_path: &Path) -> i32 {
     let w = match btor2::parse_witness(text, model) {
         Ok(w) => w,

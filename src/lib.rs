@@ -14,6 +14,7 @@
 pub mod aig;
 pub mod budget;
 pub mod cert;
+pub mod cfa;
 pub mod check;
 pub mod cli;
 pub mod engine;

@@ -1,7 +1,8 @@
-//! The shared corpus (`../shared/bench/eval-aiger.tsv`, `eval-btor2.tsv`): no wrong verdict,
-//! every witness replays (checked by `warden sim`, a separate process reading the printed
-//! witness). Models warden rejects as `unsupported: ...` (input error, exit 2) are counted
-//! and reported, not failed: they get no verdict, which is never wrong.
+//! The shared corpus (`../shared/bench/eval-aiger.tsv`, `eval-btor2.tsv`, `eval-c.tsv`): no
+//! wrong verdict, every witness replays (checked by `warden sim`, a separate process reading
+//! the printed witness; for C the error path's nondet values). Models warden rejects as
+//! `unsupported: ...` (an input error, exit 2, for circuits; `unknown`, exit 0, for C) are
+//! counted and reported, not failed: they get no verdict, which is never wrong.
 //!
 //! Bounded: `WARDEN_CORPUS_TIMEOUT` seconds per task (default 5) and, when set,
 //! `WARDEN_CORPUS_LIMIT` tasks; skipped with a message when `../shared` is absent.
@@ -58,7 +59,7 @@ fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
                     .to_string();
                 let fail = |m: String| failures.lock().unwrap().push(format!("{model}: {m}"));
                 let stderr = String::from_utf8_lossy(&out.stderr);
-                if out.status.code() == Some(2) && stderr.contains("unsupported: ") {
+                if matches!(out.status.code(), Some(0 | 2)) && stderr.contains("unsupported: ") {
                     *unsupported.lock().unwrap() += 1;
                     continue;
                 }
@@ -120,4 +121,9 @@ fn portfolio_on_corpus_is_never_wrong_and_witnesses_replay() {
 #[test]
 fn portfolio_on_btor2_corpus_is_never_wrong_and_witnesses_replay() {
     check_set("eval-btor2.tsv", &["sat", "unsat"], "portfolio");
+}
+
+#[test]
+fn portfolio_on_c_corpus_is_never_wrong_and_error_paths_replay() {
+    check_set("eval-c.tsv", &["sat", "unsat"], "portfolio");
 }

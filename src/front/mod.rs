@@ -3,11 +3,13 @@
 
 pub mod aiger;
 pub mod btor2;
+pub mod c;
 
 use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::cfa::{self, Cfa};
 use crate::ts::TransitionSystem;
 use crate::wl;
 
@@ -18,6 +20,9 @@ pub struct InputError {
     /// `line N` or `byte N`, when the problem has a position.
     pub position: Option<String>,
     pub message: String,
+    /// The input is valid but uses a construct warden does not support: the verdict is
+    /// `unknown`, not an input error.
+    pub unsupported: bool,
 }
 
 impl fmt::Display for InputError {
@@ -38,6 +43,14 @@ impl InputError {
             path: path.to_owned(),
             position,
             message: message.into(),
+            unsupported: false,
+        }
+    }
+
+    fn unsupported(path: &Path, message: impl Into<String>) -> InputError {
+        InputError {
+            unsupported: true,
+            ..InputError::new(path, None, message)
         }
     }
 }
@@ -59,6 +72,15 @@ pub enum Source {
         model: wl::Model,
         bits: wl::BitMap,
     },
+    /// A C program: its CFA as translated (error paths are replayed on it), the sliced
+    /// large-block CFA the engines check, that CFA's encoding as a word-level model, and where
+    /// its words live in `Model::ts`.
+    C {
+        cfa: Cfa,
+        blocks: Cfa,
+        model: wl::Model,
+        bits: wl::BitMap,
+    },
 }
 
 impl Model {
@@ -67,16 +89,33 @@ impl Model {
     pub fn aiger(&self) -> Cow<'_, aiger::Aiger> {
         match &self.source {
             Source::Aiger(a) => Cow::Borrowed(a),
-            Source::Btor2 { .. } => Cow::Owned(aiger::from_transition_system(&self.ts, &[])),
+            Source::Btor2 { .. } | Source::C { .. } => {
+                Cow::Owned(aiger::from_transition_system(&self.ts, &[]))
+            }
         }
     }
 }
 
-/// Reads a model file: BTOR2 for a `.btor`/`.btor2` name or content that starts like BTOR2,
-/// else AIGER.
+/// How to read files whose meaning depends on settings (C's data model).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct LoadOptions {
+    pub data_model: c::DataModel,
+}
+
+/// Reads a model file with default [`LoadOptions`]: see [`load_with`].
 pub fn load(path: &Path) -> Result<Model, InputError> {
+    load_with(path, &LoadOptions::default())
+}
+
+/// Reads a model file: C for a `.c`/`.i` name, BTOR2 for a `.btor`/`.btor2` name or content
+/// that starts like BTOR2, else AIGER.
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Model, InputError> {
     let data = std::fs::read(path)
         .map_err(|e| InputError::new(path, None, format!("cannot read: {e}")))?;
+    let ext = path.extension().and_then(|e| e.to_str());
+    if let Some("c" | "i") = ext {
+        return load_c(path, &data, options.data_model);
+    }
     let by_name = path
         .extension()
         .is_some_and(|e| e == "btor" || e == "btor2");
@@ -111,5 +150,46 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },
+    })
+}
+
+/// Translates a C program, shrinks its CFA (slicing, large blocks) and encodes it. Missing
+/// headers are reported on stderr; unsupported constructs (and arrays too large for the
+/// bit-blaster) give an `unsupported` error.
+fn load_c(path: &Path, data: &[u8], dm: c::DataModel) -> Result<Model, InputError> {
+    let text = std::str::from_utf8(data).map_err(|e| {
+        let position = Some(format!("byte {}", e.valid_up_to()));
+        InputError::new(path, position, "not UTF-8 text")
+    })?;
+    let program = c::translate(text, dm).map_err(|e| match e {
+        c::CError::Syntax { line, message } => {
+            InputError::new(path, line.map(|l| format!("line {l}")), message)
+        }
+        e @ c::CError::Unsupported { .. } => InputError::unsupported(path, e.to_string()),
+    })?;
+    if !program.dropped_headers.is_empty() {
+        eprintln!(
+            "warden: warning: {}: dropped #include of missing header(s): {}",
+            path.display(),
+            program.dropped_headers.join(", ")
+        );
+    }
+    let cfa = program.cfa;
+    let mut blocks = cfa.clone();
+    cfa::slice::slice(&mut blocks);
+    cfa::lbe::large_blocks(&mut blocks);
+    let model = cfa::encode::encode(&blocks).map_err(|m| InputError::new(path, None, m))?;
+    let (ts, bits) = wl::blast(&model).map_err(|m| match m.starts_with("unsupported") {
+        true => InputError::unsupported(path, m),
+        false => InputError::new(path, None, m),
+    })?;
+    Ok(Model {
+        ts,
+        source: Source::C {
+            cfa,
+            blocks,
+            model,
+            bits,
+        },
     })
 }

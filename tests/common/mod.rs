@@ -47,17 +47,31 @@ pub fn corpus_set(name: &str) -> Option<Vec<Task>> {
         eprintln!("skipped: ../shared/bench/{name} is not present");
         return None;
     };
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let expected = header
+        .iter()
+        .position(|h| *h == "expected")
+        .expect("an `expected` column");
     Some(
-        text.lines()
-            .skip(1)
-            .filter(|l| !l.trim().is_empty())
+        lines
             .map(|l| {
                 let f: Vec<&str> = l.split('\t').collect();
                 Task {
                     path: bench.join(f[0]),
-                    expected: f[4].to_string(),
+                    expected: verdict(f[expected]).to_string(),
                 }
             })
             .collect(),
     )
+}
+
+/// An expected verdict as warden prints it: SV-COMP's `true` (the error is unreachable) is
+/// `unsat`, `false` is `sat`.
+fn verdict(expected: &str) -> &str {
+    match expected {
+        "true" => "unsat",
+        "false" => "sat",
+        v => v,
+    }
 }

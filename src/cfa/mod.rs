@@ -1,0 +1,208 @@
+//! Control-flow automata (CFA) of sequential programs, as produced by the C front end.
+//!
+//! A [`Cfa`] is a graph of locations ([`Loc`]) joined by [`Edge`]s. Its expressions are terms
+//! of a [`wl::Model`] used as a hash-consed, sort-checked term store ([`Cfa::terms`]): every
+//! program variable is a *state* of that model (its term stands for the variable's current
+//! value, see [`Var::term`]) and every nondeterministic value (a `__VERIFIER_nondet_*()` call
+//! site, an uninitialised local) is an *input* of it ([`Nondet::term`]). The store has no
+//! `init`, `next` or properties: the CFA's edges give the behaviour.
+//!
+//! Semantics (relied on by [`encode`], [`interp`] and every analysis built on the CFA):
+//! - execution starts at [`Cfa::entry`] with every variable zero (bit-vectors 0, arrays all
+//!   0): the front end makes initialisation explicit with assignments;
+//! - an edge `from -> to` fires when its [`Edge::guard`] (a 1-bit term) is true; then all its
+//!   [`Edge::assigns`] happen in parallel. Guard and assigned terms are evaluated over the
+//!   variables' values *before* the edge and over fresh values of the edge's nondet inputs
+//!   ([`Edge::nondets`]; every firing draws new values);
+//! - the outgoing edges of a location have mutually exclusive guards (the program is
+//!   deterministic once the nondet values are fixed); a location where no guard holds blocks
+//!   (an assumption failed, or the program ended at [`Cfa::exit`]);
+//! - the property is that [`Cfa::error`] is unreachable.
+//!
+//! Transformations: [`lbe::large_blocks`] merges loop-free regions into single edges
+//! (large-block encoding; remaining locations keep their indices), [`slice::slice`] removes
+//! assignments that cannot influence reaching the error (cone of influence).
+//! [`encode::encode`] turns a CFA into a word-level transition system for the engines;
+//! [`interp`] executes a CFA concretely and [`path`] turns an engine's counterexample into a
+//! replayed error path of the original CFA.
+
+pub mod encode;
+pub mod interp;
+pub mod lbe;
+pub mod path;
+pub mod slice;
+mod subst;
+
+use crate::wl::{self, Sort, TermId};
+
+/// A location (node) of a CFA: an index into [`Cfa::locations`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc(pub u32);
+
+impl Loc {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A program variable: an index into [`Cfa::vars`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a location stands for in the source, for traces and diagnostics.
+#[derive(Clone, Debug, Default)]
+pub struct Location {
+    /// The source line of the statement the location precedes, if any.
+    pub line: Option<u32>,
+}
+
+/// A program variable (globals, locals, parameters, return values and the front end's
+/// temporaries alike).
+#[derive(Clone, Debug)]
+pub struct Var {
+    /// The source name, made unique (e.g. `f::x`, `main::tmp#3`).
+    pub name: String,
+    /// Bit-vector (integers, `_Bool` as 1 bit) or array sort.
+    pub sort: Sort,
+    /// Whether values print as signed numbers (array elements for arrays).
+    pub signed: bool,
+    /// The state term of [`Cfa::terms`] that stands for the variable's current value.
+    pub term: TermId,
+}
+
+/// A source of nondeterministic values: an input term of [`Cfa::terms`] that takes a fresh
+/// value every time an edge listing it fires.
+#[derive(Clone, Debug)]
+pub struct Nondet {
+    pub term: TermId,
+    /// What produced it, for traces (e.g. `__VERIFIER_nondet_int()`).
+    pub what: String,
+    /// The source line of the call.
+    pub line: u32,
+    /// Whether the value prints as a signed number.
+    pub signed: bool,
+}
+
+/// A transition between two locations (see the module documentation for its semantics).
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub from: Loc,
+    pub to: Loc,
+    /// A 1-bit term over variable and nondet terms.
+    pub guard: TermId,
+    /// Parallel assignments, at most one per variable; the term has the variable's sort.
+    pub assigns: Vec<(VarId, TermId)>,
+    /// The nondet sources (indices into [`Cfa::nondets`]) drawn when the edge fires, in the
+    /// order the program draws them.
+    pub nondets: Vec<usize>,
+    /// The source lines the edge executes: in order as the front end makes them; as a sorted
+    /// set once [`lbe::large_blocks`] merged edges (paths are printed from the unmerged CFA).
+    pub lines: Vec<u32>,
+}
+
+/// A control-flow automaton with its term store (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Cfa {
+    pub terms: wl::Model,
+    pub vars: Vec<Var>,
+    pub nondets: Vec<Nondet>,
+    pub locations: Vec<Location>,
+    pub edges: Vec<Edge>,
+    pub entry: Loc,
+    pub error: Loc,
+    /// Where the program ends normally (return from `main`, `exit`, `abort`).
+    pub exit: Loc,
+}
+
+impl Default for Cfa {
+    fn default() -> Cfa {
+        Cfa::new()
+    }
+}
+
+impl Cfa {
+    /// A CFA with only its entry, error and exit locations and no edges.
+    pub fn new() -> Cfa {
+        Cfa {
+            terms: wl::Model::new(),
+            vars: Vec::new(),
+            nondets: Vec::new(),
+            locations: vec![Location::default(); 3],
+            edges: Vec::new(),
+            entry: Loc(0),
+            error: Loc(1),
+            exit: Loc(2),
+        }
+    }
+
+    pub fn add_location(&mut self, line: Option<u32>) -> Loc {
+        self.locations.push(Location { line });
+        Loc(self.locations.len() as u32 - 1)
+    }
+
+    /// A new variable (its state term is created in the store).
+    pub fn add_var(&mut self, name: String, sort: Sort, signed: bool) -> VarId {
+        let state = self.terms.add_state(sort, Some(name.clone()));
+        let term = self.terms.states()[state].term;
+        self.vars.push(Var {
+            name,
+            sort,
+            signed,
+            term,
+        });
+        VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// A new nondet source of sort `sort` (a bit-vector, or an array for an uninitialised
+    /// array variable).
+    pub fn add_nondet(&mut self, sort: Sort, what: String, line: u32, signed: bool) -> usize {
+        let term = self.terms.add_input(sort, Some(what.clone()));
+        self.nondets.push(Nondet {
+            term,
+            what,
+            line,
+            signed,
+        });
+        self.nondets.len() - 1
+    }
+
+    /// The variable whose state term is `t`, if any.
+    pub fn var_of_term(&self, t: TermId) -> Option<VarId> {
+        self.terms.state_of(t).map(|s| VarId(s as u32))
+    }
+
+    /// The constant 1-bit term `value`.
+    pub fn bool_const(&mut self, value: bool) -> TermId {
+        self.terms
+            .constant_term(wl::BitVec::from_u64(1, u64::from(value)))
+    }
+
+    /// The indices of the edges leaving each location.
+    pub fn outgoing(&self) -> Vec<Vec<usize>> {
+        let mut out = vec![Vec::new(); self.locations.len()];
+        for (i, e) in self.edges.iter().enumerate() {
+            out[e.from.index()].push(i);
+        }
+        out
+    }
+
+    /// The variables a term reads (its state leaves).
+    pub fn vars_in(&self, t: TermId) -> Vec<VarId> {
+        let cone = self.terms.cone([t]);
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| cone[v.term.index()])
+            .map(|(i, _)| VarId(i as u32))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,196 @@
+//! Error paths of programs: a counterexample of the encoded model turned into the sequence of
+//! nondet values it draws, confirmed by replaying that sequence alone in the interpreter, and
+//! printed as source lines.
+
+use super::interp::{self, BlockInputs, Sequence, Step};
+use super::Cfa;
+use crate::wl::{self, ArrayValue, BitVec, Sort, Value};
+
+/// A confirmed error path.
+#[derive(Clone, Debug)]
+pub struct ErrorPath {
+    pub steps: Vec<Step>,
+}
+
+/// The error path in `cfa` of a word-level counterexample of [`super::encode::encode`]`(blocks)`,
+/// where `blocks` is `cfa` after slicing and [`super::lbe::large_blocks`] (or `cfa` itself):
+/// `cfa` is run with each block's nondet values from the trace's frame of that block, which
+/// gives the values drawn; replaying only those values, in order, must reach the error, else
+/// the path is rejected.
+pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, String> {
+    let kept = super::lbe::kept_locations(blocks);
+    let mut oracle = BlockInputs::new(cfa, kept, &trace.inputs);
+    let max_steps = trace.inputs.len().saturating_mul(cfa.edges.len() + 1);
+    let run = interp::run(cfa, &mut oracle, max_steps)?;
+    if !run.reached(cfa) {
+        return Err("the counterexample does not reach the error in the CFA interpreter".into());
+    }
+    let drawn: Vec<Value> = (run.steps.iter())
+        .flat_map(|s| s.drawn.iter().map(|(_, v)| v.clone()))
+        .collect();
+    let replayed = replay(cfa, drawn, run.steps.len())?;
+    Ok(ErrorPath {
+        steps: replayed.steps,
+    })
+}
+
+/// Runs `cfa` on the nondet values `drawn` (in drawing order); the run must reach the error
+/// within `max_steps` edges.
+pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, String> {
+    let mut sequence = Sequence::new(cfa, drawn);
+    let run = interp::run(cfa, &mut sequence, max_steps)?;
+    match run.reached(cfa) {
+        true => Ok(run),
+        false => Err("replaying the nondet values does not reach the error".into()),
+    }
+}
+
+/// The path as text: one line per source line executed (`line N`), with the value of each
+/// nondet call on that line, ending with the error.
+pub fn write(cfa: &Cfa, path: &ErrorPath) -> String {
+    let mut out = String::new();
+    let mut last = None;
+    for step in &path.steps {
+        let edge = &cfa.edges[step.edge];
+        let mut pending: Vec<&(usize, Value)> = step.drawn.iter().collect();
+        for &line in &edge.lines {
+            let draws_here = pending.iter().any(|(n, _)| cfa.nondets[*n].line == line);
+            if last == Some(line) && !draws_here {
+                continue;
+            }
+            last = Some(line);
+            out.push_str(&format!("line {line}"));
+            let here: Vec<_> = pending
+                .iter()
+                .filter(|(n, _)| cfa.nondets[*n].line == line)
+                .map(|(n, v)| {
+                    format!(
+                        "{} = {}",
+                        cfa.nondets[*n].what,
+                        show(v, cfa.nondets[*n].signed)
+                    )
+                })
+                .collect();
+            pending.retain(|(n, _)| cfa.nondets[*n].line != line);
+            if !here.is_empty() {
+                out.push_str(": ");
+                out.push_str(&here.join(", "));
+            }
+            out.push('\n');
+        }
+        for (n, v) in pending {
+            let d = &cfa.nondets[*n];
+            out.push_str(&format!(
+                "line {}: {} = {}\n",
+                d.line,
+                d.what,
+                show(v, d.signed)
+            ));
+        }
+    }
+    out.push_str("error reached\n");
+    out
+}
+
+/// A value in decimal (arrays as their non-default elements).
+fn show(v: &Value, signed: bool) -> String {
+    match v {
+        Value::Bv(b) => decimal(b, signed),
+        Value::Array(a) => {
+            let mut parts = vec![format!("default {}", decimal(&a.default, signed))];
+            for (i, e) in &a.entries {
+                parts.push(format!("[{}] {}", decimal(i, false), decimal(e, signed)));
+            }
+            format!("{{{}}}", parts.join(", "))
+        }
+    }
+}
+
+fn decimal(b: &BitVec, signed: bool) -> String {
+    let w = b.width();
+    let raw = b.to_u64().unwrap_or(0);
+    if signed && b.msb() {
+        let magnitude = if w >= 64 {
+            raw.wrapping_neg()
+        } else {
+            (1u64 << w) - raw
+        };
+        format!("-{magnitude}")
+    } else {
+        raw.to_string()
+    }
+}
+
+/// The nondet values of an error path as [`write`] prints it, in order, each of the sort of
+/// the source it names (`line N: WHAT = VALUE, ...`). Sources are matched by line and name,
+/// in order of their creation among those that match.
+pub fn parse_values(cfa: &Cfa, text: &str) -> Result<Vec<Value>, String> {
+    let mut values = Vec::new();
+    for (i, row) in text.lines().enumerate() {
+        let Some(rest) = row.strip_prefix("line ") else {
+            continue;
+        };
+        let Some((line, draws)) = rest.split_once(": ") else {
+            continue;
+        };
+        let line: u32 = line
+            .parse()
+            .map_err(|_| format!("line {}: bad line number", i + 1))?;
+        for draw in split_draws(draws) {
+            let (what, value) = draw
+                .split_once(" = ")
+                .ok_or_else(|| format!("line {}: expected `WHAT = VALUE`", i + 1))?;
+            let source = (cfa.nondets.iter())
+                .find(|n| n.line == line && n.what == what)
+                .ok_or_else(|| format!("line {}: no nondet source {what} at line {line}", i + 1))?;
+            let sort = cfa.terms.sort(source.term);
+            let v = parse_value(value.trim(), sort)
+                .ok_or_else(|| format!("line {}: bad value {value} for {sort}", i + 1))?;
+            values.push(v);
+        }
+    }
+    Ok(values)
+}
+
+/// The `WHAT = VALUE` items of a line, split at top-level commas (array values contain
+/// commas inside braces).
+fn split_draws(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim());
+    out
+}
+
+fn parse_value(s: &str, sort: Sort) -> Option<Value> {
+    match sort {
+        Sort::Bv(w) => Some(Value::Bv(parse_bits(s, w)?)),
+        Sort::Array { index, element } => {
+            let inner = s.strip_prefix('{')?.strip_suffix('}')?;
+            let mut parts = inner.split(", ");
+            let default = parse_bits(parts.next()?.strip_prefix("default ")?, element)?;
+            let mut a = ArrayValue::constant(index, default);
+            for p in parts {
+                let (i, v) = p.strip_prefix('[')?.split_once("] ")?;
+                a.set(&parse_bits(i, index)?, &parse_bits(v, element)?);
+            }
+            Some(Value::Array(a))
+        }
+    }
+}
+
+/// A decimal (possibly negative) as `w` two's-complement bits.
+fn parse_bits(s: &str, w: u32) -> Option<BitVec> {
+    let v: i128 = s.parse().ok()?;
+    let bits: Vec<bool> = (0..w).map(|i| (v >> i.min(127)) & 1 == 1).collect();
+    Some(BitVec::from_bits(&bits))
+}

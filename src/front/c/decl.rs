@@ -1,0 +1,414 @@
+//! Types from declaration specifiers and declarators; global and local declarations.
+
+use lang_c::ast::Declaration;
+use lang_c::ast::{
+    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Designator,
+    Expression, ExternalDeclaration, Initializer, InitializerListItem, StorageClassSpecifier,
+    TranslationUnit, TypeSpecifier,
+};
+use lang_c::span::{Node, Span};
+
+use super::{Binding, CError, CType, IntTy, Translator, R};
+use crate::cfa::VarId;
+use crate::wl::{BitVec, Op, Sort};
+
+/// A declarator reduced to what the subset allows.
+pub(super) enum Declared {
+    Object(String, CType),
+    /// A function declarator (a prototype when it has no body).
+    Function(String),
+}
+
+impl<'a> Translator<'a> {
+    /// The type named by a list of type specifiers; `Err` names the unsupported construct.
+    pub(super) fn base_type<'s>(
+        &mut self,
+        specs: impl Iterator<Item = &'s Node<TypeSpecifier>>,
+    ) -> Result<CType, String> {
+        let (mut longs, mut short, mut char, mut unsigned) = (0, false, false, false);
+        let mut result = None;
+        for s in specs {
+            match &s.node {
+                TypeSpecifier::Void => result = Some(CType::Void),
+                TypeSpecifier::Bool => result = Some(CType::Int(IntTy::BOOL)),
+                TypeSpecifier::Char => char = true,
+                TypeSpecifier::Short => short = true,
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Int | TypeSpecifier::Signed => {}
+                TypeSpecifier::Unsigned => unsigned = true,
+                TypeSpecifier::Enum(e) => {
+                    self.enumerators(&e.node)?;
+                    result = Some(CType::Int(IntTy::INT));
+                }
+                TypeSpecifier::TypedefName(name) => {
+                    let t = self.typedefs.get(&name.node.name).cloned();
+                    result =
+                        Some(t.unwrap_or_else(|| {
+                            Err(format!("unknown type name {}", name.node.name))
+                        })?);
+                }
+                TypeSpecifier::Float | TypeSpecifier::Double => {
+                    return Err("floating-point type".into())
+                }
+                TypeSpecifier::Struct(_) => return Err("struct or union type".into()),
+                _ => return Err("type specifier".into()),
+            }
+        }
+        if let Some(t) = result {
+            return Ok(t);
+        }
+        let bits = match (char, short, longs) {
+            (true, _, _) => 8,
+            (_, true, _) => 16,
+            (_, _, 0) => 32,
+            (_, _, 1) => self.dm.long_bits(),
+            _ => 64,
+        };
+        Ok(CType::Int(IntTy::new(bits, !unsigned)))
+    }
+
+    /// Binds the constants of an enumeration (its type is `int`).
+    fn enumerators(&mut self, e: &lang_c::ast::EnumType) -> Result<(), String> {
+        let mut next: i128 = 0;
+        for en in &e.enumerators {
+            if let Some(expr) = &en.node.expression {
+                next = self
+                    .constant(expr)
+                    .map_err(|e| format!("enumeration value ({e})"))?;
+            }
+            let b = Binding::Const(next);
+            match self.scopes.last_mut() {
+                Some(scope) => scope.insert(en.node.identifier.node.name.clone(), b),
+                None => self.globals.insert(en.node.identifier.node.name.clone(), b),
+            };
+            next += 1;
+        }
+        Ok(())
+    }
+
+    /// The value of an integer constant expression.
+    pub(super) fn constant(&mut self, e: &Node<Expression>) -> Result<i128, String> {
+        let v = self.value(e).map_err(|e| e.to_string())?;
+        let c = self
+            .cfa
+            .terms
+            .constant(v.t)
+            .ok_or_else(|| "not a constant expression".to_string())?;
+        let mut x = c.to_u64().unwrap_or(0) as i128;
+        if v.ty.signed && v.ty.bits < 128 && c.msb() {
+            x -= 1i128 << v.ty.bits;
+        }
+        Ok(x)
+    }
+
+    /// The name and type a declarator declares, from the base type.
+    pub(super) fn declared(
+        &mut self,
+        base: Result<CType, String>,
+        d: &Node<Declarator>,
+        init: Option<&Node<Initializer>>,
+    ) -> R<Declared> {
+        let name = match &d.node.kind.node {
+            DeclaratorKind::Identifier(id) => id.node.name.clone(),
+            DeclaratorKind::Abstract => String::new(),
+            DeclaratorKind::Declarator(_) => {
+                return self.unsupported(&d.span, "parenthesised declarator")
+            }
+        };
+        let mut ty = None;
+        for derived in &d.node.derived {
+            match &derived.node {
+                DerivedDeclarator::Pointer(_) => return self.unsupported(&d.span, "pointer"),
+                DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => {
+                    return Ok(Declared::Function(name))
+                }
+                DerivedDeclarator::Array(a) if ty.is_none() => {
+                    let len = match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match self.constant(e) {
+                                Ok(n) if n > 0 => n as u64,
+                                Ok(_) => return self.unsupported(&d.span, "array of length 0"),
+                                Err(_) => {
+                                    return self.unsupported(&d.span, "variable-length array")
+                                }
+                            }
+                        }
+                        ArraySize::Unknown => match init.map(|i| &i.node) {
+                            Some(Initializer::List(items)) => items.len() as u64,
+                            _ => return self.unsupported(&d.span, "array of unknown length"),
+                        },
+                        ArraySize::VariableUnknown => {
+                            return self.unsupported(&d.span, "variable-length array")
+                        }
+                    };
+                    ty = Some(len);
+                }
+                DerivedDeclarator::Array(_) => {
+                    return self.unsupported(&d.span, "multi-dimensional array")
+                }
+                DerivedDeclarator::Block(_) => return self.unsupported(&d.span, "block pointer"),
+            }
+        }
+        let base = match base {
+            Ok(b) => b,
+            Err(construct) => return self.unsupported(&d.span, construct),
+        };
+        Ok(match (ty, base) {
+            (None, t) => Declared::Object(name, t),
+            (Some(len), CType::Int(e)) => Declared::Object(name, CType::Array(e, len)),
+            (Some(_), _) => return self.unsupported(&d.span, "array of non-integer elements"),
+        })
+    }
+
+    /// Records typedefs, prototypes, enumerations and function bodies, and initialises the
+    /// globals in the entry block.
+    pub(super) fn globals_and_functions(&mut self, unit: &'a TranslationUnit) -> R<()> {
+        for ext in &unit.0 {
+            match &ext.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    if let DeclaratorKind::Identifier(id) = &f.node.declarator.node.kind.node {
+                        self.functions.insert(id.node.name.clone(), &f.node);
+                    }
+                }
+                ExternalDeclaration::Declaration(d) => self.declaration(d, true)?,
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A declaration at file scope (`global`) or in a block.
+    pub(super) fn declaration(&mut self, d: &Node<Declaration>, global: bool) -> R<()> {
+        let specs = &d.node.specifiers;
+        let storage = specs.iter().find_map(|s| match &s.node {
+            DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
+            _ => None,
+        });
+        let base = self.base_type(specs.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        }));
+        for init_decl in &d.node.declarators {
+            let declarator = &init_decl.node.declarator;
+            let init = init_decl.node.initializer.as_ref();
+            if storage == Some(StorageClassSpecifier::Typedef) {
+                let name = declarator_name(declarator);
+                let t = match self.declared(base.clone(), declarator, None) {
+                    Ok(Declared::Object(_, t)) => Ok(t),
+                    Ok(Declared::Function(_)) => Err("function type".into()),
+                    Err(CError::Unsupported { construct, .. }) => Err(construct),
+                    Err(e) => return Err(e),
+                };
+                self.typedefs.insert(name, t);
+                continue;
+            }
+            if global {
+                if is_function_declarator(declarator) {
+                    let line = self.line(&declarator.span);
+                    self.prototypes.insert(declarator_name(declarator), line);
+                    continue;
+                }
+                match self.declared(base.clone(), declarator, init) {
+                    Ok(Declared::Object(name, ty)) => {
+                        self.line_of_decl(&d.span);
+                        let v = self.object(&name, &ty, declarator.span.start)?;
+                        self.globals.insert(name, Binding::Var(v, ty.clone()));
+                        if let Some(i) = init {
+                            self.initialise(v, &ty, i)?;
+                        }
+                    }
+                    Ok(Declared::Function(_)) => {}
+                    Err(CError::Unsupported { construct, line }) => {
+                        let name = declarator_name(declarator);
+                        let why = format!("{construct} (declared at line {line})");
+                        self.globals.insert(name, Binding::Unsupported(why));
+                    }
+                    Err(e) => return Err(e),
+                }
+                continue;
+            }
+            if storage == Some(StorageClassSpecifier::Static) {
+                return self.unsupported(&d.span, "static local variable");
+            }
+            match self.declared(base.clone(), declarator, init)? {
+                Declared::Function(name) => {
+                    let line = self.line(&declarator.span);
+                    self.prototypes.insert(name, line);
+                }
+                Declared::Object(name, ty) => {
+                    self.line_of_decl(&d.span);
+                    let v = self.object(&name, &ty, declarator.span.start)?;
+                    let scope = self.scopes.last_mut().expect("a block scope");
+                    scope.insert(name.clone(), Binding::Var(v, ty.clone()));
+                    match init {
+                        Some(i) => self.initialise(v, &ty, i)?,
+                        None if storage == Some(StorageClassSpecifier::Extern) => {}
+                        None => self.havoc(v, &name, &declarator.span)?,
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn line_of_decl(&mut self, span: &Span) {
+        let l = self.line(span);
+        self.note_line(l);
+    }
+
+    /// The variable of the declaration at source offset `at` (one per declaration, shared by
+    /// every inlining of its function: calls never overlap without recursion).
+    pub(super) fn object(&mut self, name: &str, ty: &CType, at: usize) -> R<VarId> {
+        if let Some(&v) = self.decl_vars.get(&at) {
+            return Ok(v);
+        }
+        let base = match self.frames.last() {
+            Some(f) => format!("{}::{name}", f.name),
+            None => name.to_owned(),
+        };
+        let unique = self.fresh_name(&base);
+        let (sort, signed) = match ty {
+            CType::Int(t) => (Sort::Bv(t.bits), t.signed),
+            CType::Array(e, len) => (
+                Sort::Array {
+                    index: index_bits(*len),
+                    element: e.bits,
+                },
+                e.signed,
+            ),
+            CType::Void => {
+                return Err(CError::Syntax {
+                    line: None,
+                    message: format!("variable {name} has type void"),
+                })
+            }
+        };
+        let v = self.cfa.add_var(unique, sort, signed);
+        self.decl_vars.insert(at, v);
+        Ok(v)
+    }
+
+    /// Gives an uninitialised local a nondeterministic value.
+    fn havoc(&mut self, v: VarId, name: &str, span: &Span) -> R<()> {
+        let sort = self.cfa.vars[v.index()].sort;
+        let signed = self.cfa.vars[v.index()].signed;
+        let line = self.line(span);
+        let n = self
+            .cfa
+            .add_nondet(sort, format!("uninitialised {name}"), line, signed);
+        self.drawn.push(n);
+        let t = self.cfa.nondets[n].term;
+        self.write(v, t)
+    }
+
+    /// Assigns the initialiser of a declaration.
+    fn initialise(&mut self, v: VarId, ty: &CType, init: &Node<Initializer>) -> R<()> {
+        match (ty, &init.node) {
+            (CType::Int(t), Initializer::Expression(e)) => {
+                let value = self.value(e)?;
+                let c = self.convert(value, *t)?;
+                self.write(v, c)
+            }
+            (CType::Array(elem, len), Initializer::List(items)) => {
+                let zero = self.cfa.terms.constant_term(BitVec::zero(elem.bits));
+                let sort = self.cfa.vars[v.index()].sort;
+                let mut array = self.cfa.terms.const_array(sort, zero).map_err(internal)?;
+                let mut next = 0u64;
+                for item in items {
+                    let at = self.designated(item, next, *len)?;
+                    let Initializer::Expression(e) = &item.node.initializer.node else {
+                        return self.unsupported(&item.span, "nested initialiser list");
+                    };
+                    let value = self.value(e)?;
+                    let value = self.convert(value, *elem)?;
+                    let index = self
+                        .cfa
+                        .terms
+                        .constant_term(BitVec::from_u64(index_bits(*len), at));
+                    array = self.op(Op::Write, &[array, index, value])?;
+                    next = at + 1;
+                }
+                self.write(v, array)
+            }
+            _ => self.unsupported(&init.span, "initialiser of this form"),
+        }
+    }
+
+    /// The index an initialiser-list item sets.
+    fn designated(&mut self, item: &Node<InitializerListItem>, next: u64, len: u64) -> R<u64> {
+        let at = match item.node.designation.as_slice() {
+            [] => next,
+            [d] => match &d.node {
+                Designator::Index(e) => match self.constant(e) {
+                    Ok(i) if i >= 0 => i as u64,
+                    _ => return self.unsupported(&d.span, "array designator"),
+                },
+                _ => return self.unsupported(&d.span, "designator"),
+            },
+            _ => return self.unsupported(&item.span, "nested designator"),
+        };
+        if at >= len {
+            return self.unsupported(&item.span, "initialiser beyond the array's end");
+        }
+        Ok(at)
+    }
+
+    /// A declarator's type for a parameter (arrays are unsupported as they decay to
+    /// pointers).
+    pub(super) fn parameter_type(
+        &mut self,
+        specs: &[Node<DeclarationSpecifier>],
+        d: Option<&Node<Declarator>>,
+        span: &Span,
+    ) -> R<Option<(String, IntTy)>> {
+        let base = self.base_type(specs.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        }));
+        let declared = match d {
+            Some(d) => self.declared(base, d, None)?,
+            None => match base {
+                Ok(t) => Declared::Object(String::new(), t),
+                Err(c) => return self.unsupported(span, c),
+            },
+        };
+        match declared {
+            Declared::Object(_, CType::Void) => Ok(None),
+            Declared::Object(name, CType::Int(t)) => Ok(Some((name, t))),
+            _ => self.unsupported(span, "array or function parameter"),
+        }
+    }
+}
+
+/// The number of index bits of an array of `len` elements.
+pub(super) fn index_bits(len: u64) -> u32 {
+    (64 - (len.max(2) - 1).leading_zeros()).max(1)
+}
+
+pub(super) fn declarator_name(d: &Node<Declarator>) -> String {
+    match &d.node.kind.node {
+        DeclaratorKind::Identifier(id) => id.node.name.clone(),
+        DeclaratorKind::Declarator(inner) => declarator_name(inner),
+        DeclaratorKind::Abstract => String::new(),
+    }
+}
+
+fn is_function_declarator(d: &Node<Declarator>) -> bool {
+    d.node.derived.iter().any(|x| {
+        matches!(
+            x.node,
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+        )
+    }) && !d
+        .node
+        .derived
+        .iter()
+        .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+}
+
+pub(super) fn internal(m: String) -> CError {
+    CError::Syntax {
+        line: None,
+        message: format!("internal error: {m}"),
+    }
+}

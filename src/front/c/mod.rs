@@ -1,0 +1,343 @@
+//! The C front end: SV-COMP-style reachability programs (`.c`, preprocessed `.i`) to a
+//! [`Cfa`].
+//!
+//! Parsing is `lang-c` on `gcc -E` output ([`preprocess`]). The translation inlines every
+//! call (no recursion) and builds the CFA block by block: within a straight-line block the
+//! translator keeps a symbolic store (variable -> term over the values at the block's start),
+//! a guard and the nondet values drawn, and emits one edge when control flow branches or
+//! joins. Values that must survive a block boundary inside an expression (an operand
+//! evaluated before a call to an inlined function) are kept in temporary variables.
+//!
+//! Semantics choices:
+//! - integers wrap around in two's complement, signed ones too: signed overflow is undefined
+//!   in C, and SV-COMP reachability tasks assume it does not matter for the verdict;
+//! - the other undefined operations the translation can see (division or remainder by zero,
+//!   shift amounts out of range, array indices out of bounds) follow SV-COMP's no-UB
+//!   assumption: a path that performs one is cut (the operation acts as an assumption that it
+//!   is defined), so no verdict rests on an undefined value;
+//! - uninitialised local scalars and arrays are nondeterministic (reported in traces);
+//!   globals start zero;
+//! - `reach_error()`, `__VERIFIER_error()`, `__assert_fail()` and a failing `assert` are the
+//!   error location; `abort()` and `exit()` end the program; `__VERIFIER_assume(c)` cuts paths
+//!   where `c` is zero; `__VERIFIER_nondet_<type>()` returns a fresh value of its type.
+//!
+//! Anything else (pointers, floats, structs, recursion, variable-length arrays, calls to
+//! functions without a body, ...) is rejected as [`CError::Unsupported`] naming the construct
+//! and its line.
+
+mod decl;
+mod expr;
+pub mod preprocess;
+mod stmt;
+pub mod types;
+
+use std::collections::HashMap;
+
+use lang_c::ast::{FunctionDefinition, TranslationUnit};
+use lang_c::driver::{parse_preprocessed, Config};
+use lang_c::span::Span;
+
+use crate::cfa::{Cfa, Edge, Loc, VarId};
+use crate::wl::{Binary, Op, TermId, Unary};
+use preprocess::LineMap;
+pub use types::{CType, DataModel, IntTy};
+
+/// Why a C file was not translated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CError {
+    /// Not valid C (or the preprocessor failed): an input error.
+    Syntax { line: Option<u32>, message: String },
+    /// Valid C outside the supported subset: the verdict is `unknown`.
+    Unsupported { line: u32, construct: String },
+}
+
+impl std::fmt::Display for CError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CError::Syntax { line, message } => match line {
+                Some(l) => write!(f, "line {l}: {message}"),
+                None => write!(f, "{message}"),
+            },
+            CError::Unsupported { line, construct } => {
+                write!(f, "unsupported: {construct} at line {line}")
+            }
+        }
+    }
+}
+
+/// A translated program.
+pub struct Program {
+    pub cfa: Cfa,
+    /// Headers whose `#include` was dropped because they do not exist.
+    pub dropped_headers: Vec<String>,
+}
+
+/// Translates C source text. `.i` files go through `gcc -E` too: the corpus's ones still
+/// have comments.
+pub fn translate(source: &str, dm: DataModel) -> Result<Program, CError> {
+    let p = preprocess::preprocess(source).map_err(|message| CError::Syntax {
+        line: None,
+        message,
+    })?;
+    let (text, dropped_headers) = (p.text, p.dropped);
+    let lines = LineMap::new(&text);
+    let parse = parse_preprocessed(&Config::with_gcc(), text).map_err(|e| CError::Syntax {
+        line: Some(lines.line(e.offset)),
+        message: format!("syntax error, expected {}", expected(&e.expected)),
+    })?;
+    let cfa = Translator::new(&lines, dm).program(&parse.unit)?;
+    Ok(Program {
+        cfa,
+        dropped_headers,
+    })
+}
+
+fn expected(tokens: &std::collections::HashSet<&str>) -> String {
+    let mut t: Vec<&str> = tokens.iter().copied().collect();
+    t.sort_unstable();
+    t.join(", ")
+}
+
+type R<T> = Result<T, CError>;
+
+/// What a name stands for.
+#[derive(Clone, Debug)]
+enum Binding {
+    Var(VarId, CType),
+    /// An enumeration constant.
+    Const(i128),
+    /// A global declared with a type outside the subset: an error only if used.
+    Unsupported(String),
+}
+
+/// An inlined function call in progress.
+struct Frame {
+    name: String,
+    /// Where `return` goes.
+    ret: Loc,
+    ret_var: Option<(VarId, IntTy)>,
+    labels: HashMap<String, Loc>,
+}
+
+/// Targets of `break` and `continue` (a `switch` has no `continue` of its own).
+#[derive(Copy, Clone)]
+struct Jumps {
+    brk: Loc,
+    cont: Option<Loc>,
+}
+
+/// The translation state (see the module documentation).
+struct Translator<'a> {
+    cfa: Cfa,
+    lines: &'a LineMap,
+    dm: DataModel,
+    functions: HashMap<String, &'a FunctionDefinition>,
+    /// Functions declared without a body.
+    prototypes: HashMap<String, u32>,
+    typedefs: HashMap<String, Result<CType, String>>,
+    globals: HashMap<String, Binding>,
+    scopes: Vec<HashMap<String, Binding>>,
+    frames: Vec<Frame>,
+    jumps: Vec<Jumps>,
+    /// Case labels of the enclosing `switch` statements, by the label's source offset.
+    cases: Vec<HashMap<usize, Loc>>,
+    /// The variable of each declaration (by source offset), reused by every inlining.
+    decl_vars: HashMap<usize, VarId>,
+    names: HashMap<String, usize>,
+    // The current block.
+    cur: Loc,
+    store: HashMap<VarId, TermId>,
+    guard: TermId,
+    drawn: Vec<usize>,
+    block_lines: Vec<u32>,
+    /// Inside `a && b` (etc.) without control flow: when the operand is evaluated at all.
+    cond: TermId,
+}
+
+impl<'a> Translator<'a> {
+    fn new(lines: &'a LineMap, dm: DataModel) -> Translator<'a> {
+        let mut cfa = Cfa::new();
+        let t = cfa.bool_const(true);
+        let cur = cfa.entry;
+        Translator {
+            cfa,
+            lines,
+            dm,
+            functions: HashMap::new(),
+            prototypes: HashMap::new(),
+            typedefs: HashMap::new(),
+            globals: HashMap::new(),
+            scopes: Vec::new(),
+            frames: Vec::new(),
+            jumps: Vec::new(),
+            cases: Vec::new(),
+            decl_vars: HashMap::new(),
+            names: HashMap::new(),
+            cur,
+            store: HashMap::new(),
+            guard: t,
+            drawn: Vec::new(),
+            block_lines: Vec::new(),
+            cond: t,
+        }
+    }
+
+    fn line(&self, span: &Span) -> u32 {
+        self.lines.line(span.start)
+    }
+
+    fn unsupported<T>(&self, span: &Span, construct: impl Into<String>) -> R<T> {
+        Err(CError::Unsupported {
+            line: self.line(span),
+            construct: construct.into(),
+        })
+    }
+
+    /// The whole program: globals, then `main` inlined.
+    fn program(mut self, unit: &'a TranslationUnit) -> R<Cfa> {
+        self.globals_and_functions(unit)?;
+        let Some(main) = self.functions.get("main").copied() else {
+            return Err(CError::Syntax {
+                line: None,
+                message: "no function main".into(),
+            });
+        };
+        self.inline(main, &[], &main.declarator.span)?;
+        let exit = self.cfa.exit;
+        self.jump(exit)?;
+        Ok(self.cfa)
+    }
+
+    /// A unique variable name.
+    fn fresh_name(&mut self, base: &str) -> String {
+        let n = self.names.entry(base.to_owned()).or_insert(0);
+        *n += 1;
+        match *n {
+            1 => base.to_owned(),
+            k => format!("{base}#{k}"),
+        }
+    }
+
+    // ----- the current block -----
+
+    /// The current value of `v`.
+    fn read(&self, v: VarId) -> TermId {
+        self.store
+            .get(&v)
+            .copied()
+            .unwrap_or(self.cfa.vars[v.index()].term)
+    }
+
+    /// Assigns `t` to `v` (only where the current condition holds).
+    fn write(&mut self, v: VarId, t: TermId) -> R<()> {
+        let t = if self.is_true(self.cond) {
+            t
+        } else {
+            let old = self.read(v);
+            self.op(Op::Ite, &[self.cond, t, old])?
+        };
+        self.store.insert(v, t);
+        Ok(())
+    }
+
+    /// Cuts the paths where `t` (1 bit) is false (under the current condition).
+    fn assume(&mut self, t: TermId) -> R<()> {
+        let t = if self.is_true(self.cond) {
+            t
+        } else {
+            self.op(Op::Binary(Binary::Implies), &[self.cond, t])?
+        };
+        self.guard = self.op(Op::Binary(Binary::And), &[self.guard, t])?;
+        Ok(())
+    }
+
+    fn note_line(&mut self, line: u32) {
+        if self.block_lines.last() != Some(&line) {
+            self.block_lines.push(line);
+        }
+    }
+
+    fn is_true(&self, t: TermId) -> bool {
+        self.cfa.terms.constant(t).is_some_and(|c| c.is_true())
+    }
+
+    fn op(&mut self, op: Op, args: &[TermId]) -> R<TermId> {
+        self.cfa.terms.apply(op, args).map_err(|m| CError::Syntax {
+            line: None,
+            message: format!("internal sort error: {m}"),
+        })
+    }
+
+    fn not(&mut self, t: TermId) -> R<TermId> {
+        self.op(Op::Unary(Unary::Not), &[t])
+    }
+
+    /// Emits the edge from the current location to `to` under `extra` (the block stays open
+    /// for further edges: see [`Translator::start`]).
+    fn edge_to(&mut self, to: Loc, extra: TermId) -> R<()> {
+        if !self.is_true(self.cond) {
+            return Err(CError::Syntax {
+                line: self.block_lines.last().copied(),
+                message: "internal error: control flow inside a conditional operand".into(),
+            });
+        }
+        let guard = self.op(Op::Binary(Binary::And), &[self.guard, extra])?;
+        if self.cfa.terms.constant(guard).is_some_and(|c| c.is_zero()) {
+            return Ok(());
+        }
+        let mut assigns: Vec<(VarId, TermId)> = self
+            .store
+            .iter()
+            .filter(|(v, t)| self.cfa.vars[v.index()].term != **t)
+            .map(|(v, t)| (*v, *t))
+            .collect();
+        assigns.sort_unstable();
+        self.cfa.edges.push(Edge {
+            from: self.cur,
+            to,
+            guard,
+            assigns,
+            nondets: self.drawn.clone(),
+            lines: self.block_lines.clone(),
+        });
+        Ok(())
+    }
+
+    /// Starts a new block at `loc`.
+    fn start(&mut self, loc: Loc) {
+        self.cur = loc;
+        self.store.clear();
+        self.guard = self.cfa.bool_const(true);
+        self.drawn.clear();
+        self.block_lines.clear();
+    }
+
+    /// Ends the block with a jump to `to`; what follows is unreachable until a label.
+    fn jump(&mut self, to: Loc) -> R<()> {
+        let t = self.cfa.bool_const(true);
+        self.edge_to(to, t)?;
+        let dead = self.cfa.add_location(None);
+        self.start(dead);
+        Ok(())
+    }
+
+    /// Ends the block with a jump to `to` and continues there.
+    fn goto_and_start(&mut self, to: Loc) -> R<()> {
+        let t = self.cfa.bool_const(true);
+        self.edge_to(to, t)?;
+        self.start(to);
+        Ok(())
+    }
+
+    /// Ends the block with a branch on `c` (1 bit).
+    fn branch_to(&mut self, c: TermId, then: Loc, other: Loc) -> R<()> {
+        self.edge_to(then, c)?;
+        let n = self.not(c)?;
+        self.edge_to(other, n)
+    }
+
+    fn new_loc(&mut self, span: &Span) -> Loc {
+        let line = self.line(span);
+        self.cfa.add_location(Some(line))
+    }
+}

@@ -1,0 +1,432 @@
+//! Statements and calls: structured control flow, `goto`, `switch`, and function inlining.
+
+use std::collections::HashMap;
+
+use lang_c::ast::{
+    BlockItem, CallExpression, DeclarationSpecifier, DerivedDeclarator, Expression, ForInitializer,
+    FunctionDefinition, Label, LabeledStatement, Statement, SwitchStatement,
+};
+use lang_c::span::{Node, Span};
+use lang_c::visit::{self, Visit};
+
+use super::decl::declarator_name;
+use super::expr::{callee_name, has_call, Rv};
+use super::{Binding, CType, Frame, IntTy, Jumps, Translator, R};
+use crate::wl::{Binary, Op, Sort};
+
+impl<'a> Translator<'a> {
+    pub(super) fn stmt(&mut self, s: &Node<Statement>) -> R<()> {
+        if !matches!(s.node, Statement::Compound(_)) {
+            let line = self.line(&s.span);
+            self.note_line(line);
+        }
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scopes.push(HashMap::new());
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => self.declaration(d, false)?,
+                        BlockItem::Statement(s) => self.stmt(s)?,
+                        BlockItem::StaticAssert(_) => {}
+                    }
+                }
+                self.scopes.pop();
+            }
+            Statement::Expression(Some(e)) => {
+                self.eval(e)?;
+            }
+            Statement::Expression(None) => {}
+            Statement::If(i) => {
+                let c = self.truth(&i.node.condition)?;
+                let then = self.new_loc(&i.node.then_statement.span);
+                let other = self.new_loc(&s.span);
+                let join = self.new_loc(&s.span);
+                self.branch_to(c, then, other)?;
+                self.start(then);
+                self.stmt(&i.node.then_statement)?;
+                self.jump(join)?;
+                self.start(other);
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e)?;
+                }
+                self.goto_and_start(join)?;
+            }
+            Statement::While(w) => {
+                let head = self.new_loc(&s.span);
+                self.goto_and_start(head)?;
+                self.loop_body(head, Some(&w.node.expression), &w.node.statement, None)?;
+            }
+            Statement::DoWhile(d) => {
+                let body = self.new_loc(&d.node.statement.span);
+                let test = self.new_loc(&d.node.expression.span);
+                let exit = self.new_loc(&s.span);
+                self.goto_and_start(body)?;
+                self.jumps.push(Jumps {
+                    brk: exit,
+                    cont: Some(test),
+                });
+                let r = self.stmt(&d.node.statement);
+                self.jumps.pop();
+                r?;
+                self.goto_and_start(test)?;
+                let c = self.truth(&d.node.expression)?;
+                self.branch_to(c, body, exit)?;
+                self.start(exit);
+            }
+            Statement::For(f) => {
+                self.scopes.push(HashMap::new());
+                match &f.node.initializer.node {
+                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                    ForInitializer::Expression(e) => {
+                        self.eval(e)?;
+                    }
+                    ForInitializer::Declaration(d) => self.declaration(d, false)?,
+                }
+                let head = self.new_loc(&s.span);
+                self.goto_and_start(head)?;
+                let cond = f.node.condition.as_deref();
+                self.loop_body(head, cond, &f.node.statement, f.node.step.as_deref())?;
+                self.scopes.pop();
+            }
+            Statement::Switch(sw) => self.switch(&sw.node, &s.span)?,
+            Statement::Labeled(l) => self.labeled(&l.node)?,
+            Statement::Goto(label) => {
+                let target = self.label(&label.node.name);
+                self.jump(target)?;
+            }
+            Statement::Continue => match self.jumps.iter().rev().find_map(|j| j.cont) {
+                Some(target) => self.jump(target)?,
+                None => return self.unsupported(&s.span, "continue outside a loop"),
+            },
+            Statement::Break => match self.jumps.last() {
+                Some(j) => {
+                    let target = j.brk;
+                    self.jump(target)?
+                }
+                None => return self.unsupported(&s.span, "break outside a loop or switch"),
+            },
+            Statement::Return(e) => {
+                let frame = self
+                    .frames
+                    .last()
+                    .expect("statements are inside a function");
+                let (ret, ret_var) = (frame.ret, frame.ret_var);
+                if let Some(e) = e {
+                    match (self.eval(e)?, ret_var) {
+                        (Some(v), Some((var, ty))) => {
+                            let c = self.convert(v, ty)?;
+                            self.write(var, c)?;
+                        }
+                        (_, None) => {}
+                        (None, Some(_)) => return self.unsupported(&s.span, "return of void"),
+                    }
+                }
+                self.jump(ret)?;
+            }
+            Statement::Asm(_) => return self.unsupported(&s.span, "inline assembly"),
+        }
+        Ok(())
+    }
+
+    /// A loop from its head (the current location): test, body, step, back to the head.
+    fn loop_body(
+        &mut self,
+        head: crate::cfa::Loc,
+        cond: Option<&Node<Expression>>,
+        body: &Node<Statement>,
+        step: Option<&Node<Expression>>,
+    ) -> R<()> {
+        let inside = self.new_loc(&body.span);
+        let exit = self.new_loc(&body.span);
+        match cond {
+            Some(c) => {
+                let t = self.truth(c)?;
+                self.branch_to(t, inside, exit)?;
+            }
+            None => self.jump(inside)?,
+        }
+        self.start(inside);
+        let next = match step {
+            Some(e) => self.new_loc(&e.span),
+            None => head,
+        };
+        self.jumps.push(Jumps {
+            brk: exit,
+            cont: Some(next),
+        });
+        let r = self.stmt(body);
+        self.jumps.pop();
+        r?;
+        self.goto_and_start(next)?;
+        if let Some(e) = step {
+            self.eval(e)?;
+            self.jump(head)?;
+        }
+        self.start(exit);
+        Ok(())
+    }
+
+    /// The location of a label of the current function.
+    fn label(&mut self, name: &str) -> crate::cfa::Loc {
+        let frame = self.frames.last().expect("inside a function");
+        if let Some(&l) = frame.labels.get(name) {
+            return l;
+        }
+        let l = self.cfa.add_location(None);
+        let frame = self.frames.last_mut().expect("inside a function");
+        frame.labels.insert(name.to_owned(), l);
+        l
+    }
+
+    fn labeled(&mut self, l: &LabeledStatement) -> R<()> {
+        let target = match &l.label.node {
+            Label::Identifier(id) => self.label(&id.node.name),
+            Label::Case(_) | Label::Default => {
+                let found = self.cases.last().and_then(|c| c.get(&l.label.span.start));
+                match found {
+                    Some(&t) => t,
+                    None => return self.unsupported(&l.label.span, "case label outside a switch"),
+                }
+            }
+            Label::CaseRange(_) => return self.unsupported(&l.label.span, "case range"),
+        };
+        self.goto_and_start(target)?;
+        self.stmt(&l.statement)
+    }
+
+    /// `switch`: one edge per case from the dispatch, fall-through between cases.
+    fn switch(&mut self, sw: &SwitchStatement, span: &Span) -> R<()> {
+        let v = self.value(&sw.expression)?;
+        let ty = v.ty.promote();
+        let v = Rv {
+            t: self.convert(v, ty)?,
+            ty,
+        };
+        let mut finder = CaseFinder(Vec::new());
+        finder.visit_statement(&sw.statement.node, &sw.statement.span);
+        let brk = self.new_loc(span);
+        let mut none = self.cfa.bool_const(true);
+        let mut default = None;
+        let mut targets = HashMap::new();
+        for (at, case) in finder.0 {
+            let l = self.cfa.add_location(None);
+            targets.insert(at, l);
+            let Some(e) = case else {
+                default = Some(l);
+                continue;
+            };
+            let c = match self.constant(e) {
+                Ok(c) => c,
+                Err(_) => return self.unsupported(&e.span, "non-constant case label"),
+            };
+            let c = self.int_const(ty, c).t;
+            let eq = self.op(Op::Binary(Binary::Eq), &[v.t, c])?;
+            self.edge_to(l, eq)?;
+            let ne = self.not(eq)?;
+            none = self.op(Op::Binary(Binary::And), &[none, ne])?;
+        }
+        self.edge_to(default.unwrap_or(brk), none)?;
+        let dead = self.cfa.add_location(None);
+        self.start(dead);
+        let cont = self.jumps.last().and_then(|j| j.cont);
+        self.jumps.push(Jumps { brk, cont });
+        self.cases.push(targets);
+        let r = self.stmt(&sw.statement);
+        self.cases.pop();
+        self.jumps.pop();
+        r?;
+        self.goto_and_start(brk)
+    }
+
+    /// A call: the verifier's built-ins, or an inlined function.
+    pub(super) fn call(&mut self, c: &CallExpression, span: &Span) -> R<Option<Rv>> {
+        let Some(name) = callee_name(c) else {
+            return self.unsupported(span, "call through a function pointer");
+        };
+        let line = self.line(span);
+        self.note_line(line);
+        match name {
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert" => {
+                let error = self.cfa.error;
+                self.jump(error)?;
+                Ok(None)
+            }
+            "abort" | "exit" | "_exit" | "_Exit" => {
+                for a in &c.arguments {
+                    self.eval(a)?;
+                }
+                let exit = self.cfa.exit;
+                self.jump(exit)?;
+                Ok(None)
+            }
+            "__VERIFIER_assume" | "assert" => {
+                let [arg] = c.arguments.as_slice() else {
+                    return self.unsupported(span, format!("{name} without one argument"));
+                };
+                let t = self.truth(arg)?;
+                if name == "assert" {
+                    let go_on = self.new_loc(span);
+                    let error = self.cfa.error;
+                    self.branch_to(t, go_on, error)?;
+                    self.start(go_on);
+                } else {
+                    self.assume(t)?;
+                }
+                Ok(None)
+            }
+            _ if name.starts_with("__VERIFIER_nondet_") => {
+                let Some(ty) = self.nondet_type(&name["__VERIFIER_nondet_".len()..]) else {
+                    return self.unsupported(span, format!("{name} (a non-integer type)"));
+                };
+                let n =
+                    self.cfa
+                        .add_nondet(Sort::Bv(ty.bits), format!("{name}()"), line, ty.signed);
+                self.drawn.push(n);
+                Ok(Some(Rv {
+                    t: self.cfa.nondets[n].term,
+                    ty,
+                }))
+            }
+            _ => match self.functions.get(name).copied() {
+                Some(f) => self.inline(f, &c.arguments, span),
+                None if self.prototypes.contains_key(name) => {
+                    self.unsupported(span, format!("call to function {name} without a body"))
+                }
+                None => self.unsupported(span, format!("call to undeclared function {name}")),
+            },
+        }
+    }
+
+    fn nondet_type(&self, suffix: &str) -> Option<IntTy> {
+        let long = self.dm.long_bits();
+        Some(match suffix {
+            "bool" | "_Bool" => IntTy::BOOL,
+            "char" => IntTy::new(8, true),
+            "uchar" | "unsigned_char" => IntTy::new(8, false),
+            "short" => IntTy::new(16, true),
+            "ushort" | "unsigned_short" => IntTy::new(16, false),
+            "int" => IntTy::INT,
+            "uint" | "unsigned" | "unsigned_int" | "u32" => IntTy::new(32, false),
+            "long" => IntTy::new(long, true),
+            "ulong" | "unsigned_long" | "size_t" => IntTy::new(long, false),
+            "longlong" | "long_long" => IntTy::new(64, true),
+            "ulonglong" | "unsigned_long_long" => IntTy::new(64, false),
+            _ => return None,
+        })
+    }
+
+    /// Inlines a call of `f`: arguments into the parameters, the body, the return value.
+    pub(super) fn inline(
+        &mut self,
+        f: &'a FunctionDefinition,
+        args: &[Node<Expression>],
+        span: &Span,
+    ) -> R<Option<Rv>> {
+        let name = declarator_name(&f.declarator);
+        if self.frames.iter().any(|fr| fr.name == name) {
+            return self.unsupported(span, format!("recursion (function {name})"));
+        }
+        let derived = &f.declarator.node.derived;
+        let parameters = match derived.first().map(|d| &d.node) {
+            Some(DerivedDeclarator::Function(fd)) => fd.node.parameters.as_slice(),
+            // `f()`: no parameters.
+            Some(DerivedDeclarator::KRFunction(names)) if names.is_empty() => &[],
+            _ => return self.unsupported(&f.declarator.span, "old-style function definition"),
+        };
+        if derived.len() != 1 {
+            return self.unsupported(&f.declarator.span, "function returning a pointer");
+        }
+        let ret_ty = self.base_type(f.specifiers.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        }));
+        let ret_ty = match ret_ty {
+            Ok(CType::Void) => None,
+            Ok(CType::Int(t)) => Some(t),
+            Ok(CType::Array(..)) => return self.unsupported(span, "function returning an array"),
+            Err(c) => return self.unsupported(&f.declarator.span, c),
+        };
+        let mut params = Vec::new();
+        for p in parameters {
+            if let Some(param) =
+                self.parameter_type(&p.node.specifiers, p.node.declarator.as_ref(), &p.span)?
+            {
+                params.push((param, p.span.start));
+            }
+        }
+        if params.len() != args.len() {
+            return self.unsupported(
+                span,
+                format!(
+                    "call of {name} with {} arguments for {} parameters",
+                    args.len(),
+                    params.len()
+                ),
+            );
+        }
+        let mut held = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let v = self.value(a)?;
+            let later = args[i + 1..].iter().any(has_call);
+            held.push(self.hold(v, later)?);
+        }
+        let ret = self.new_loc(span);
+        self.frames.push(Frame {
+            name: name.clone(),
+            ret,
+            ret_var: None,
+            labels: HashMap::new(),
+        });
+        let ret_var = match ret_ty {
+            Some(t) => Some((
+                self.object("return", &CType::Int(t), f.declarator.span.start)?,
+                t,
+            )),
+            None => None,
+        };
+        self.frames.last_mut().expect("pushed").ret_var = ret_var;
+        let mut scope = HashMap::new();
+        for (((pname, pty), at), h) in params.into_iter().zip(held) {
+            let v = self.object(&pname, &CType::Int(pty), at)?;
+            let value = self.get(&h);
+            let c = self.convert(value, pty)?;
+            self.write(v, c)?;
+            scope.insert(pname, Binding::Var(v, CType::Int(pty)));
+        }
+        let scopes = std::mem::replace(&mut self.scopes, vec![scope]);
+        let jumps = std::mem::take(&mut self.jumps);
+        let cases = std::mem::take(&mut self.cases);
+        let body = self.stmt(&f.statement);
+        self.scopes = scopes;
+        self.jumps = jumps;
+        self.cases = cases;
+        body?;
+        self.goto_and_start(ret)?;
+        self.frames.pop();
+        Ok(ret_var.map(|(v, ty)| Rv {
+            t: self.read(v),
+            ty,
+        }))
+    }
+}
+
+/// The `case`/`default` labels of a switch body (not of nested switches), by source offset
+/// of the label, in source order.
+struct CaseFinder<'ast>(Vec<(usize, Option<&'ast Node<Expression>>)>);
+
+impl<'ast> Visit<'ast> for CaseFinder<'ast> {
+    fn visit_labeled_statement(&mut self, l: &'ast LabeledStatement, span: &'ast Span) {
+        match &l.label.node {
+            Label::Case(e) => self.0.push((l.label.span.start, Some(e))),
+            Label::Default => self.0.push((l.label.span.start, None)),
+            _ => {}
+        }
+        visit::visit_labeled_statement(self, l, span);
+    }
+
+    fn visit_switch_statement(&mut self, _: &'ast SwitchStatement, _: &'ast Span) {}
+}

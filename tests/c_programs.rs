@@ -1,0 +1,157 @@
+//! The C programs of `circuits/c/` through the engines, with every error path confirmed by
+//! the CFA interpreter, and `warden check` on C files: verdict lines, error paths, unsupported
+//! programs as `unknown`, syntax errors as input errors.
+
+mod common;
+
+use std::process::Command;
+
+use warden::cfa::{self, interp};
+use warden::check::{self, Answer, EngineKind, Options};
+use warden::front::{self, Source};
+use warden::{wl, Budget};
+
+fn c_programs() -> Vec<common::Circuit> {
+    let all: Vec<common::Circuit> = common::circuits()
+        .into_iter()
+        .filter(|c| c.path.extension().is_some_and(|e| e == "c"))
+        .collect();
+    assert!(all.len() >= 5, "the manifest lists the C programs");
+    all
+}
+
+#[test]
+fn engines_decide_the_c_programs_and_error_paths_replay() {
+    for engine in [
+        EngineKind::Bmc,
+        EngineKind::Kind,
+        EngineKind::Ic3,
+        EngineKind::Portfolio,
+    ] {
+        for c in c_programs() {
+            let name = format!("{} ({engine:?})", c.path.display());
+            let model = front::load(&c.path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let Source::C {
+                cfa,
+                blocks,
+                model: words,
+                bits,
+            } = &model.source
+            else {
+                panic!("{name}: not read as C");
+            };
+            let opts = Options {
+                max_depth: (engine == EngineKind::Bmc).then_some(40),
+                ..Options::new(engine)
+            };
+            let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
+            let report = check::run(&model.ts, &opts, &budget).unwrap();
+            match (&report.answer, c.expected.as_str()) {
+                (Answer::Sat(trace), "sat") => {
+                    let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+                    let path = cfa::path::from_trace(cfa, blocks, &lifted)
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    // The printed values alone lead to the error again.
+                    let text = cfa::path::write(cfa, &path);
+                    let values = cfa::path::parse_values(cfa, &text).unwrap();
+                    let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
+                    assert!(run.reached(cfa), "{name}");
+                }
+                (Answer::Unsat(_), "unsat") => {}
+                (Answer::Unknown { .. }, "unsat") if engine == EngineKind::Bmc => {}
+                (a, e) => panic!("{name}: expected {e}, got {a:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn the_interpreter_reaches_no_error_of_an_unsat_program_on_zero_inputs() {
+    for c in c_programs().into_iter().filter(|c| c.expected == "unsat") {
+        let model = front::load(&c.path).unwrap();
+        let Source::C { cfa, .. } = &model.source else {
+            panic!("not C")
+        };
+        let run = interp::run(cfa, &mut interp::Queues::new(cfa, &[]), 10_000).unwrap();
+        assert!(!run.reached(cfa), "{}", c.path.display());
+        assert_eq!(run.end, cfa.exit, "{}: ends normally", c.path.display());
+    }
+}
+
+fn warden(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn temp_c(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("warden-c-{}-{name}.c", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn check_prints_the_error_path_with_nondet_values() {
+    let p = common::root().join("circuits/c/wrap_sat.c");
+    let wit = std::env::temp_dir().join(format!("warden-c-{}.path", std::process::id()));
+    let out = warden(&[
+        "check",
+        p.to_str().unwrap(),
+        "--engine",
+        "bmc",
+        "--witness",
+        wit.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("sat"));
+    let nondet = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("line 6: __VERIFIER_nondet_uchar() = "))
+        .expect("the nondet value is printed");
+    let d: u32 = nondet.parse().unwrap();
+    assert!((6..=10).contains(&d), "250 + {d} wraps below 5");
+    assert_eq!(stdout.lines().last(), Some("error reached"));
+    assert_eq!(
+        std::fs::read_to_string(&wit).unwrap(),
+        stdout["sat\n".len()..]
+    );
+}
+
+#[test]
+fn unsupported_programs_are_unknown_with_the_reason() {
+    let p = temp_c(
+        "ptr",
+        "int main() {\n  int x = 0;\n  int *p = &x;\n  return *p;\n}\n",
+    );
+    let out = warden(&["check", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unsupported: pointer at line 3"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn missing_headers_are_dropped_with_a_warning_and_syntax_errors_are_input_errors() {
+    let p = temp_c(
+        "hdr",
+        "#include <no_such_header_abc.h>\nextern void reach_error(void);\nint main() { reach_error(); return 0; }\n",
+    );
+    let out = warden(&["check", p.to_str().unwrap(), "--engine", "bmc"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some("sat")
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no_such_header_abc.h"), "{stderr}");
+    let bad = temp_c("syntax", "int main() {\n  return 0 +;\n}\n");
+    let out = warden(&["check", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 2"), "{stderr}");
+}
