@@ -76,6 +76,11 @@ struct CheckArgs {
     /// Sizes of C's `long` and `size_t` (C programs only).
     #[arg(long, value_enum, default_value_t = DataModelArg::Ilp32)]
     data_model: DataModelArg,
+    /// Reads calls of the undeclared C function NAME as nondet `int` values: an external
+    /// function that returns an arbitrary value and has no other effect (repeatable).
+    /// Without it such a call is unsupported (`unknown`).
+    #[arg(long, value_name = "NAME")]
+    nondet_fn: Vec<String>,
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
@@ -171,6 +176,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         max_depth: None,
         jobs: None,
         data_model: DataModelArg::Ilp32,
+        nondet_fn: Vec::new(),
         witness: args.get(2).map(PathBuf::from),
         vcd: None,
         cert: args.get(3).map(PathBuf::from),
@@ -212,6 +218,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             DataModelArg::Ilp32 => front::c::DataModel::Ilp32,
             DataModelArg::Lp64 => front::c::DataModel::Lp64,
         },
+        nondet_functions: args.nondet_fn.clone(),
     };
     let model = match front::load_with(&args.model, &load) {
         Ok(m) => m,
@@ -309,6 +316,7 @@ fn counterexample(
             blocks,
             model: words,
             bits,
+            read_with,
         } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
             wl::replay(words, &lifted)
@@ -318,7 +326,8 @@ fn counterexample(
                 true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
             };
-            Ok((cfa::path::write(program, &path), waveform))
+            let text = read_with.witness_line() + &cfa::path::write(program, &path);
+            Ok((text, waveform))
         }
     }
 }
@@ -418,13 +427,21 @@ fn read_text(path: &Path) -> Result<Vec<u8>, i32> {
 }
 
 fn sim(model: &Path, witness_path: &Path) -> i32 {
-    let model = match front::load(model) {
-        Ok(m) => m,
-        Err(e) => return input_error(&e),
-    };
     let text = match read_text(witness_path) {
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(code) => return code,
+    };
+    // A C error path records the settings its program was read with.
+    let load = match front::LoadOptions::from_witness(&text) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("warden: error: {}: {e}", witness_path.display());
+            return 2;
+        }
+    };
+    let model = match front::load_with(model, &load) {
+        Ok(m) => m,
+        Err(e) => return input_error(&e),
     };
     let ts = match &model.source {
         Source::Aiger(_) => &model.ts,
@@ -498,8 +515,6 @@ fn certify(model_path: &Path, cert_path: &Path) -> i32 {
     }
 }
 
-/// `warden sim` on a BTOR2 model: every claimed bad property must be reached by the word-level
-/// simulation of the witness.
 /// `warden sim` for a C program: the nondet values of the error path, replayed in the CFA
 /// interpreter, must reach the error.
 fn sim_c(program: &cfa::Cfa, text: &str) -> i32 {
@@ -526,6 +541,8 @@ fn sim_c(program: &cfa::Cfa, text: &str) -> i32 {
     }
 }
 
+/// `warden sim` on a BTOR2 model: every claimed bad property must be reached by the word-level
+/// simulation of the witness.
 fn sim_btor2(model: &wl::Model, text: &str, witness_path: &Path) -> i32 {
     let w = match btor2::parse_witness(text, model) {
         Ok(w) => w,

@@ -36,6 +36,7 @@ fn engines_decide_the_c_programs_and_error_paths_replay() {
                 blocks,
                 model: words,
                 bits,
+                ..
             } = &model.source
             else {
                 panic!("{name}: not read as C");
@@ -154,4 +155,36 @@ fn missing_headers_are_dropped_with_a_warning_and_syntax_errors_are_input_errors
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2"), "{stderr}");
+}
+
+/// `--nondet-fn NAME`: calls of an undeclared function become nondet `int` values (without
+/// the flag they are unsupported); the error path records the flag, so `warden sim` reads
+/// the program back the same way and replays it.
+#[test]
+fn nondet_functions_are_declared_on_the_command_line() {
+    let p = temp_c(
+        "anyint",
+        "void reach_error(void) {}\nint main() {\n  int x = any_int();\n  if (x == 1234) reach_error();\n  return 0;\n}\n",
+    );
+    let path = p.to_str().unwrap();
+    let out = warden(&["check", path, "--engine", "bmc"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("undeclared function any_int"));
+    let wit = std::env::temp_dir().join(format!("warden-c-{}-any.path", std::process::id()));
+    let wit = wit.to_str().unwrap();
+    let out = warden(&[
+        "check",
+        path,
+        "--engine",
+        "bmc",
+        "--nondet-fn",
+        "any_int",
+        "--witness",
+        wit,
+    ]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("sat\n"), "{stdout}");
+    assert!(stdout.contains("line 3: any_int() = 1234"), "{stdout}");
+    let sim = warden(&["sim", path, wit]);
+    assert_eq!(sim.status.code(), Some(0), "{sim:?}");
 }

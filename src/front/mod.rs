@@ -80,6 +80,8 @@ pub enum Source {
         blocks: Cfa,
         model: wl::Model,
         bits: wl::BitMap,
+        /// The settings the program was read with (its witnesses record them).
+        read_with: LoadOptions,
     },
 }
 
@@ -96,10 +98,51 @@ impl Model {
     }
 }
 
-/// How to read files whose meaning depends on settings (C's data model).
-#[derive(Copy, Clone, Debug, Default)]
+/// How to read files whose meaning depends on settings (C programs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadOptions {
     pub data_model: c::DataModel,
+    /// Undeclared functions whose calls return a nondet `int` (see [`c::translate_with`]).
+    pub nondet_functions: Vec<String>,
+}
+
+/// The first line of a C error path written under non-default [`LoadOptions`]: `warden sim`
+/// reads the program back the same way.
+const OPTIONS_LINE: &str = "# read with:";
+
+impl LoadOptions {
+    /// The comment line that records these options in a witness (empty for the defaults).
+    pub fn witness_line(&self) -> String {
+        if *self == LoadOptions::default() {
+            return String::new();
+        }
+        let mut line = format!("{OPTIONS_LINE} --data-model {}", self.data_model.name());
+        for f in &self.nondet_functions {
+            line.push_str(&format!(" --nondet-fn {f}"));
+        }
+        line + "\n"
+    }
+
+    /// The options a witness records (the defaults if it records none).
+    pub fn from_witness(text: &str) -> Result<LoadOptions, String> {
+        let mut options = LoadOptions::default();
+        let Some(line) = text.lines().find_map(|l| l.strip_prefix(OPTIONS_LINE)) else {
+            return Ok(options);
+        };
+        let mut words = line.split_whitespace();
+        while let Some(flag) = words.next() {
+            let value = words.next().ok_or(format!("{flag} without a value"))?;
+            match flag {
+                "--data-model" => {
+                    options.data_model = c::DataModel::from_name(value)
+                        .ok_or(format!("unknown data model {value}"))?
+                }
+                "--nondet-fn" => options.nondet_functions.push(value.to_owned()),
+                _ => return Err(format!("unknown option {flag} in the witness")),
+            }
+        }
+        Ok(options)
+    }
 }
 
 /// Reads a model file with default [`LoadOptions`]: see [`load_with`].
@@ -114,7 +157,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Model, InputError
         .map_err(|e| InputError::new(path, None, format!("cannot read: {e}")))?;
     let ext = path.extension().and_then(|e| e.to_str());
     if let Some("c" | "i") = ext {
-        return load_c(path, &data, options.data_model);
+        return load_c(path, &data, options);
     }
     let by_name = path
         .extension()
@@ -156,12 +199,13 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
 /// Translates a C program, shrinks its CFA (slicing, large blocks) and encodes it. Missing
 /// headers are reported on stderr; unsupported constructs (and arrays too large for the
 /// bit-blaster) give an `unsupported` error.
-fn load_c(path: &Path, data: &[u8], dm: c::DataModel) -> Result<Model, InputError> {
+fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, InputError> {
     let text = std::str::from_utf8(data).map_err(|e| {
         let position = Some(format!("byte {}", e.valid_up_to()));
         InputError::new(path, position, "not UTF-8 text")
     })?;
-    let program = c::translate(text, dm).map_err(|e| match e {
+    let program = c::translate_with(text, options.data_model, &options.nondet_functions);
+    let program = program.map_err(|e| match e {
         c::CError::Syntax { line, message } => {
             InputError::new(path, line.map(|l| format!("line {l}")), message)
         }
@@ -190,6 +234,7 @@ fn load_c(path: &Path, data: &[u8], dm: c::DataModel) -> Result<Model, InputErro
             blocks,
             model,
             bits,
+            read_with: options.clone(),
         },
     })
 }

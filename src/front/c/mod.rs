@@ -75,6 +75,17 @@ pub struct Program {
 /// Translates C source text. `.i` files go through `gcc -E` too: the corpus's ones still
 /// have comments.
 pub fn translate(source: &str, dm: DataModel) -> Result<Program, CError> {
+    translate_with(source, dm, &[])
+}
+
+/// [`translate`], with calls of the undeclared functions `nondet_fns` read as nondet `int`
+/// sources (C's implicit declaration returns `int`): the user's statement that such an
+/// external function returns an arbitrary value and has no other effect (`--nondet-fn`).
+pub fn translate_with(
+    source: &str,
+    dm: DataModel,
+    nondet_fns: &[String],
+) -> Result<Program, CError> {
     let p = preprocess::preprocess(source).map_err(|message| CError::Syntax {
         line: None,
         message,
@@ -85,7 +96,9 @@ pub fn translate(source: &str, dm: DataModel) -> Result<Program, CError> {
         line: Some(lines.line(e.offset)),
         message: format!("syntax error, expected {}", expected(&e.expected)),
     })?;
-    let cfa = Translator::new(&lines, dm).program(&parse.unit)?;
+    let mut translator = Translator::new(&lines, dm);
+    translator.nondet_fns = nondet_fns.to_vec();
+    let cfa = translator.program(&parse.unit)?;
     Ok(Program {
         cfa,
         dropped_headers,
@@ -134,6 +147,8 @@ struct Translator<'a> {
     functions: HashMap<String, &'a FunctionDefinition>,
     /// Functions declared without a body.
     prototypes: HashMap<String, u32>,
+    /// Undeclared functions whose calls are nondet `int` sources (`--nondet-fn`).
+    nondet_fns: Vec<String>,
     typedefs: HashMap<String, Result<CType, String>>,
     globals: HashMap<String, Binding>,
     scopes: Vec<HashMap<String, Binding>>,
@@ -165,6 +180,7 @@ impl<'a> Translator<'a> {
             dm,
             functions: HashMap::new(),
             prototypes: HashMap::new(),
+            nondet_fns: Vec::new(),
             typedefs: HashMap::new(),
             globals: HashMap::new(),
             scopes: Vec::new(),

@@ -282,14 +282,16 @@ impl<'a> Translator<'a> {
                 let Some(ty) = self.nondet_type(&name["__VERIFIER_nondet_".len()..]) else {
                     return self.unsupported(span, format!("{name} (a non-integer type)"));
                 };
-                let n =
-                    self.cfa
-                        .add_nondet(Sort::Bv(ty.bits), format!("{name}()"), line, ty.signed);
-                self.drawn.push(n);
-                Ok(Some(Rv {
-                    t: self.cfa.nondets[n].term,
-                    ty,
-                }))
+                Ok(Some(self.nondet(name, ty, line)))
+            }
+            _ if self.nondet_fns.iter().any(|f| f == name)
+                && !self.functions.contains_key(name)
+                && !self.prototypes.contains_key(name) =>
+            {
+                for a in &c.arguments {
+                    self.eval(a)?;
+                }
+                Ok(Some(self.nondet(name, IntTy::INT, line)))
             }
             _ => match self.functions.get(name).copied() {
                 Some(f) => self.inline(f, &c.arguments, span),
@@ -298,6 +300,16 @@ impl<'a> Translator<'a> {
                 }
                 None => self.unsupported(span, format!("call to undeclared function {name}")),
             },
+        }
+    }
+
+    /// A fresh value of `ty` drawn by a call of `name` at `line`.
+    fn nondet(&mut self, name: &str, ty: IntTy, line: u32) -> Rv {
+        let n = (self.cfa).add_nondet(Sort::Bv(ty.bits), format!("{name}()"), line, ty.signed);
+        self.drawn.push(n);
+        Rv {
+            t: self.cfa.nondets[n].term,
+            ty,
         }
     }
 

@@ -14,6 +14,20 @@ pub enum DataModel {
 }
 
 impl DataModel {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "ilp32",
+            DataModel::Lp64 => "lp64",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DataModel> {
+        [DataModel::Ilp32, DataModel::Lp64]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+
     pub fn long_bits(self) -> u32 {
         match self {
             DataModel::Ilp32 => 32,
