@@ -56,6 +56,13 @@ impl<'a> Unroller<'a> {
         }
     }
 
+    /// Makes `lit` the solver literal of variable `v` (a leaf) in frame `k`, before anything
+    /// there is encoded: a second view of a frame whose latches are another unrolling's
+    /// (its gates are then encoded apart, e.g. in another interpolation partition).
+    pub fn bind(&mut self, v: aig::Var, k: usize, lit: sat::Lit) {
+        self.frame(k)[v.index()] = encode(lit);
+    }
+
     /// The solver literal of `l` in frame `k` if its variable is already encoded there.
     pub fn encoded(&self, l: aig::Lit, k: usize) -> Option<sat::Lit> {
         let code = *self.frames.get(k)?.get(l.var().index())?;

@@ -15,15 +15,14 @@
 //! proved for a coarser abstraction stay invariants of every finer one, so they carry over
 //! from one refinement to the next through a lemma pool.
 
-use super::path::{refute, PathQuery, Refutation};
-use super::{property_latches, AbstractEngine, CegarOptions, CegarStats, InitPrec, Refinement};
+use super::path::{refute, PathQuery, PathStates, Refutation, Strategy, Window};
+use super::{property_latches, CegarOptions, CegarStats, InitPrec};
 use crate::aig;
 use crate::cert::Invariant;
 use crate::engine::bmc::Bmc;
 use crate::engine::ic3::Ic3;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{Engine, Verdict};
-use crate::sat::itp::ItpSolver;
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::ts::{simulate, Trace, TransitionSystem};
 use crate::unroll::Unroller;
@@ -32,10 +31,17 @@ use crate::Budget;
 /// Solve calls spent minimising one unsat core.
 const CORE_MIN_TRIES: usize = 64;
 
+/// The engine that checks the localized systems.
+pub(super) enum Checker {
+    Ic3,
+    /// BMC up to this bound.
+    Bmc(Option<usize>),
+}
+
 pub(super) fn run(
     ts: &TransitionSystem,
     opts: &CegarOptions,
-    max_depth: Option<usize>,
+    checker: Checker,
     budget: &Budget,
     stats: &mut CegarStats,
 ) -> Verdict {
@@ -60,9 +66,9 @@ pub(super) fn run(
             ),
         );
         let abs = localized(ts, &visible);
-        let verdict = match opts.abstract_engine {
-            AbstractEngine::Ic3 => Ic3::new().with_lemma_pool(pool.clone()).check(&abs, budget),
-            AbstractEngine::Bmc => Bmc::new(max_depth).check(&abs, budget),
+        let verdict = match checker {
+            Checker::Ic3 => Ic3::new().with_lemma_pool(pool.clone()).check(&abs, budget),
+            Checker::Bmc(bound) => Bmc::new(bound).check(&abs, budget),
         };
         let trace = match verdict {
             Verdict::Safe(inv) => {
@@ -77,9 +83,9 @@ pub(super) fn run(
         };
         stats.spurious_depth_max = stats.spurious_depth_max.max(trace.depth() as u64);
         let values = visible_values(&abs, &trace);
-        let outcome = match opts.refinement {
-            Refinement::UnsatCore => refine_by_core(ts, &visible, &values, budget),
-            Refinement::SeqItp => refine_by_interpolants(ts, &visible, &values, budget),
+        let outcome = match opts.refinement.strategy() {
+            None => refine_by_core(ts, &visible, &values, budget),
+            Some(strategy) => refine_by_interpolants(ts, &visible, &values, strategy, budget),
         };
         match outcome {
             Check::Feasible(t) => return Verdict::Unsafe(t),
@@ -106,7 +112,7 @@ pub(super) fn run(
 }
 
 /// The outcome of checking an abstract counterexample.
-enum Check {
+pub(super) enum Check {
     Feasible(Trace),
     /// Spurious: these invisible latches become visible.
     Spurious(Vec<usize>),
@@ -133,32 +139,40 @@ pub(super) fn localized(ts: &TransitionSystem, visible: &[bool]) -> TransitionSy
     abs
 }
 
-/// Per frame of `trace` (a trace of `abs`), the AIG literals fixing the visible latches
-/// (latch variables of the concrete system) to their values.
-fn visible_values(abs: &TransitionSystem, trace: &Trace) -> Vec<Vec<aig::Lit>> {
-    simulate(abs, trace)
-        .map(|values| {
-            abs.latches
-                .iter()
-                .map(|l| l.var.lit().xor_sign(!values.lit(l.var.lit())))
-                .collect()
-        })
-        .collect()
+/// The visible latches' values along an abstract counterexample: per frame, the AIG
+/// literals (latch variables of the concrete system) fixing them.
+struct Values(Vec<Vec<aig::Lit>>);
+
+impl PathStates for Values {
+    fn depth(&self) -> usize {
+        self.0.len() - 1
+    }
+
+    fn assert<S: Solver>(&self, s: &mut S, un: &mut Unroller, t: usize) -> Vec<sat::Lit> {
+        self.0[t].iter().map(|&l| un.lit(s, l, 0)).collect()
+    }
 }
 
-/// Asserts `values[t]` in frame `t`.
-fn assert_values<'a, 'v, S: Solver>(
-    values: &'v [Vec<aig::Lit>],
-) -> impl FnMut(&mut S, &mut Unroller<'a>, usize) -> Vec<sat::Lit> + 'v {
-    move |s, un, t| values[t].iter().map(|&l| un.lit(s, l, 0)).collect()
+/// The values of the visible latches along `trace`, a trace of `abs`.
+fn visible_values(abs: &TransitionSystem, trace: &Trace) -> Values {
+    Values(
+        simulate(abs, trace)
+            .map(|values| {
+                abs.latches
+                    .iter()
+                    .map(|l| l.var.lit().xor_sign(!values.lit(l.var.lit())))
+                    .collect()
+            })
+            .collect(),
+    )
 }
 
-/// Checks the abstract path with every invisible latch guarded; refuted, the latches of a
-/// (minimised) unsat core of the guards become visible.
-fn refine_by_core(
+/// Checks the abstract path `states` with every invisible latch guarded; refuted, the
+/// latches of a (minimised) unsat core of the guards become visible.
+pub(super) fn refine_by_core(
     ts: &TransitionSystem,
     visible: &[bool],
-    values: &[Vec<aig::Lit>],
+    states: &impl PathStates,
     budget: &Budget,
 ) -> Check {
     let mut s = Cadical::new(budget);
@@ -166,10 +180,10 @@ fn refine_by_core(
     let q = PathQuery::encode(
         &mut s,
         ts,
-        values.len() - 1,
+        states,
+        Window::whole(states.depth()),
         &guarded,
         &mut |_, _| {},
-        &mut assert_values(values),
     );
     match s.solve(&q.guards()) {
         SatResult::Sat => return Check::Feasible(q.trace(&s)),
@@ -197,25 +211,16 @@ fn refine_by_core(
 }
 
 /// Checks the abstract path on the concrete system in an interpolating solver; refuted, the
-/// invisible latches in the support of the sequence interpolants become visible.
+/// invisible latches in the support of its interpolants (of `strategy`) become visible.
 fn refine_by_interpolants(
     ts: &TransitionSystem,
     visible: &[bool],
-    values: &[Vec<aig::Lit>],
+    values: &Values,
+    strategy: Strategy,
     budget: &Budget,
 ) -> Check {
-    let mut s = ItpSolver::new(budget);
-    let depth = values.len() - 1;
-    let q = PathQuery::encode(
-        &mut s,
-        ts,
-        depth,
-        &vec![false; ts.latches.len()],
-        &mut |s: &mut ItpSolver, p| s.set_partition(p),
-        &mut assert_values(values),
-    );
-    let itps = match refute(&mut s, &q, depth, budget) {
-        Refutation::Refuted(itps) => itps,
+    let cuts = match refute(ts, values, strategy, budget) {
+        Refutation::Refuted(cuts) => cuts,
         Refutation::Feasible(trace) => return Check::Feasible(trace),
         Refutation::Stopped => return Check::Stopped,
         Refutation::NoInterpolants(e) => {
@@ -224,10 +229,9 @@ fn refine_by_interpolants(
         }
     };
     let mut add = vec![false; ts.latches.len()];
-    for (t, itp) in itps.iter().enumerate() {
-        let map = q.latches_of_frame(t);
-        for v in itp.vars() {
-            if let Some(&i) = map.get(&v) {
+    for cut in &cuts {
+        for v in cut.itp.vars() {
+            if let Some(&i) = cut.latches.get(&v) {
                 add[i] |= !visible[i];
             }
         }

@@ -9,12 +9,15 @@
 //!   transition system, so it goes to IC3 (which proves) or BMC (which finds bugs);
 //! - the *predicate* domains ([`predicate`]): the precision is a set of predicates (AIG
 //!   functions over the latches) and an abstract reachability graph with coverage is built,
-//!   with Boolean (AllSAT), Cartesian or split-Boolean abstraction.
+//!   with Boolean (AllSAT), Cartesian or split-Boolean abstraction. The same graph runs the
+//!   explicit domain Theta's way (`--abstract-engine arg`: tracked latches, successor
+//!   valuations enumerated up to `--max-enum`) and the product of both (`--domain prod`).
 //!
 //! An abstract counterexample is checked on the concrete system in one BMC-style query along
 //! the abstract path ([`path`]); a feasible one is the concrete trace returned, a spurious one
 //! refines the precision (unsat core of the invisible latches' connections, or the support /
-//! the formulas of sequence interpolants). A proof is an invariant over the concrete latches
+//! the formulas of sequence, backward- or forward-binary interpolants, of one counterexample
+//! or of all those of the graph). A proof is an invariant over the concrete latches
 //! (the abstract system over-approximates the concrete one).
 
 mod localize;
@@ -43,6 +46,11 @@ pub enum Domain {
     /// only predicate domain in which a node of a one-location system has several children,
     /// so the one where `--search` matters.
     PredSplit,
+    /// The product of the explicit domain (tracked latches, enumerated up to `--max-enum`
+    /// valuations per step, each its own graph node) and Cartesian predicate abstraction
+    /// (the other predicates). Interpolants split into predicates as `--pred-split` says;
+    /// the pieces that are single latches are tracked explicitly.
+    Prod,
 }
 
 /// What a spurious counterexample refines with (`--refinement`).
@@ -51,10 +59,30 @@ pub enum Refinement {
     /// Sequence interpolants along the abstract path: their latches (explicit) or formulas
     /// (predicates) join the precision.
     SeqItp,
+    /// One binary interpolant at the start of the longest feasible suffix.
+    BwBinItp,
+    /// One binary interpolant after the longest feasible prefix.
+    FwBinItp,
+    /// Sequence interpolants of every abstract counterexample of the graph at once (the
+    /// graph is explored to the end instead of stopping at the first unsafe node; needs an
+    /// abstract reachability graph).
+    MultiSeq,
     /// The invisible latches whose connections an unsat core of the concrete check uses
     /// (explicit domain only).
     #[default]
     UnsatCore,
+}
+
+impl Refinement {
+    /// The interpolation strategy, for the refinements that interpolate.
+    fn strategy(self) -> Option<path::Strategy> {
+        match self {
+            Refinement::SeqItp | Refinement::MultiSeq => Some(path::Strategy::Sequence),
+            Refinement::BwBinItp => Some(path::Strategy::BackwardBinary),
+            Refinement::FwBinItp => Some(path::Strategy::ForwardBinary),
+            Refinement::UnsatCore => None,
+        }
+    }
 }
 
 /// How an interpolant becomes predicates (`--pred-split`).
@@ -105,11 +133,14 @@ pub enum AbstractEngine {
     /// Finds bugs (localized BMC); its bound holds for the concrete system, but it proves
     /// nothing.
     Bmc,
+    /// Abstract reachability over valuations of the visible latches (Theta's explicit
+    /// domain, configured by `--max-enum`).
+    Arg,
 }
 
 /// The CEGAR configuration: one value per axis of seed 000 that this engine implements
 /// (also the `--engine cegar` options of the command line).
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::Args)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::Args)]
 #[command(next_help_heading = "CEGAR (--engine cegar)")]
 pub struct CegarOptions {
     /// Abstract domain.
@@ -121,10 +152,10 @@ pub struct CegarOptions {
     /// How interpolants become predicates (predicate domains).
     #[arg(long, value_enum, default_value_t)]
     pub pred_split: PredSplit,
-    /// Order of expansion of the abstract reachability graph (predicate domains).
+    /// Order of expansion of the abstract reachability graph.
     #[arg(long, value_enum, default_value_t)]
     pub search: Search,
-    /// What of the graph survives a refinement (predicate domains).
+    /// What of the abstract reachability graph survives a refinement.
     #[arg(long, value_enum, default_value_t)]
     pub prune: Prune,
     /// Initial precision.
@@ -133,6 +164,29 @@ pub struct CegarOptions {
     /// Engine for the localized system (explicit domain).
     #[arg(long, value_enum, default_value_t)]
     pub abstract_engine: AbstractEngine,
+    /// Successor valuations of the tracked latches enumerated per step before their values
+    /// become unknown (explicit domain with `--abstract-engine arg`, and `prod`); 0: no limit.
+    /// Doubled whenever a refinement finds nothing new to track.
+    #[arg(long, default_value_t = DEFAULT_MAX_ENUM, value_name = "K")]
+    pub max_enum: usize,
+}
+
+/// Seed 000 (RQ1) found limits 5 to 50 best overall.
+const DEFAULT_MAX_ENUM: usize = 10;
+
+impl Default for CegarOptions {
+    fn default() -> CegarOptions {
+        CegarOptions {
+            domain: Domain::default(),
+            refinement: Refinement::default(),
+            pred_split: PredSplit::default(),
+            search: Search::default(),
+            prune: Prune::default(),
+            init_prec: InitPrec::default(),
+            abstract_engine: AbstractEngine::default(),
+            max_enum: DEFAULT_MAX_ENUM,
+        }
+    }
 }
 
 impl CegarOptions {
@@ -140,11 +194,25 @@ impl CegarOptions {
     pub fn validate(&self) -> Result<(), String> {
         if self.domain != Domain::Expl && self.refinement == Refinement::UnsatCore {
             return Err(
-                "--refinement unsat-core needs --domain expl (predicate domains refine with seq-itp)"
+                "--refinement unsat-core needs --domain expl (predicate and product \
+                 domains refine with interpolants)"
+                    .into(),
+            );
+        }
+        if self.refinement == Refinement::MultiSeq && !self.builds_graph() {
+            return Err(
+                "--refinement multi-seq needs an abstract reachability graph: a \
+                 predicate or product domain, or --abstract-engine arg"
                     .into(),
             );
         }
         Ok(())
+    }
+
+    /// Whether this configuration explores an abstract reachability graph (rather than
+    /// handing a localized system to another engine).
+    fn builds_graph(&self) -> bool {
+        self.domain != Domain::Expl || self.abstract_engine == AbstractEngine::Arg
     }
 }
 
@@ -187,10 +255,12 @@ impl Engine for Cegar {
             concrete_latches: ts.latches.len() as u64,
             ..CegarStats::default()
         };
-        match self.opts.domain {
-            Domain::Expl => localize::run(ts, &self.opts, self.max_depth, budget, &mut self.stats),
-            _ => predicate::run(ts, &self.opts, budget, &mut self.stats),
-        }
+        let checker = match (self.opts.domain, self.opts.abstract_engine) {
+            (Domain::Expl, AbstractEngine::Ic3) => localize::Checker::Ic3,
+            (Domain::Expl, AbstractEngine::Bmc) => localize::Checker::Bmc(self.max_depth),
+            _ => return predicate::run(ts, &self.opts, budget, &mut self.stats),
+        };
+        localize::run(ts, &self.opts, checker, budget, &mut self.stats)
     }
 
     fn stats(&self) -> Stats {

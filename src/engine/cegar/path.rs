@@ -3,13 +3,18 @@
 //!
 //! Every frame has its own unrolling with fresh variables for the latches, and frame `t` is
 //! linked to frame `t + 1` by one equality per latch (`latch@t+1 = next@t`). The clauses are
-//! partitioned for interpolation: partition 0 holds the initial values, partition `t + 1`
-//! frame `t` (its constraints, the abstract state asserted there, the bad properties in the
-//! last frame) and its links to frame `t + 1`. The variables two sides of a cut share are
-//! then exactly the latch variables of one frame, one per latch, so interpolant `j` reads as
-//! a predicate over the latches of frame `j` (cut 0 is the initial-state cut: without it, an
+//! partitioned for interpolation: partition 0 holds the initial values, partition `2t + 1`
+//! the abstract state asserted in frame `t` (encoded in an unrolling of its own that shares
+//! only the latch variables), partition `2t + 2` the rest of frame `t` (its constraints, the
+//! bad properties in the last frame) and its links to frame `t + 1`. The variables two sides
+//! of a cut share are then exactly the latch variables of one frame, one per latch, so an
+//! interpolant reads as a predicate over the latches of frame `t`, cut before or after the
+//! abstract state `s_t` (cut 0, before `s_0`, is the initial-state cut: without it, an
 //! infeasibility caused only by an invisible latch's initial value could be explained over
 //! the visible latches alone, and refinement would not progress).
+//!
+//! A query may also cover only a window of the path (the binary interpolation strategies check
+//! prefixes and suffixes): without the initial values, or without the bad properties.
 //!
 //! A latch can be *guarded*: its initial value and links then hold only under an activation
 //! literal, so with the guards left out it is a free input in every frame, as in the
@@ -18,41 +23,76 @@
 use std::collections::HashMap;
 
 use crate::sat::itp::{Interpolant, ItpError, ItpSolver, System};
-use crate::sat::{self, SatResult, Solver};
+use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
 
-/// A path of frames `0..=depth` encoded in a solver.
+/// The abstract states along an abstract counterexample, as the domain encodes them.
+pub(super) trait PathStates {
+    /// Number of transitions of the path (its states are `0..=depth`).
+    fn depth(&self) -> usize;
+    /// The solver literals asserting state `t` in frame 0 of `un`.
+    fn assert<S: Solver>(&self, s: &mut S, un: &mut Unroller, t: usize) -> Vec<sat::Lit>;
+}
+
+/// The frames `from..=to` of a path, and which of its ends are asserted.
+#[derive(Copy, Clone)]
+pub(super) struct Window {
+    pub from: usize,
+    pub to: usize,
+    /// The initial values hold in frame `from` (only meaningful from 0).
+    pub init: bool,
+    /// A bad property holds in frame `to`.
+    pub bad: bool,
+}
+
+impl Window {
+    /// The whole path of `depth` transitions, from the initial states to a bad state.
+    pub fn whole(depth: usize) -> Window {
+        Window {
+            from: 0,
+            to: depth,
+            init: true,
+            bad: true,
+        }
+    }
+}
+
+/// A window of a path encoded in a solver.
 pub(super) struct PathQuery<'a> {
     ts: &'a TransitionSystem,
     frames: Vec<Unroller<'a>>,
-    /// `state[t][i]`: latch `i` in frame `t`.
+    /// `state[t][i]`: latch `i` in frame `t` of the window.
     state: Vec<Vec<sat::Lit>>,
     /// The activation literal of each guarded latch.
     guards: Vec<Option<sat::Lit>>,
 }
 
 impl<'a> PathQuery<'a> {
-    /// Encodes the path of `depth` transitions of `ts` into `s`. `part(s, p)` is called before
-    /// the clauses of partition `p` are added; `assert(s, unrolling, t)` returns the solver
-    /// literals that must hold in frame `t` (encoded with that frame's unrolling, frame 0).
-    /// Latches marked in `guarded` get an activation literal.
+    /// Encodes the window `w` of the path `states` of `ts` into `s`. `part(s, p)` is called
+    /// before the clauses of partition `p` are added (see the module's documentation; `t`
+    /// counts the window's frames). Latches marked in `guarded` get an activation literal
+    /// (none when it is empty).
     pub(super) fn encode<S: Solver>(
         s: &mut S,
         ts: &'a TransitionSystem,
-        depth: usize,
+        states: &impl PathStates,
+        w: Window,
         guarded: &[bool],
         part: &mut dyn FnMut(&mut S, u32),
-        assert: &mut dyn FnMut(&mut S, &mut Unroller<'a>, usize) -> Vec<sat::Lit>,
     ) -> PathQuery<'a> {
-        let guards: Vec<Option<sat::Lit>> = guarded
-            .iter()
-            .map(|&g| g.then(|| s.new_var().pos_lit()))
+        let guards: Vec<Option<sat::Lit>> = (0..ts.latches.len())
+            .map(|i| {
+                guarded
+                    .get(i)
+                    .is_some_and(|&g| g)
+                    .then(|| s.new_var().pos_lit())
+            })
             .collect();
-        let mut frames: Vec<Unroller<'a>> = (0..=depth)
-            .map(|_| Unroller::new(ts, Start::Free))
-            .collect();
+        let len = w.to - w.from;
+        let mut frames: Vec<Unroller<'a>> =
+            (0..=len).map(|_| Unroller::new(ts, Start::Free)).collect();
         let guarded_clause = |s: &mut S, i: usize, lits: &[sat::Lit]| {
             let mut c = lits.to_vec();
             if let Some(g) = guards[i] {
@@ -62,24 +102,34 @@ impl<'a> PathQuery<'a> {
         };
         part(s, 0);
         let first = latch_lits(s, ts, &mut frames[0]);
-        for (i, l) in ts.latches.iter().enumerate() {
-            if let Some(init) = l.init {
-                guarded_clause(s, i, &[if init { first[i] } else { !first[i] }]);
+        if w.init {
+            for (i, l) in ts.latches.iter().enumerate() {
+                if let Some(init) = l.init {
+                    guarded_clause(s, i, &[if init { first[i] } else { !first[i] }]);
+                }
             }
         }
         let mut state = vec![first];
-        for t in 0..=depth {
-            part(s, t as u32 + 1);
+        for t in 0..=len {
+            part(s, 2 * t as u32 + 1);
+            let mut view = Unroller::new(ts, Start::Free);
+            for (l, &v) in ts.latches.iter().zip(&state[t]) {
+                view.bind(l.var, 0, v);
+            }
+            for l in states.assert(s, &mut view, w.from + t) {
+                s.add_clause(&[l]);
+            }
+            part(s, 2 * t as u32 + 2);
             for &c in &ts.constraints {
                 let l = frames[t].lit(s, c, 0);
                 s.add_clause(&[l]);
             }
-            for l in assert(s, &mut frames[t], t) {
-                s.add_clause(&[l]);
-            }
-            if t == depth {
-                let bad: Vec<sat::Lit> = ts.bad.iter().map(|&b| frames[t].lit(s, b, 0)).collect();
-                s.add_clause(&bad);
+            if t == len {
+                if w.bad {
+                    let bad: Vec<sat::Lit> =
+                        ts.bad.iter().map(|&b| frames[t].lit(s, b, 0)).collect();
+                    s.add_clause(&bad);
+                }
                 break;
             }
             let next = latch_lits(s, ts, &mut frames[t + 1]);
@@ -97,7 +147,6 @@ impl<'a> PathQuery<'a> {
             guards,
         }
     }
-
     /// The activation literals of the guarded latches (assume them all for the concrete
     /// system).
     pub(super) fn guards(&self) -> Vec<sat::Lit> {
@@ -161,12 +210,27 @@ fn latch_lits(s: &mut impl Solver, ts: &TransitionSystem, un: &mut Unroller) -> 
         .collect()
 }
 
-/// The outcome of checking an abstract path on the concrete system in an interpolating
-/// solver.
+/// Where an interpolant cuts a path: between the latch variables of a frame and the
+/// abstract state asserted there (`After`: the state is on the A side).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Side {
+    Before,
+    After,
+}
+
+/// One interpolant of a spurious path.
+pub(super) struct Cut {
+    /// The path state it speaks of.
+    pub frame: usize,
+    pub itp: Interpolant,
+    /// Which latch each of its variables stands for.
+    pub latches: HashMap<sat::Var, usize>,
+}
+
+/// The outcome of checking an abstract path on the concrete system.
 pub(super) enum Refutation {
-    /// Infeasible: the sequence interpolants (McMillan's), one per frame `0..=depth`, each
-    /// over that frame's latch variables.
-    Refuted(Vec<Interpolant>),
+    /// Infeasible: the interpolants the refinement strategy asks for.
+    Refuted(Vec<Cut>),
     /// Feasible: the concrete trace along the path.
     Feasible(Trace),
     /// The budget ran out.
@@ -175,28 +239,157 @@ pub(super) enum Refutation {
     NoInterpolants(ItpError),
 }
 
-/// Solves the path query `q` of `depth` transitions encoded in `s`. The interpolants are
-/// built one cut at a time, so that the budget is checked between cuts (a proof of a large
-/// path is large).
+/// Which interpolants a spurious path gives (seed 000, section 1.3.4).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(super) enum Strategy {
+    Sequence,
+    BackwardBinary,
+    ForwardBinary,
+}
+
+/// Checks the path `states` of `ts` on the concrete system and, spurious, interpolates it
+/// with `strategy`:
+/// - sequence: one interpolant per state (cut before it), from one proof of the path;
+/// - backward binary: with `i` the lowest index whose suffix `s_i .. s_n` (without the initial
+///   values) is feasible, one interpolant over state `i` between that suffix and the step
+///   `s_(i-1), op_(i-1)` that makes it infeasible (the initial values when `i` is 0);
+/// - forward binary: with `s_0 .. s_i` the longest feasible prefix, one interpolant over
+///   state `i` between that prefix and the step `op_i, s_(i+1)` that makes it infeasible.
+///
+/// The windows searched for the binary strategies are checked in plain solvers (binary
+/// search: feasibility is monotone in the window's length).
 pub(super) fn refute(
-    s: &mut ItpSolver,
-    q: &PathQuery,
-    depth: usize,
+    ts: &TransitionSystem,
+    states: &impl PathStates,
+    strategy: Strategy,
     budget: &Budget,
 ) -> Refutation {
+    let depth = states.depth();
+    let whole = Window::whole(depth);
+    let all: Vec<(usize, Side)> = (0..=depth).map(|t| (t, Side::Before)).collect();
+    let sequence = || interpolate(ts, states, whole, &all, budget);
+    match strategy {
+        Strategy::Sequence => sequence(),
+        Strategy::BackwardBinary => {
+            let suffix = |i: usize| Window {
+                from: i,
+                init: false,
+                ..whole
+            };
+            // feasible(suffix(depth)) holds for an abstract counterexample; find the lowest.
+            let Some(i) =
+                lowest_feasible(0..depth + 1, |i| feasible(ts, states, suffix(i), budget))
+            else {
+                return Refutation::Stopped;
+            };
+            if i == 0 {
+                return interpolate(ts, states, whole, &[(0, Side::Before)], budget);
+            }
+            if i > depth {
+                // The last state meets no bad state: not an abstract counterexample of
+                // the domains here; the sequence explains it all the same.
+                return sequence();
+            }
+            let step = Window {
+                from: i - 1,
+                ..suffix(i - 1)
+            };
+            interpolate(ts, states, step, &[(i, Side::Before)], budget)
+        }
+        Strategy::ForwardBinary => {
+            let prefix = |k: usize| Window {
+                to: k,
+                bad: k == depth,
+                ..whole
+            };
+            // The longest feasible prefix: the lowest k whose prefix is infeasible, minus one.
+            let Some(k) = lowest_feasible(0..depth + 1, |k| {
+                feasible(ts, states, prefix(k), budget).map(|f| !f)
+            }) else {
+                return Refutation::Stopped;
+            };
+            if k > depth {
+                return interpolate(ts, states, whole, &[], budget);
+            }
+            if k == 0 {
+                // The initial states miss `s_0`: the initial-state cut explains it.
+                return interpolate(ts, states, prefix(0), &[(0, Side::Before)], budget);
+            }
+            interpolate(ts, states, prefix(k), &[(k - 1, Side::After)], budget)
+        }
+    }
+}
+
+/// The lowest `i` in `range` for which `pred` (monotone: false, then true) holds, or
+/// `range.end` if none; `None` when `pred` is cut short.
+fn lowest_feasible(
+    range: std::ops::Range<usize>,
+    mut pred: impl FnMut(usize) -> Option<bool>,
+) -> Option<usize> {
+    let (mut lo, mut hi) = (range.start, range.end);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid)? {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
+}
+
+/// Whether window `w` of the path is feasible; `None` when interrupted.
+fn feasible(
+    ts: &TransitionSystem,
+    states: &impl PathStates,
+    w: Window,
+    budget: &Budget,
+) -> Option<bool> {
+    let mut s = Cadical::for_small_queries(budget);
+    PathQuery::encode(&mut s, ts, states, w, &[], &mut |_, _| {});
     match s.solve(&[]) {
-        SatResult::Sat => return Refutation::Feasible(q.trace(s)),
-        SatResult::Interrupted => return Refutation::Stopped,
+        SatResult::Sat => Some(true),
+        SatResult::Unsat => Some(false),
+        SatResult::Interrupted => None,
+    }
+}
+
+/// Solves window `w` in an interpolating solver; refuted, the interpolants at `cuts` (path
+/// states within the window). They are built one at a time, so that the
+/// budget is checked between them (a proof of a large path is large). A feasible window is
+/// a concrete counterexample only when it is the whole path.
+fn interpolate(
+    ts: &TransitionSystem,
+    states: &impl PathStates,
+    w: Window,
+    cuts: &[(usize, Side)],
+    budget: &Budget,
+) -> Refutation {
+    let mut s = ItpSolver::new(budget);
+    let q = PathQuery::encode(&mut s, ts, states, w, &[], &mut |s: &mut ItpSolver, p| {
+        s.set_partition(p)
+    });
+    match s.solve(&[]) {
+        SatResult::Sat if w.init && w.bad && w.from == 0 => {
+            return Refutation::Feasible(q.trace(&s))
+        }
+        SatResult::Sat | SatResult::Interrupted => return Refutation::Stopped,
         SatResult::Unsat if budget.expired() => return Refutation::Stopped,
         SatResult::Unsat => {}
     }
-    let mut out = Vec::with_capacity(depth + 1);
-    for cut in 0..=depth as u32 {
+    let mut out = Vec::with_capacity(cuts.len());
+    for &(frame, side) in cuts {
         if budget.expired() {
             return Refutation::Stopped;
         }
+        let local = frame - w.from;
+        let cut = 2 * local as u32 + u32::from(side == Side::After);
         match s.interpolant(cut, System::McMillan) {
-            Ok(itp) => out.push(itp),
+            Ok(itp) => out.push(Cut {
+                frame,
+                itp,
+                latches: q.latches_of_frame(local),
+            }),
             Err(e) => return Refutation::NoInterpolants(e),
         }
     }
