@@ -97,12 +97,20 @@ pub enum PredSplit {
     Atoms,
 }
 
-/// Order in which the graph's waiting nodes are expanded (`--search`).
+/// Order in which the graph's waiting nodes are expanded (`--search`). The error-distance
+/// orders (seed 000: priority `w_D * depth + w_E * distance to the error location`) need the
+/// locations of a program; on a transition system they expand breadth-first.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
 pub enum Search {
     #[default]
     Bfs,
     Dfs,
+    /// Nearest to the error location first (`w_D = 0, w_E = 1`).
+    Err,
+    /// `w_D = 2, w_E = 1`.
+    ErrDfs,
+    /// `w_D = 1, w_E = 2`.
+    DfsErr,
 }
 
 /// What survives a refinement of the graph (`--prune`).

@@ -1,0 +1,341 @@
+//! CEGAR on a program's control-flow automaton (seed 000, Theta's CFA analysis; `--engine
+//! cegar` on C input), next to the transition-system CEGAR of [`super::cegar`] for circuits.
+//!
+//! An abstract reachability graph ([`arg`]) over (location, abstract state) pairs is built with
+//! Cartesian predicate abstraction ([`abstraction`]) under a per-location precision, in the
+//! order `--search` gives; locations from which the CFA cannot reach the error are not
+//! explored at all. An abstract error path is checked concretely by bit-blasting its edges
+//! into one SAT query ([`path`]); a feasible one becomes a counterexample of the encoded
+//! model, first replayed by the CFA interpreter; a spurious one is interpolated (sequence,
+//! backward or forward binary, per `--refinement`) and the interpolant at the path's `i`-th
+//! node refines the precision of that node's location (split per `--pred-split`); the graph
+//! is then rebuilt. A complete graph is a proof, turned into an invariant of the encoded model
+//! ([`invariant`]) that the caller checks.
+//!
+//! Options that have no CFA counterpart here: every `--domain` runs the Cartesian predicate
+//! abstraction, `--refinement unsat-core` and `multi-seq` interpolate sequences, `--prune` is
+//! always a full rebuild, `--abstract-engine` does not apply.
+
+mod abstraction;
+mod arg;
+mod invariant;
+mod path;
+mod program;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, VecDeque};
+
+use super::cegar::{CegarOptions, InitPrec, PredSplit, Refinement};
+use super::{Stats, Verdict};
+use crate::aig::{self, Node};
+use crate::cfa::{self, Cfa};
+use crate::ts::{Trace, TransitionSystem};
+use crate::wl::{self, BitMap, BitVec, Value};
+use crate::Budget;
+use abstraction::Post;
+use arg::Arg;
+use path::{Check, Strategy};
+use program::Program;
+
+/// The outcome of a run: the verdict over the encoded model `ts`, the counters, and why it
+/// is unknown if it is.
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub stats: Stats,
+    pub note: Option<String>,
+}
+
+/// Counters of one run.
+#[derive(Default)]
+struct Counters {
+    refinements: u64,
+    spurious_depth_max: u64,
+    predicates: u64,
+    arg_nodes: u64,
+    covered: u64,
+}
+
+impl Counters {
+    fn stats(&self) -> Stats {
+        vec![
+            ("cegar_refinements", self.refinements),
+            ("cegar_spurious_depth_max", self.spurious_depth_max),
+            ("cegar_precision", self.predicates),
+            ("cegar_arg_nodes", self.arg_nodes),
+            ("cegar_covered", self.covered),
+        ]
+    }
+}
+
+/// Checks `cfa`, whose encoding ([`cfa::encode`]) blasted is `ts` with its words at `bits`.
+/// The verdict speaks of `ts`; `Err` is an internal error (a feasible path that the
+/// interpreter does not confirm).
+pub fn check(
+    cfa: &Cfa,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    opts: &CegarOptions,
+    budget: &Budget,
+) -> Result<Outcome, String> {
+    let mut counters = Counters::default();
+    let unknown = |why: String, counters: &Counters| Outcome {
+        verdict: Verdict::Unknown { depth: None },
+        stats: counters.stats(),
+        note: Some(why),
+    };
+    let mut prog = match Program::new(cfa) {
+        Ok(p) => p,
+        Err(e) => return Ok(unknown(e, &counters)),
+    };
+    let dist = distances(cfa);
+    if dist[cfa.exit.index()].is_some() {
+        return Ok(unknown(
+            "unsupported: the exit location reaches the error".into(),
+            &counters,
+        ));
+    }
+    let strategy = match opts.refinement {
+        Refinement::BwBinItp => Strategy::BackwardBinary,
+        Refinement::FwBinItp => Strategy::ForwardBinary,
+        Refinement::SeqItp | Refinement::MultiSeq | Refinement::UnsatCore => Strategy::Sequence,
+    };
+    let mut prec: Vec<Vec<aig::Lit>> = vec![Vec::new(); cfa.locations.len()];
+    if opts.init_prec == InitPrec::Prop {
+        initial_precision(&prog, &mut prec);
+    }
+    let outgoing = cfa.outgoing();
+    loop {
+        let root = abstraction::initial(&prog, &prec[cfa.entry.index()]);
+        let mut arg = Arg::new(
+            cfa.locations.len(),
+            cfa.entry,
+            root,
+            opts.search,
+            dist.clone(),
+        );
+        let found = explore(&prog, &mut arg, &prec, &dist, &outgoing, budget);
+        counters.arg_nodes = arg.nodes.len() as u64;
+        counters.covered = arg.covered;
+        let error_node = match found {
+            Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
+            Explored::Complete => {
+                let inv = invariant::invariant(&prog, &arg, &dist, ts, bits);
+                return Ok(Outcome {
+                    verdict: Verdict::Safe(inv),
+                    stats: counters.stats(),
+                    note: None,
+                });
+            }
+            Explored::Error(n) => n,
+        };
+        let edges = arg.path(error_node);
+        match path::check(&mut prog, &edges, strategy, budget) {
+            Check::Stopped(why) => return Ok(unknown(why, &counters)),
+            Check::Feasible(drawn) => {
+                let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
+                return Ok(Outcome {
+                    verdict: Verdict::Unsafe(trace),
+                    stats: counters.stats(),
+                    note: None,
+                });
+            }
+            Check::Refuted(cuts) => {
+                counters.refinements += 1;
+                counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
+                let nodes = arg.ancestry(error_node);
+                let mut new = 0;
+                for cut in cuts {
+                    let loc = arg.nodes[nodes[cut.node]].loc.index();
+                    new += refine(&prog, &mut prec[loc], cut.pred, opts.pred_split);
+                }
+                counters.predicates += new as u64;
+                if new == 0 {
+                    return Ok(unknown(
+                        "the refinement found no new predicate".into(),
+                        &counters,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// How exploring the graph ended.
+enum Explored {
+    /// Every node is expanded or covered, and none is at the error.
+    Complete,
+    /// This node is at the error location.
+    Error(usize),
+    Stopped,
+}
+
+fn explore(
+    prog: &Program,
+    arg: &mut Arg,
+    prec: &[Vec<aig::Lit>],
+    dist: &[Option<usize>],
+    outgoing: &[Vec<usize>],
+    budget: &Budget,
+) -> Explored {
+    let error = prog.cfa.error;
+    if arg.nodes[0].loc == error {
+        return Explored::Error(0);
+    }
+    while let Some(n) = arg.pop() {
+        if budget.expired() {
+            return Explored::Stopped;
+        }
+        for &e in &outgoing[arg.nodes[n].loc.index()] {
+            let to = prog.cfa.edges[e].to;
+            if dist[to.index()].is_none() {
+                continue;
+            }
+            match abstraction::post(prog, &arg.nodes[n].state, e, &prec[to.index()], budget) {
+                Post::Bottom => {}
+                Post::Stopped => return Explored::Stopped,
+                Post::State(s) => {
+                    if let Some(child) = arg.add(to, s, Some((n, e))) {
+                        if to == error {
+                            return Explored::Error(child);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Explored::Complete
+}
+
+/// Each location's distance (in edges) to the error, by backward breadth-first search.
+fn distances(cfa: &Cfa) -> Vec<Option<usize>> {
+    let mut incoming = vec![Vec::new(); cfa.locations.len()];
+    for e in &cfa.edges {
+        incoming[e.to.index()].push(e.from);
+    }
+    let mut dist = vec![None; cfa.locations.len()];
+    dist[cfa.error.index()] = Some(0);
+    let mut queue = VecDeque::from([cfa.error]);
+    while let Some(l) = queue.pop_front() {
+        let d = dist[l.index()].unwrap_or(0) + 1;
+        for &p in &incoming[l.index()] {
+            if dist[p.index()].is_none() {
+                dist[p.index()] = Some(d);
+                queue.push_back(p);
+            }
+        }
+    }
+    dist
+}
+
+/// The guards of the edges into the error that read only variables, as predicates of their
+/// source locations (the precision of `--init-prec prop`).
+fn initial_precision(prog: &Program, prec: &mut [Vec<aig::Lit>]) {
+    let nondet_leaves: Vec<aig::Var> = prog.nondets.iter().flatten().map(|l| l.var()).collect();
+    for (e, bits) in prog.cfa.edges.iter().zip(&prog.edges) {
+        let cone = prog.aig().cone([bits.guard]);
+        if e.to == prog.cfa.error && !nondet_leaves.iter().any(|v| cone[v.index()]) {
+            add_predicate(&mut prec[e.from.index()], bits.guard);
+        }
+    }
+}
+
+/// Adds `pred` (or its pieces, per `split`) to a location's precision; the number of new
+/// predicates. Pieces that add nothing fall back to the whole interpolant, which always
+/// rules out its path once the path's nodes entail the interpolants before them.
+fn refine(prog: &Program, prec: &mut Vec<aig::Lit>, pred: aig::Lit, split: PredSplit) -> usize {
+    let pieces = match split {
+        PredSplit::Whole => vec![pred],
+        PredSplit::Conjuncts => conjuncts(prog.aig(), pred),
+        PredSplit::Atoms => {
+            let cone = prog.aig().cone([pred]);
+            (prog.vars.iter().flatten())
+                .filter(|l| cone[l.var().index()])
+                .copied()
+                .collect()
+        }
+    };
+    let mut new = 0;
+    for p in pieces {
+        new += usize::from(add_predicate(prec, p));
+    }
+    if new == 0 {
+        new += usize::from(add_predicate(prec, pred));
+    }
+    new
+}
+
+/// Adds a (non-constant, new up to negation) predicate; whether it was new.
+fn add_predicate(prec: &mut Vec<aig::Lit>, p: aig::Lit) -> bool {
+    let p = p.xor_sign(p.is_negated());
+    if p.is_const() || prec.contains(&p) {
+        return false;
+    }
+    prec.push(p);
+    true
+}
+
+/// The top-level conjuncts of `l` in `aig`.
+fn conjuncts(aig: &aig::Aig, l: aig::Lit) -> Vec<aig::Lit> {
+    let mut out = Vec::new();
+    let mut stack = vec![l];
+    while let Some(x) = stack.pop() {
+        match aig.node(x.var()) {
+            Node::And(a, b) if !x.is_negated() => stack.extend([a, b]),
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+/// The counterexample of the encoded model `ts` along the feasible path `edges` with the
+/// nondet values `drawn`, after the CFA interpreter confirmed that those values reach the
+/// error.
+fn counterexample(
+    prog: &Program,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    edges: &[usize],
+    drawn: &path::Drawn,
+) -> Result<Trace, String> {
+    let cfa = prog.cfa;
+    let values: Vec<(usize, Value)> = (drawn.iter().flatten())
+        .map(|(n, b)| (*n, value_of(cfa, *n, b)))
+        .collect();
+    cfa::path::replay(cfa, &values, edges.len())
+        .map_err(|e| format!("internal error: the cegar error path: {e}"))?;
+    let position: HashMap<aig::Var, usize> = (ts.inputs.iter().enumerate())
+        .map(|(i, &v)| (v, i))
+        .collect();
+    let mut inputs = vec![vec![false; ts.inputs.len()]; edges.len() + 1];
+    for (frame, firing) in inputs.iter_mut().zip(drawn) {
+        for (n, values) in firing {
+            let word = bits.inputs[prog.nondet_inputs[*n]].flat();
+            for (lit, &b) in word.iter().zip(values) {
+                frame[position[&lit.var()]] = b ^ lit.is_negated();
+            }
+        }
+    }
+    Ok(Trace {
+        init: ts.latches.iter().map(|l| l.init.unwrap_or(false)).collect(),
+        inputs,
+        bad: 0,
+    })
+}
+
+/// A nondet source's value from its flattened bits.
+fn value_of(cfa: &Cfa, n: usize, bits: &[bool]) -> Value {
+    match cfa.terms.sort(cfa.nondets[n].term) {
+        wl::Sort::Bv(_) => Value::Bv(BitVec::from_bits(bits)),
+        wl::Sort::Array { index, element } => {
+            let mut a = wl::ArrayValue::constant(index, BitVec::zero(element));
+            for (j, chunk) in bits.chunks(element as usize).enumerate() {
+                a.set(
+                    &BitVec::from_u64(index, j as u64),
+                    &BitVec::from_bits(chunk),
+                );
+            }
+            Value::Array(a)
+        }
+    }
+}
