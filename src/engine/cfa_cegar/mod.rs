@@ -33,7 +33,7 @@ use crate::cfa::{self, Cfa};
 use crate::ts::{Trace, TransitionSystem};
 use crate::wl::{self, BitMap, BitVec, Value};
 use crate::Budget;
-use abstraction::Post;
+use abstraction::{Abstractor, Post};
 use arg::Arg;
 use path::{Check, Strategy};
 use program::Program;
@@ -106,6 +106,9 @@ pub fn check(
     }
     let outgoing = cfa.outgoing();
     loop {
+        if budget.expired() {
+            return Ok(unknown("interrupted".into(), &counters));
+        }
         let root = abstraction::initial(&prog, &prec[cfa.entry.index()]);
         let mut arg = Arg::new(
             cfa.locations.len(),
@@ -114,7 +117,9 @@ pub fn check(
             opts.search,
             dist.clone(),
         );
-        let found = explore(&prog, &mut arg, &prec, &dist, &outgoing, budget);
+        let images = abstraction::images(&mut prog, &prec);
+        let ab = Abstractor::new(&prog, images, budget);
+        let found = explore(&ab, &mut arg, &dist, &outgoing, budget);
         counters.arg_nodes = arg.nodes.len() as u64;
         counters.covered = arg.covered;
         let error_node = match found {
@@ -130,33 +135,56 @@ pub fn check(
             Explored::Error(n) => n,
         };
         let edges = arg.path(error_node);
-        match path::check(&mut prog, &edges, strategy, budget) {
-            Check::Stopped(why) => return Ok(unknown(why, &counters)),
-            Check::Feasible(drawn) => {
-                let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                return Ok(Outcome {
-                    verdict: Verdict::Unsafe(trace),
-                    stats: counters.stats(),
-                    note: None,
-                });
-            }
-            Check::Refuted(cuts) => {
-                counters.refinements += 1;
-                counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
-                let nodes = arg.ancestry(error_node);
-                let mut new = 0;
-                for cut in cuts {
-                    let loc = arg.nodes[nodes[cut.node]].loc.index();
-                    new += refine(&prog, &mut prec[loc], cut.pred, opts.pred_split);
+        let nodes = arg.ancestry(error_node);
+        // A binary interpolant need not rule out its path when the abstract states before its
+        // node are too weak to entail it: the same path then comes back, and the sequence of
+        // interpolants refines it instead.
+        let mut attempts = vec![strategy];
+        if strategy != Strategy::Sequence {
+            attempts.push(Strategy::Sequence);
+        }
+        let mut new = 0;
+        for s in attempts {
+            match path::check(&mut prog, &edges, s, budget) {
+                Check::Stopped(why) => return Ok(unknown(why, &counters)),
+                Check::Feasible(drawn) => {
+                    let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
+                    return Ok(Outcome {
+                        verdict: Verdict::Unsafe(trace),
+                        stats: counters.stats(),
+                        note: None,
+                    });
                 }
-                counters.predicates += new as u64;
-                if new == 0 {
-                    return Ok(unknown(
-                        "the refinement found no new predicate".into(),
-                        &counters,
-                    ));
+                Check::Refuted(cuts) => {
+                    for cut in cuts {
+                        let loc = arg.nodes[nodes[cut.node]].loc.index();
+                        new += refine(&prog, &mut prec[loc], cut.pred, opts.pred_split);
+                    }
                 }
             }
+            if new > 0 {
+                break;
+            }
+        }
+        counters.refinements += 1;
+        crate::log::info(
+            2,
+            format_args!(
+                "cegar: refinement {}: spurious path of {} edges, {} new predicates, {} nodes, {} gates",
+                counters.refinements,
+                edges.len(),
+                new,
+                arg.nodes.len(),
+                prog.aig().num_ands()
+            ),
+        );
+        counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
+        counters.predicates += new as u64;
+        if new == 0 {
+            return Ok(unknown(
+                "the refinement found no new predicate".into(),
+                &counters,
+            ));
         }
     }
 }
@@ -171,14 +199,14 @@ enum Explored {
 }
 
 fn explore(
-    prog: &Program,
+    ab: &Abstractor,
     arg: &mut Arg,
-    prec: &[Vec<aig::Lit>],
     dist: &[Option<usize>],
     outgoing: &[Vec<usize>],
     budget: &Budget,
 ) -> Explored {
-    let error = prog.cfa.error;
+    let cfa = ab.program().cfa;
+    let error = cfa.error;
     if arg.nodes[0].loc == error {
         return Explored::Error(0);
     }
@@ -187,11 +215,11 @@ fn explore(
             return Explored::Stopped;
         }
         for &e in &outgoing[arg.nodes[n].loc.index()] {
-            let to = prog.cfa.edges[e].to;
+            let to = cfa.edges[e].to;
             if dist[to.index()].is_none() {
                 continue;
             }
-            match abstraction::post(prog, &arg.nodes[n].state, e, &prec[to.index()], budget) {
+            match ab.post(&arg.nodes[n].state, e) {
                 Post::Bottom => {}
                 Post::Stopped => return Explored::Stopped,
                 Post::State(s) => {
@@ -279,7 +307,12 @@ fn add_predicate(prec: &mut Vec<aig::Lit>, p: aig::Lit) -> bool {
 fn conjuncts(aig: &aig::Aig, l: aig::Lit) -> Vec<aig::Lit> {
     let mut out = Vec::new();
     let mut stack = vec![l];
+    // The AND tree is a DAG: each shared gate is split once.
+    let mut seen = std::collections::HashSet::new();
     while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
         match aig.node(x.var()) {
             Node::And(a, b) if !x.is_negated() => stack.extend([a, b]),
             _ => out.push(x),
