@@ -2,19 +2,20 @@
 //! cegar` on C input), next to the transition-system CEGAR of [`super::cegar`] for circuits.
 //!
 //! An abstract reachability graph ([`arg`]) over (location, abstract state) pairs is built with
-//! Cartesian predicate abstraction ([`abstraction`]) under a per-location precision, in the
-//! order `--search` gives; locations from which the CFA cannot reach the error are not
+//! explicit values (`--domain expl`, successors enumerated up to `--max-enum`) or Cartesian
+//! predicate abstraction (the predicate domains) ([`abstraction`]) under a per-location
+//! precision, in the order `--search` gives; locations from which the CFA cannot reach the error are not
 //! explored at all. An abstract error path is checked concretely by bit-blasting its edges
 //! into one SAT query ([`path`]); a feasible one becomes a counterexample of the encoded
 //! model, first replayed by the CFA interpreter; a spurious one is interpolated (sequence,
 //! backward or forward binary, per `--refinement`) and the interpolant at the path's `i`-th
-//! node refines the precision of that node's location (split per `--pred-split`); the graph
-//! is then rebuilt. A complete graph is a proof, turned into an invariant of the encoded model
+//! node refines the precision of that node's location (its variables are tracked, or it
+//! becomes predicates split per `--pred-split`); the graph is then rebuilt. A complete graph is a proof, turned into an invariant of the encoded model
 //! ([`invariant`]) that the caller checks.
 //!
-//! Options that have no CFA counterpart here: every `--domain` runs the Cartesian predicate
-//! abstraction, `--refinement unsat-core` and `multi-seq` interpolate sequences, `--prune` is
-//! always a full rebuild, `--abstract-engine` does not apply.
+//! Options that have no CFA counterpart here: `pred-bool`, `pred-split` and `prod` run the
+//! Cartesian predicate abstraction, `--refinement unsat-core` and `multi-seq` interpolate
+//! sequences, `--prune` is always a full rebuild, `--abstract-engine` does not apply.
 
 mod abstraction;
 mod arg;
@@ -26,14 +27,14 @@ mod tests;
 
 use std::collections::{HashMap, VecDeque};
 
-use super::cegar::{CegarOptions, InitPrec, PredSplit, Refinement};
+use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Refinement};
 use super::{Stats, Verdict};
 use crate::aig::{self, Node};
 use crate::cfa::{self, Cfa};
 use crate::ts::{Trace, TransitionSystem};
 use crate::wl::{self, BitMap, BitVec, Value};
 use crate::Budget;
-use abstraction::{Abstractor, Post};
+use abstraction::{Abstractor, Mode, Post};
 use arg::Arg;
 use path::{Check, Strategy};
 use program::Program;
@@ -100,9 +101,15 @@ pub fn check(
         Refinement::FwBinItp => Strategy::ForwardBinary,
         Refinement::SeqItp | Refinement::MultiSeq | Refinement::UnsatCore => Strategy::Sequence,
     };
+    let mut mode = match opts.domain {
+        Domain::Expl => Mode::Explicit {
+            max_enum: opts.max_enum,
+        },
+        Domain::PredBool | Domain::PredCart | Domain::PredSplit | Domain::Prod => Mode::Cartesian,
+    };
     let mut prec: Vec<Vec<aig::Lit>> = vec![Vec::new(); cfa.locations.len()];
     if opts.init_prec == InitPrec::Prop {
-        initial_precision(&prog, &mut prec);
+        initial_precision(&prog, &mut prec, mode);
     }
     let outgoing = cfa.outgoing();
     loop {
@@ -118,7 +125,7 @@ pub fn check(
             dist.clone(),
         );
         let images = abstraction::images(&mut prog, &prec);
-        let ab = Abstractor::new(&prog, images, budget);
+        let ab = Abstractor::new(&prog, images, mode, budget);
         let found = explore(&ab, &mut arg, &dist, &outgoing, budget);
         counters.arg_nodes = arg.nodes.len() as u64;
         counters.covered = arg.covered;
@@ -158,7 +165,7 @@ pub fn check(
                 Check::Refuted(cuts) => {
                     for cut in cuts {
                         let loc = arg.nodes[nodes[cut.node]].loc.index();
-                        new += refine(&prog, &mut prec[loc], cut.pred, opts.pred_split);
+                        new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
                     }
                 }
             }
@@ -181,10 +188,19 @@ pub fn check(
         counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
         counters.predicates += new as u64;
         if new == 0 {
-            return Ok(unknown(
-                "the refinement found no new predicate".into(),
-                &counters,
-            ));
+            // Explicit values: the path came back because too many successors made tracked
+            // variables unknown; enumerate more of them (as the transition-system engine does).
+            match &mut mode {
+                Mode::Explicit { max_enum } if *max_enum != 0 => {
+                    *max_enum = max_enum.saturating_mul(2)
+                }
+                _ => {
+                    return Ok(unknown(
+                        "the refinement found no new predicate".into(),
+                        &counters,
+                    ))
+                }
+            }
         }
     }
 }
@@ -219,14 +235,13 @@ fn explore(
             if dist[to.index()].is_none() {
                 continue;
             }
-            match ab.post(&arg.nodes[n].state, e) {
-                Post::Bottom => {}
-                Post::Stopped => return Explored::Stopped,
-                Post::State(s) => {
-                    if let Some(child) = arg.add(to, s, Some((n, e))) {
-                        if to == error {
-                            return Explored::Error(child);
-                        }
+            let Post::States(states) = ab.post(&arg.nodes[n].state, e) else {
+                return Explored::Stopped;
+            };
+            for s in states {
+                if let Some(child) = arg.add(to, s, Some((n, e))) {
+                    if to == error {
+                        return Explored::Error(child);
                     }
                 }
             }
@@ -257,26 +272,48 @@ fn distances(cfa: &Cfa) -> Vec<Option<usize>> {
 }
 
 /// The guards of the edges into the error that read only variables, as predicates of their
-/// source locations (the precision of `--init-prec prop`).
-fn initial_precision(prog: &Program, prec: &mut [Vec<aig::Lit>]) {
+/// source locations (the precision of `--init-prec prop`; their variables for explicit values).
+fn initial_precision(prog: &Program, prec: &mut [Vec<aig::Lit>], mode: Mode) {
     let nondet_leaves: Vec<aig::Var> = prog.nondets.iter().flatten().map(|l| l.var()).collect();
     for (e, bits) in prog.cfa.edges.iter().zip(&prog.edges) {
         let cone = prog.aig().cone([bits.guard]);
         if e.to == prog.cfa.error && !nondet_leaves.iter().any(|v| cone[v.index()]) {
-            add_predicate(&mut prec[e.from.index()], bits.guard);
+            refine(
+                prog,
+                &mut prec[e.from.index()],
+                bits.guard,
+                mode,
+                PredSplit::Whole,
+            );
         }
     }
 }
 
-/// Adds `pred` (or its pieces, per `split`) to a location's precision; the number of new
-/// predicates. Pieces that add nothing fall back to the whole interpolant, which always
-/// rules out its path once the path's nodes entail the interpolants before them.
-fn refine(prog: &Program, prec: &mut Vec<aig::Lit>, pred: aig::Lit, split: PredSplit) -> usize {
-    let pieces = match split {
-        PredSplit::Whole => vec![pred],
-        PredSplit::Conjuncts => conjuncts(prog.aig(), pred),
-        PredSplit::Atoms => {
-            let cone = prog.aig().cone([pred]);
+/// Adds what `pred` (an interpolant, a guard) gives to a location's precision: the bits of
+/// every variable it reads (explicit values), or predicates split per `split`; the number of
+/// new ones. Pieces that add nothing fall back to the whole interpolant, which always rules
+/// out its path once the path's nodes entail the interpolants before them.
+fn refine(
+    prog: &Program,
+    prec: &mut Vec<aig::Lit>,
+    pred: aig::Lit,
+    mode: Mode,
+    split: PredSplit,
+) -> usize {
+    let cone = || prog.aig().cone([pred]);
+    let pieces = match (mode, split) {
+        (Mode::Explicit { .. }, _) => {
+            let cone = cone();
+            (prog.vars.iter())
+                .filter(|bits| bits.iter().any(|l| cone[l.var().index()]))
+                .flatten()
+                .copied()
+                .collect()
+        }
+        (Mode::Cartesian, PredSplit::Whole) => vec![pred],
+        (Mode::Cartesian, PredSplit::Conjuncts) => conjuncts(prog.aig(), pred),
+        (Mode::Cartesian, PredSplit::Atoms) => {
+            let cone = cone();
             (prog.vars.iter().flatten())
                 .filter(|l| cone[l.var().index()])
                 .copied()
@@ -287,7 +324,7 @@ fn refine(prog: &Program, prec: &mut Vec<aig::Lit>, pred: aig::Lit, split: PredS
     for p in pieces {
         new += usize::from(add_predicate(prec, p));
     }
-    if new == 0 {
+    if new == 0 && mode == Mode::Cartesian {
         new += usize::from(add_predicate(prec, pred));
     }
     new

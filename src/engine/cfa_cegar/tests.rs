@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options};
-use crate::engine::cegar::{CegarOptions, PredSplit, Refinement, Search};
+use crate::engine::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Refinement, Search};
 use crate::engine::Stats;
 use crate::front::{self, Source};
 use crate::wl;
@@ -80,29 +80,50 @@ const BUG_LOOP: &str = "int main() { int x = 0; int n = __VERIFIER_nondet_int();
     while (x < 5) { x = x + 1; }
     if (x == 5 && n == 42) reach_error(); return 0; }";
 
+/// Few values of a nondet input: explicit values enumerate them (or give up on them beyond
+/// `--max-enum`), predicates need `y` even.
+const SAFE_FEW_VALUES: &str = "int main() { int x = __VERIFIER_nondet_int();
+    if (x < 0 || x > 3) return 0;
+    int y = x * 2;
+    if (y == 7) reach_error(); return 0; }";
+
+/// Every search order in both domains, the binary refinements, the predicate splits and
+/// the enumeration limits (unlimited, and below the values of [`SAFE_FEW_VALUES`]).
 fn configurations() -> Vec<CegarOptions> {
     let mut all = Vec::new();
-    for search in [
-        Search::Bfs,
-        Search::Dfs,
-        Search::Err,
-        Search::ErrDfs,
-        Search::DfsErr,
-    ] {
-        all.push(CegarOptions {
-            search,
+    for domain in [Domain::Expl, Domain::PredCart] {
+        let base = CegarOptions {
+            domain,
+            refinement: Refinement::SeqItp,
             ..CegarOptions::default()
-        });
-    }
-    for refinement in [Refinement::BwBinItp, Refinement::FwBinItp] {
-        all.push(CegarOptions {
-            refinement,
-            ..CegarOptions::default()
-        });
+        };
+        for search in [
+            Search::Bfs,
+            Search::Dfs,
+            Search::Err,
+            Search::ErrDfs,
+            Search::DfsErr,
+        ] {
+            all.push(CegarOptions { search, ..base });
+        }
+        for refinement in [Refinement::BwBinItp, Refinement::FwBinItp] {
+            all.push(CegarOptions { refinement, ..base });
+        }
     }
     for pred_split in [PredSplit::Whole, PredSplit::Atoms] {
         all.push(CegarOptions {
+            domain: Domain::PredCart,
+            refinement: Refinement::SeqItp,
             pred_split,
+            ..CegarOptions::default()
+        });
+    }
+    // Unlimited enumeration with the property's variables tracked from the start would
+    // enumerate every value of the loop counter leaving the loop (tracked after it, not in it).
+    for (max_enum, init_prec) in [(0, InitPrec::Empty), (1, InitPrec::Prop)] {
+        all.push(CegarOptions {
+            max_enum,
+            init_prec,
             ..CegarOptions::default()
         });
     }
@@ -111,7 +132,7 @@ fn configurations() -> Vec<CegarOptions> {
 
 #[test]
 fn safe_programs_are_proved_with_checked_invariants() {
-    for program in [SAFE_COUNTER, SAFE_BRANCHES] {
+    for program in [SAFE_COUNTER, SAFE_BRANCHES, SAFE_FEW_VALUES] {
         for opts in configurations() {
             let (answer, _) = decide(program, opts);
             assert!(
@@ -123,12 +144,19 @@ fn safe_programs_are_proved_with_checked_invariants() {
 }
 
 /// A loop bounded by an assumption on a nondet value: the interpolants unroll it (no
-/// generalisation at bit level), which breadth-first search finishes in seconds while
-/// depth-first search follows one unrolling too far.
+/// generalisation at bit level), which breadth-first search finishes in seconds in both
+/// domains while depth-first search follows one unrolling too far.
 #[test]
 fn assumption_bounded_loop_is_proved_breadth_first() {
-    let (answer, _) = decide(SAFE_ASSUME, CegarOptions::default());
-    assert!(matches!(answer, Answer::Unsat(_)), "{answer:?}");
+    for domain in [Domain::Expl, Domain::PredCart] {
+        let opts = CegarOptions {
+            domain,
+            refinement: Refinement::SeqItp,
+            ..CegarOptions::default()
+        };
+        let (answer, _) = decide(SAFE_ASSUME, opts);
+        assert!(matches!(answer, Answer::Unsat(_)), "{domain:?}: {answer:?}");
+    }
 }
 
 #[test]
@@ -146,8 +174,13 @@ fn buggy_programs_give_replayed_error_paths() {
 
 #[test]
 fn spurious_error_paths_are_refined_away() {
-    let (answer, _, stats) = decide_with_stats(SAFE_COUNTER, CegarOptions::default());
-    assert!(matches!(answer, Answer::Unsat(_)));
-    let refinements = stats.iter().find(|(k, _)| *k == "cegar_refinements");
-    assert!(refinements.is_some_and(|&(_, n)| n > 0), "{stats:?}");
+    for opts in configurations() {
+        let (answer, _, stats) = decide_with_stats(SAFE_COUNTER, opts);
+        assert!(matches!(answer, Answer::Unsat(_)));
+        let refinements = stats.iter().find(|(k, _)| *k == "cegar_refinements");
+        assert!(
+            refinements.is_some_and(|&(_, n)| n > 0),
+            "{opts:?}: {stats:?}"
+        );
+    }
 }
