@@ -235,6 +235,10 @@ fn interpolate(
         let mut itps = Vec::with_capacity(cuts.len());
         let mut leaves = Vec::with_capacity(cuts.len());
         for &node in cuts {
+            // A long path has a large proof, labelled once per cut.
+            if budget.expired() {
+                return Check::Stopped("interrupted".into());
+            }
             let local = node - w.from;
             match s.interpolant(local as u32, System::McMillan) {
                 Ok(itp) => itps.push((node, itp)),
