@@ -1,7 +1,9 @@
 //! The abstract reachability graph over a CFA: nodes are (location, abstract state) pairs,
 //! a new node is covered by an uncovered node at the same location with a weaker state, and
 //! the waiting nodes are expanded in the order `--search` gives (seed 000: minimise
-//! `w_D * depth + w_E * distance to the error location`).
+//! `w_D * depth + w_E * distance to the error location`). A refinement may prune the graph
+//! lazily ([`Arg::reopen`]): only the subtrees below one node are removed and that node is
+//! expanded again, under the refined precision.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -18,6 +20,13 @@ pub(super) struct Node {
     /// The node and edge it was reached from (none for the root).
     pub parent: Option<(usize, usize)>,
     pub depth: usize,
+    children: Vec<usize>,
+    /// The node covering this one.
+    covered_by: Option<usize>,
+    /// The nodes this one covers.
+    covers: Vec<usize>,
+    /// Not removed by pruning.
+    alive: bool,
 }
 
 /// The graph and its waiting nodes.
@@ -68,8 +77,8 @@ impl Arg {
         arg
     }
 
-    /// Adds a node unless a node at its location already covers it; returns it if it was
-    /// added uncovered.
+    /// Adds a node, covered if an uncovered node at its location has a weaker state; returns
+    /// it if it is uncovered (and waiting).
     pub fn add(
         &mut self,
         loc: Loc,
@@ -77,30 +86,85 @@ impl Arg {
         parent: Option<(usize, usize)>,
     ) -> Option<usize> {
         let depth = parent.map_or(0, |(p, _)| self.nodes[p].depth + 1);
-        let covered = self.at[loc.index()]
-            .iter()
-            .any(|&m| is_subset(&self.nodes[m].state, &state));
+        let covered_by = (self.at[loc.index()].iter())
+            .copied()
+            .find(|&m| is_subset(&self.nodes[m].state, &state));
         let id = self.nodes.len();
         self.nodes.push(Node {
             loc,
             state,
             parent,
             depth,
+            children: Vec::new(),
+            covered_by,
+            covers: Vec::new(),
+            alive: true,
         });
-        if covered {
+        if let Some((p, _)) = parent {
+            self.nodes[p].children.push(id);
+        }
+        if let Some(m) = covered_by {
             self.covered += 1;
+            self.nodes[m].covers.push(id);
             return None;
         }
-        self.at[loc.index()].push(id);
-        let dist = self.dist[loc.index()].unwrap_or(0) as i64;
-        let priority = self.weights.0 * depth as i64 + self.weights.1 * dist;
-        let tie = if self.lifo { -(id as i64) } else { id as i64 };
-        self.waiting.push(Reverse((priority, tie, id)));
+        self.wait(id);
         Some(id)
     }
 
+    /// Makes uncovered `id` one of its location's states and puts it on the waitlist.
+    fn wait(&mut self, id: usize) {
+        let node = &self.nodes[id];
+        self.at[node.loc.index()].push(id);
+        let dist = self.dist[node.loc.index()].unwrap_or(0) as i64;
+        let priority = self.weights.0 * node.depth as i64 + self.weights.1 * dist;
+        let tie = if self.lifo { -(id as i64) } else { id as i64 };
+        self.waiting.push(Reverse((priority, tie, id)));
+    }
+
+    /// The next waiting node.
     pub fn pop(&mut self) -> Option<usize> {
-        self.waiting.pop().map(|Reverse((_, _, id))| id)
+        while let Some(Reverse((_, _, id))) = self.waiting.pop() {
+            if self.nodes[id].alive {
+                return Some(id);
+            }
+        }
+        None
+    }
+
+    /// Lazy pruning: removes every descendant of `node` and puts `node` back on the waitlist.
+    /// The nodes the removed ones covered (and that stay) become uncovered and wait again.
+    pub fn reopen(&mut self, node: usize) {
+        let mut removed = Vec::new();
+        let mut stack = std::mem::take(&mut self.nodes[node].children);
+        while let Some(n) = stack.pop() {
+            self.nodes[n].alive = false;
+            removed.push(n);
+            stack.extend(self.nodes[n].children.iter().copied());
+        }
+        for &n in &removed {
+            let loc = self.nodes[n].loc.index();
+            self.at[loc].retain(|&m| m != n);
+            if let Some(m) = self.nodes[n].covered_by {
+                self.nodes[m].covers.retain(|&c| c != n);
+            }
+        }
+        for n in removed {
+            for c in std::mem::take(&mut self.nodes[n].covers) {
+                if self.nodes[c].alive {
+                    self.nodes[c].covered_by = None;
+                    self.wait(c);
+                }
+            }
+        }
+        let loc = self.nodes[node].loc.index();
+        self.at[loc].retain(|&m| m != node);
+        self.wait(node);
+    }
+
+    /// The nodes in the graph (not pruned).
+    pub fn live(&self) -> usize {
+        self.nodes.iter().filter(|n| n.alive).count()
     }
 
     /// The edges from the root to `node`.

@@ -10,12 +10,13 @@
 //! model, first replayed by the CFA interpreter; a spurious one is interpolated (sequence,
 //! backward or forward binary, per `--refinement`) and the interpolant at the path's `i`-th
 //! node refines the precision of that node's location (its variables are tracked, or it
-//! becomes predicates split per `--pred-split`); the graph is then rebuilt. A complete graph is a proof, turned into an invariant of the encoded model
+//! becomes predicates split per `--pred-split`); the graph is then pruned below the first
+//! refined node (`--prune lazy`) or rebuilt (`--prune full`). A complete graph is a proof, turned into an invariant of the encoded model
 //! ([`invariant`]) that the caller checks.
 //!
 //! Options that have no CFA counterpart here: `pred-bool`, `pred-split` and `prod` run the
 //! Cartesian predicate abstraction, `--refinement unsat-core` and `multi-seq` interpolate
-//! sequences, `--prune` is always a full rebuild, `--abstract-engine` does not apply.
+//! sequences, `--abstract-engine` does not apply.
 
 mod abstraction;
 mod arg;
@@ -27,7 +28,7 @@ mod tests;
 
 use std::collections::{HashMap, VecDeque};
 
-use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Refinement};
+use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement};
 use super::{Stats, Verdict};
 use crate::aig::{self, Node};
 use crate::cfa::{self, Cfa};
@@ -112,22 +113,25 @@ pub fn check(
         initial_precision(&prog, &mut prec, mode);
     }
     let outgoing = cfa.outgoing();
+    let mut graph: Option<Arg> = None;
     loop {
         if budget.expired() {
             return Ok(unknown("interrupted".into(), &counters));
         }
-        let root = abstraction::initial(&prog, &prec[cfa.entry.index()]);
-        let mut arg = Arg::new(
-            cfa.locations.len(),
-            cfa.entry,
-            root,
-            opts.search,
-            dist.clone(),
-        );
+        let arg = graph.get_or_insert_with(|| {
+            let root = abstraction::initial(&prog, &prec[cfa.entry.index()]);
+            Arg::new(
+                cfa.locations.len(),
+                cfa.entry,
+                root,
+                opts.search,
+                dist.clone(),
+            )
+        });
         let images = abstraction::images(&mut prog, &prec);
         let ab = Abstractor::new(&prog, images, mode, budget);
-        let found = explore(&ab, &mut arg, &dist, &outgoing, budget);
-        counters.arg_nodes = arg.nodes.len() as u64;
+        let found = explore(&ab, arg, &dist, &outgoing, budget);
+        counters.arg_nodes = arg.live() as u64;
         counters.covered = arg.covered;
         let error_node = match found {
             Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
@@ -151,6 +155,8 @@ pub fn check(
             attempts.push(Strategy::Sequence);
         }
         let mut new = 0;
+        // The first path node whose location's precision grows.
+        let mut pivot = usize::MAX;
         for s in attempts {
             match path::check(&mut prog, &edges, s, budget) {
                 Check::Stopped(why) => return Ok(unknown(why, &counters)),
@@ -165,7 +171,11 @@ pub fn check(
                 Check::Refuted(cuts) => {
                     for cut in cuts {
                         let loc = arg.nodes[nodes[cut.node]].loc.index();
-                        new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
+                        let added = refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
+                        if added > 0 {
+                            pivot = pivot.min(cut.node);
+                        }
+                        new += added;
                     }
                 }
             }
@@ -187,6 +197,12 @@ pub fn check(
         );
         counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
         counters.predicates += new as u64;
+        // Lazy pruning re-expands the parent of the first node whose precision grew (the
+        // nodes before it keep their states); the root's own state needs a new graph.
+        match (opts.prune, pivot) {
+            (Prune::Lazy, p) if p > 0 && p < nodes.len() => arg.reopen(nodes[p - 1]),
+            _ => graph = None,
+        }
         if new == 0 {
             // Explicit values: the path came back because too many successors made tracked
             // variables unknown; enumerate more of them (as the transition-system engine does).
@@ -230,6 +246,12 @@ fn explore(
         if budget.expired() {
             return Explored::Stopped;
         }
+        if arg.nodes[n].loc == error {
+            return Explored::Error(n);
+        }
+        // Every edge is expanded before an error child is reported: a refinement may keep
+        // this node (lazy pruning), and it must not lose successors.
+        let mut found = None;
         for &e in &outgoing[arg.nodes[n].loc.index()] {
             let to = cfa.edges[e].to;
             if dist[to.index()].is_none() {
@@ -239,12 +261,14 @@ fn explore(
                 return Explored::Stopped;
             };
             for s in states {
-                if let Some(child) = arg.add(to, s, Some((n, e))) {
-                    if to == error {
-                        return Explored::Error(child);
-                    }
+                let child = arg.add(to, s, Some((n, e)));
+                if to == error {
+                    found = found.or(child);
                 }
             }
+        }
+        if let Some(child) = found {
+            return Explored::Error(child);
         }
     }
     Explored::Complete

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options};
-use crate::engine::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Refinement, Search};
+use crate::engine::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement, Search};
 use crate::engine::Stats;
 use crate::front::{self, Source};
 use crate::wl;
@@ -87,8 +87,9 @@ const SAFE_FEW_VALUES: &str = "int main() { int x = __VERIFIER_nondet_int();
     int y = x * 2;
     if (y == 7) reach_error(); return 0; }";
 
-/// Every search order in both domains, the binary refinements, the predicate splits and
-/// the enumeration limits (unlimited, and below the values of [`SAFE_FEW_VALUES`]).
+/// Every search order in both domains, the binary refinements, the predicate splits, the
+/// enumeration limits (unlimited, and below the values of [`SAFE_FEW_VALUES`]) and full
+/// pruning (the default is lazy).
 fn configurations() -> Vec<CegarOptions> {
     let mut all = Vec::new();
     for domain in [Domain::Expl, Domain::PredCart] {
@@ -124,6 +125,14 @@ fn configurations() -> Vec<CegarOptions> {
         all.push(CegarOptions {
             max_enum,
             init_prec,
+            ..CegarOptions::default()
+        });
+    }
+    for domain in [Domain::Expl, Domain::PredCart] {
+        all.push(CegarOptions {
+            domain,
+            refinement: Refinement::SeqItp,
+            prune: Prune::Full,
             ..CegarOptions::default()
         });
     }
