@@ -136,7 +136,7 @@ pub fn check(
         let error_node = match found {
             Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
             Explored::Complete => {
-                let inv = invariant::invariant(&prog, &arg, &dist, ts, bits);
+                let inv = invariant::invariant(&prog, arg, &dist, ts, bits);
                 return Ok(Outcome {
                     verdict: Verdict::Safe(inv),
                     stats: counters.stats(),
