@@ -74,3 +74,83 @@ fn cegar_on_a_safe_program_writes_a_certificate_that_checks() {
         assert_eq!(certify.status.code(), Some(0), "{search}: {certify:?}");
     }
 }
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The C tasks of the shared corpus (`../shared/bench/eval-c.tsv`: expected `true` is
+/// `unsat`, `false` is `sat`) through `--engine cegar`: never a wrong verdict, never an
+/// internal error (a path or invariant that fails its check). Bounded like tests/corpus.rs:
+/// `WARDEN_CORPUS_TIMEOUT` seconds per task (default 5), `WARDEN_CORPUS_LIMIT` tasks.
+#[test]
+fn cegar_on_the_c_corpus_is_never_wrong() {
+    let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
+    let Ok(text) = std::fs::read_to_string(bench.join("eval-c.tsv")) else {
+        eprintln!("skipped: ../shared/bench/eval-c.tsv is not present");
+        return;
+    };
+    let timeout = env_number("WARDEN_CORPUS_TIMEOUT", 5).to_string();
+    let limit = env_number("WARDEN_CORPUS_LIMIT", u64::MAX) as usize;
+    let tasks: Vec<(PathBuf, &str, &str)> = (text.lines().skip(1))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let expected = if f[1] == "true" { "unsat" } else { "sat" };
+            (bench.join(f[0]), expected, f[4])
+        })
+        .take(limit)
+        .collect();
+    let next = std::sync::Mutex::new(tasks.iter());
+    let failures = std::sync::Mutex::new(Vec::new());
+    let solved = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some((path, expected, data_model)) = next.lock().unwrap().next() else {
+                    break;
+                };
+                // `ILP32`, `LP64`, or either with a note such as `(default)`.
+                let dm = match data_model.starts_with("LP64") {
+                    true => "lp64",
+                    false => "ilp32",
+                };
+                let model = path.to_str().unwrap();
+                let out = warden(&[
+                    "check",
+                    model,
+                    "--engine",
+                    "cegar",
+                    "--timeout",
+                    &timeout,
+                    "--data-model",
+                    dm,
+                ]);
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                let verdict = stdout.lines().next().unwrap_or("");
+                let fail = |m: String| failures.lock().unwrap().push(format!("{model}: {m}"));
+                match (out.status.code(), verdict) {
+                    (Some(2), _) => {} // input the C front end does not support
+                    (Some(0), "unknown") => {}
+                    (Some(0), v) if v == *expected => {
+                        solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    (code, v) => fail(format!(
+                        "exit {code:?}, verdict '{v}' (expected {expected}): {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    )),
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!(
+        "eval-c.tsv (cegar, {timeout} s): solved {} of {}",
+        solved.into_inner(),
+        tasks.len()
+    );
+}

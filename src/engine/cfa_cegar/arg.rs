@@ -20,6 +20,9 @@ pub(super) struct Node {
     /// The node and edge it was reached from (none for the root).
     pub parent: Option<(usize, usize)>,
     pub depth: usize,
+    /// How many predicates of its location's precision its state was computed with
+    /// (precisions only grow): a node with fewer is stale after a refinement.
+    pub precision: usize,
     children: Vec<usize>,
     /// The node covering this one.
     covered_by: Option<usize>,
@@ -73,7 +76,8 @@ impl Arg {
             dist,
             covered: 0,
         };
-        arg.add(entry, state, None);
+        let precision = state.len();
+        arg.add(entry, state, precision, None);
         arg
     }
 
@@ -83,6 +87,7 @@ impl Arg {
         &mut self,
         loc: Loc,
         state: Vec<aig::Lit>,
+        precision: usize,
         parent: Option<(usize, usize)>,
     ) -> Option<usize> {
         let depth = parent.map_or(0, |(p, _)| self.nodes[p].depth + 1);
@@ -95,6 +100,7 @@ impl Arg {
             state,
             parent,
             depth,
+            precision,
             children: Vec::new(),
             covered_by,
             covers: Vec::new(),

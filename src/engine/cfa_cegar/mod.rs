@@ -130,7 +130,7 @@ pub fn check(
         });
         let images = abstraction::images(&mut prog, &prec);
         let ab = Abstractor::new(&prog, images, mode, budget);
-        let found = explore(&ab, arg, &dist, &outgoing, budget);
+        let found = explore(&ab, arg, &prec, &dist, &outgoing, budget);
         counters.arg_nodes = arg.live() as u64;
         counters.covered = arg.covered;
         let error_node = match found {
@@ -155,8 +155,6 @@ pub fn check(
             attempts.push(Strategy::Sequence);
         }
         let mut new = 0;
-        // The first path node whose location's precision grows.
-        let mut pivot = usize::MAX;
         for s in attempts {
             match path::check(&mut prog, &edges, s, budget) {
                 Check::Stopped(why) => return Ok(unknown(why, &counters)),
@@ -171,11 +169,7 @@ pub fn check(
                 Check::Refuted(cuts) => {
                     for cut in cuts {
                         let loc = arg.nodes[nodes[cut.node]].loc.index();
-                        let added = refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
-                        if added > 0 {
-                            pivot = pivot.min(cut.node);
-                        }
-                        new += added;
+                        new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
                     }
                 }
             }
@@ -197,13 +191,18 @@ pub fn check(
         );
         counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
         counters.predicates += new as u64;
-        // Lazy pruning re-expands the parent of the first node whose precision grew (the
-        // nodes before it keep their states); the root's own state needs a new graph.
+        // The first path node computed with less than its location's precision: with the
+        // interpolants all in the precision, the path nodes from there on must be recomputed
+        // (a predicate added by an earlier refinement may be missing from a node that
+        // refinement did not prune). Lazy pruning re-expands its parent; the root's own
+        // state needs a new graph.
+        let pivot = (nodes.iter())
+            .position(|&n| arg.nodes[n].precision < prec[arg.nodes[n].loc.index()].len());
         match (opts.prune, pivot) {
-            (Prune::Lazy, p) if p > 0 && p < nodes.len() => arg.reopen(nodes[p - 1]),
+            (Prune::Lazy, Some(p)) if p > 0 => arg.reopen(nodes[p - 1]),
             _ => graph = None,
         }
-        if new == 0 {
+        if new == 0 && pivot.is_none() {
             // Explicit values: the path came back because too many successors made tracked
             // variables unknown; enumerate more of them (as the transition-system engine does).
             match &mut mode {
@@ -233,6 +232,7 @@ enum Explored {
 fn explore(
     ab: &Abstractor,
     arg: &mut Arg,
+    prec: &[Vec<aig::Lit>],
     dist: &[Option<usize>],
     outgoing: &[Vec<usize>],
     budget: &Budget,
@@ -260,8 +260,9 @@ fn explore(
             let Post::States(states) = ab.post(&arg.nodes[n].state, e) else {
                 return Explored::Stopped;
             };
+            let precision = prec[to.index()].len();
             for s in states {
-                let child = arg.add(to, s, Some((n, e)));
+                let child = arg.add(to, s, precision, Some((n, e)));
                 if to == error {
                     found = found.or(child);
                 }
