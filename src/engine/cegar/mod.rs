@@ -173,7 +173,8 @@ pub struct CegarOptions {
     #[arg(long, value_enum, default_value_t)]
     pub abstract_engine: AbstractEngine,
     /// Successor valuations of the tracked latches enumerated per step before their values
-    /// become unknown (explicit domain with `--abstract-engine arg`, and `prod`); 0: no limit.
+    /// become unknown (explicit domain with `--abstract-engine arg`, and `prod`; on C programs
+    /// the explicit domain's tracked variables); 0: no limit.
     /// Doubled whenever a refinement finds nothing new to track.
     #[arg(long, default_value_t = DEFAULT_MAX_ENUM, value_name = "K")]
     pub max_enum: usize,
