@@ -200,7 +200,7 @@ fn lowest(
 }
 
 fn feasible(prog: &Program, path: &[usize], w: Window, budget: &Budget) -> Option<bool> {
-    let mut s = Cadical::for_small_queries(budget);
+    let mut s = Cadical::for_one_shot(budget);
     Query::encode(&mut s, prog, path, w, &mut |_, _| {});
     match s.solve(&[]) {
         SatResult::Sat => Some(true),
