@@ -8,12 +8,15 @@
 use std::time::{Duration, Instant};
 
 use crate::cert::{self, CertError, Invariant};
+use crate::cfa::Cfa;
 use crate::engine::cegar::{Cegar, CegarOptions};
+use crate::engine::cfa_cegar;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
 use crate::prep::preprocess;
-use crate::ts::{replay, Trace, TransitionSystem};
+use crate::ts::{replay, Restore, Trace, TransitionSystem};
+use crate::wl::BitMap;
 use crate::Budget;
 
 /// Which engine a run uses.
@@ -141,39 +144,79 @@ pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Rep
         ),
     );
     let verdict = engine.check(&reduced, budget);
-    let answer = match verdict {
-        Verdict::Unsafe(t) => {
-            let lifted = restore.trace(&t);
-            match replay(ts, &lifted) {
-                Ok(_) => Answer::Sat(lifted),
-                Err(e) => {
-                    return Err(format!(
-                        "internal error: the {} counterexample does not replay: {e}",
-                        engine.name()
-                    ))
-                }
-            }
-        }
-        Verdict::Safe(inv) => {
-            let lifted = inv.lift(&reduced, ts, &restore);
-            match cert::check(ts, &lifted, budget) {
-                Ok(()) => Answer::Unsat(lifted),
-                Err(CertError::Interrupted) => Answer::Unknown { depth: None },
-                Err(e) => {
-                    return Err(format!(
-                        "internal error: the {} invariant fails its check: {e}",
-                        engine.name()
-                    ))
-                }
-            }
-        }
-        Verdict::Unknown { depth } => Answer::Unknown { depth },
-    };
+    let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
     Ok(Report {
         answer,
         engine: engine.name(),
         stats: engine.stats(),
         time: start.elapsed(),
         note,
+    })
+}
+
+/// The verified answer for `verdict`, an engine's verdict about `reduced` (which `restore`
+/// maps back to `ts`): the trace replayed and the invariant checked on `ts`.
+fn verify(
+    ts: &TransitionSystem,
+    reduced: &TransitionSystem,
+    restore: &Restore,
+    verdict: Verdict,
+    engine: &str,
+    budget: &Budget,
+) -> Result<Answer, String> {
+    Ok(match verdict {
+        Verdict::Unsafe(t) => {
+            let lifted = restore.trace(&t);
+            match replay(ts, &lifted) {
+                Ok(_) => Answer::Sat(lifted),
+                Err(e) => {
+                    return Err(format!(
+                        "internal error: the {engine} counterexample does not replay: {e}"
+                    ))
+                }
+            }
+        }
+        Verdict::Safe(inv) => {
+            let lifted = inv.lift(reduced, ts, restore);
+            match cert::check(ts, &lifted, budget) {
+                Ok(()) => Answer::Unsat(lifted),
+                Err(CertError::Interrupted) => Answer::Unknown { depth: None },
+                Err(e) => {
+                    return Err(format!(
+                        "internal error: the {engine} invariant fails its check: {e}"
+                    ))
+                }
+            }
+        }
+        Verdict::Unknown { depth } => Answer::Unknown { depth },
+    })
+}
+
+/// Checks the program `cfa` with the CFA-native CEGAR engine; `ts` is its encoding
+/// ([`crate::cfa::encode`]) bit-blasted with its words at `bits`, on which the answer is
+/// verified as in [`run`] (the error path is also replayed by the CFA interpreter).
+pub fn run_cfa(
+    cfa: &Cfa,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Report, String> {
+    let start = Instant::now();
+    let outcome = cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?;
+    let answer = verify(
+        ts,
+        ts,
+        &Restore::identity(ts),
+        outcome.verdict,
+        "cegar",
+        budget,
+    )?;
+    Ok(Report {
+        answer,
+        engine: "cegar",
+        stats: outcome.stats,
+        time: start.elapsed(),
+        note: outcome.note,
     })
 }

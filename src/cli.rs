@@ -232,7 +232,13 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         cegar: args.cegar,
     };
-    let report = match check::run(&model.ts, &opts, &budget) {
+    let result = match (&model.source, opts.engine) {
+        (Source::C { cfa, bits, .. }, EngineKind::Cegar) => {
+            check::run_cfa(cfa, &model.ts, bits, &opts, &budget)
+        }
+        _ => check::run(&model.ts, &opts, &budget),
+    };
+    let report = match result {
         Ok(r) => r,
         Err(e) => {
             eprintln!("warden: {e}");

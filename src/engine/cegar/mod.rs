@@ -97,12 +97,20 @@ pub enum PredSplit {
     Atoms,
 }
 
-/// Order in which the graph's waiting nodes are expanded (`--search`).
+/// Order in which the graph's waiting nodes are expanded (`--search`). The error-distance
+/// orders (seed 000: priority `w_D * depth + w_E * distance to the error location`) need the
+/// locations of a program; on a transition system they expand breadth-first.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
 pub enum Search {
     #[default]
     Bfs,
     Dfs,
+    /// Nearest to the error location first (`w_D = 0, w_E = 1`).
+    Err,
+    /// `w_D = 2, w_E = 1`.
+    ErrDfs,
+    /// `w_D = 1, w_E = 2`.
+    DfsErr,
 }
 
 /// What survives a refinement of the graph (`--prune`).
@@ -165,7 +173,8 @@ pub struct CegarOptions {
     #[arg(long, value_enum, default_value_t)]
     pub abstract_engine: AbstractEngine,
     /// Successor valuations of the tracked latches enumerated per step before their values
-    /// become unknown (explicit domain with `--abstract-engine arg`, and `prod`); 0: no limit.
+    /// become unknown (explicit domain with `--abstract-engine arg`, and `prod`; on C programs
+    /// the explicit domain's tracked variables); 0: no limit.
     /// Doubled whenever a refinement finds nothing new to track.
     #[arg(long, default_value_t = DEFAULT_MAX_ENUM, value_name = "K")]
     pub max_enum: usize,

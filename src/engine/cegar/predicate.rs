@@ -297,8 +297,8 @@ fn explore(
     let mut unsafe_nodes: Vec<usize> = Vec::new();
     loop {
         let next = match opts.search {
-            Search::Bfs => arg.waiting.pop_front(),
             Search::Dfs => arg.waiting.pop_back(),
+            Search::Bfs | Search::Err | Search::ErrDfs | Search::DfsErr => arg.waiting.pop_front(),
         };
         let Some(n) = next else {
             return if unsafe_nodes.is_empty() {

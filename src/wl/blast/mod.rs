@@ -233,6 +233,41 @@ pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
     Ok((ts, BitMap { inputs, states }))
 }
 
+/// Fresh leaves of `aig` for one word of sort `sort` (arrays expanded into elements as in
+/// [`blast`]), for analyses that encode terms outside one transition system.
+pub fn leaf_bits(aig: &mut Aig, sort: Sort) -> Bits {
+    leaf(sort, "", |_| aig.new_leaf().lit())
+}
+
+/// The bits of the terms `roots` of `model` in `aig`, over the given bits of the model's
+/// inputs and states (e.g. the guards and assignments of a CFA's edges over leaves standing
+/// for the program's variables), or an `unsupported: ...` message for too large arrays.
+pub fn blast_terms(
+    model: &Model,
+    aig: &mut Aig,
+    inputs: &[Bits],
+    states: &[Bits],
+    roots: &[TermId],
+) -> Result<Vec<Bits>, String> {
+    check_arrays(model)?;
+    let needed = model.cone(roots.iter().copied());
+    let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
+    for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
+        cache[t] = Some(term_bits(
+            model,
+            aig,
+            inputs,
+            states,
+            &cache,
+            TermId(t as u32),
+        ));
+    }
+    Ok(roots
+        .iter()
+        .map(|r| cache[r.index()].clone().expect("blasted in the cone"))
+        .collect())
+}
+
 /// The bits of term `t`, whose arguments are in `cache`.
 fn term_bits(
     model: &Model,

@@ -1,0 +1,195 @@
+//! The abstract domains over a CFA. An abstract state is a conjunction of literals over the
+//! variable leaves of [`Program`], sorted, so that the coverage check is a subset test (and the
+//! invariant of a proof is built the same way for every domain):
+//! - predicates (Cartesian abstraction): the literals are predicates (AIG functions) or their
+//!   negations, those every successor agrees on;
+//! - explicit values (Theta's explicit domain): the precision tracks variables, i.e. their bit
+//!   leaves, and the successors of a state are the distinct values of the tracked bits, each a
+//!   state of its own, enumerated up to `--max-enum` of them; beyond that there is one
+//!   successor with the bits every successor agrees on (a variable whose bits all vary is
+//!   unknown).
+//!
+//! Each predicate of an edge's target is composed with the edge's assignments in the AIG
+//! ([`images`]), so that a post is one small query over the leaves before the edge: the
+//! node's state, the guard and the images. Every post has a solver of its own: one solver
+//! shared by all posts must assign every variable of every edge in each model, which
+//! measured far slower (20 s against 4 s on a 50-iteration loop); it has the one-shot
+//! options (no congruence closure, backbones or sweeping: 4.3 s instead of more than 10 s on
+//! `theta25_test_locks_6.c`).
+
+use super::program::Program;
+use crate::aig;
+use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::Budget;
+
+/// The successor of an abstract state along an edge.
+pub(super) enum Post {
+    /// The successor states (none when the edge cannot fire from the abstract state).
+    States(Vec<Vec<aig::Lit>>),
+    /// The budget ran out.
+    Stopped,
+}
+
+/// How successors are abstracted.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(super) enum Mode {
+    /// Cartesian predicate abstraction.
+    Cartesian,
+    /// Explicit values of the tracked bits, up to this many successors (0: no limit).
+    Explicit { max_enum: usize },
+}
+
+/// The abstraction of the initial state (every variable zero) by `preds`: exact, since it is
+/// one concrete state.
+pub(super) fn initial(prog: &Program, preds: &[aig::Lit]) -> Vec<aig::Lit> {
+    let values = aig::simulate_frame(prog.aig(), |_| false);
+    let mut state: Vec<aig::Lit> = (preds.iter())
+        .map(|&p| p.xor_sign(!(values[p.var().index()] ^ p.is_negated())))
+        .collect();
+    state.sort();
+    state
+}
+
+/// For every edge, each predicate `p` of its target's precision `prec` with `p` after the
+/// edge (`p` with the variables replaced by the edge's assignments), built in the program's
+/// AIG.
+pub(super) fn images(prog: &mut Program, prec: &[Vec<aig::Lit>]) -> Vec<Vec<(aig::Lit, aig::Lit)>> {
+    let src = prog.aig().clone();
+    let mut out = Vec::with_capacity(prog.edges.len());
+    for (e, edge) in prog.cfa.edges.iter().enumerate() {
+        let preds = &prec[edge.to.index()];
+        let mut map: Vec<Option<aig::Lit>> = vec![None; src.num_vars()];
+        for (leaves, after) in prog.vars.iter().zip(&prog.edges[e].next) {
+            for (leaf, &a) in leaves.iter().zip(after) {
+                map[leaf.var().index()] = Some(a);
+            }
+        }
+        let after = src.copy_cone(&mut prog.circuits.aig, &mut map, preds);
+        out.push(preds.iter().copied().zip(after).collect());
+    }
+    out
+}
+
+/// The abstract post operator of one graph (one precision).
+pub(super) struct Abstractor<'p> {
+    prog: &'p Program<'p>,
+    mode: Mode,
+    budget: Budget,
+    /// Per edge, from [`images`].
+    images: Vec<Vec<(aig::Lit, aig::Lit)>>,
+}
+
+impl<'p> Abstractor<'p> {
+    pub fn new(
+        prog: &'p Program<'p>,
+        images: Vec<Vec<(aig::Lit, aig::Lit)>>,
+        mode: Mode,
+        budget: &Budget,
+    ) -> Abstractor<'p> {
+        Abstractor {
+            prog,
+            mode,
+            budget: budget.clone(),
+            images,
+        }
+    }
+
+    pub fn program(&self) -> &'p Program<'p> {
+        self.prog
+    }
+
+    /// The successors of `state` along edge `edge` (see the module documentation).
+    pub fn post(&self, state: &[aig::Lit], edge: usize) -> Post {
+        let mut s = Cadical::for_one_shot(&self.budget);
+        let mut view = self.prog.view(&[]);
+        let guard = self.prog.edges[edge].guard;
+        for &l in state.iter().chain([&guard]) {
+            let x = view.lit(&mut s, l, 0);
+            s.add_clause(&[x]);
+        }
+        let images = &self.images[edge];
+        let lits: Vec<(aig::Lit, sat::Lit)> = (images.iter())
+            .map(|&(p, after)| (p, view.lit(&mut s, after, 0)))
+            .collect();
+        match s.solve(&[]) {
+            SatResult::Unsat => return Post::States(Vec::new()),
+            SatResult::Interrupted => return Post::Stopped,
+            SatResult::Sat => {}
+        }
+        if let Mode::Explicit { max_enum } = self.mode {
+            match enumerate(&mut s, &lits, max_enum) {
+                Some(Enumerated::All(states)) => return Post::States(states),
+                Some(Enumerated::TooMany) => {}
+                None => return Post::Stopped,
+            }
+        }
+        match cartesian(&mut s, &lits) {
+            Some(state) => Post::States(vec![state]),
+            None => Post::Stopped,
+        }
+    }
+}
+
+/// The literals `lits` (predicates and their solver literals) that every model of `s` agrees
+/// on, as the predicate or its negation, sorted; `None` when interrupted. `s` has a model.
+///
+/// Candidates: each predicate with its value in the last model; every further model found
+/// drops the candidates it contradicts.
+fn cartesian(s: &mut Cadical, lits: &[(aig::Lit, sat::Lit)]) -> Option<Vec<aig::Lit>> {
+    let mut candidates: Vec<(aig::Lit, sat::Lit)> = (lits.iter())
+        .map(|&(p, x)| match s.value(x) {
+            Some(false) => (!p, !x),
+            _ => (p, x),
+        })
+        .collect();
+    let mut out = Vec::new();
+    while let Some((p, x)) = candidates.pop() {
+        match s.solve(&[!x]) {
+            SatResult::Unsat => out.push(p),
+            SatResult::Interrupted => return None,
+            SatResult::Sat => candidates.retain(|&(_, y)| s.value(y) != Some(false)),
+        }
+    }
+    out.sort();
+    Some(out)
+}
+
+/// The result of enumerating successor valuations.
+enum Enumerated {
+    All(Vec<Vec<aig::Lit>>),
+    TooMany,
+}
+
+/// The distinct valuations of `lits` over the models of `s` (which has one), each as sorted
+/// literals, if there are at most `max_enum` (0: no limit); `None` when interrupted. The
+/// blocking clauses hold only under an assumed activation literal, so that after `TooMany`
+/// the solver still has every successor, and its last model is one of them.
+fn enumerate(
+    s: &mut Cadical,
+    lits: &[(aig::Lit, sat::Lit)],
+    max_enum: usize,
+) -> Option<Enumerated> {
+    let act = s.new_var().pos_lit();
+    let mut states = Vec::new();
+    loop {
+        let mut state = Vec::with_capacity(lits.len());
+        let mut block = vec![!act];
+        for &(p, x) in lits {
+            let v = s.value(x) != Some(false);
+            state.push(p.xor_sign(!v));
+            block.push(if v { !x } else { x });
+        }
+        state.sort();
+        states.push(state);
+        if max_enum != 0 && states.len() > max_enum {
+            return Some(Enumerated::TooMany);
+        }
+        s.add_clause(&block);
+        match s.solve(&[act]) {
+            SatResult::Sat => {}
+            SatResult::Unsat => break,
+            SatResult::Interrupted => return None,
+        }
+    }
+    Some(Enumerated::All(states))
+}

@@ -1,0 +1,436 @@
+//! CEGAR on a program's control-flow automaton (seed 000, Theta's CFA analysis; `--engine
+//! cegar` on C input), next to the transition-system CEGAR of [`super::cegar`] for circuits.
+//!
+//! An abstract reachability graph ([`arg`]) over (location, abstract state) pairs is built with
+//! explicit values (`--domain expl`, successors enumerated up to `--max-enum`) or Cartesian
+//! predicate abstraction (the predicate domains) ([`abstraction`]) under a per-location
+//! precision, in the order `--search` gives; locations from which the CFA cannot reach the error are not
+//! explored at all. An abstract error path is checked concretely by bit-blasting its edges
+//! into one SAT query ([`path`]); a feasible one becomes a counterexample of the encoded
+//! model, first replayed by the CFA interpreter; a spurious one is interpolated (sequence,
+//! backward or forward binary, per `--refinement`) and the interpolant at the path's `i`-th
+//! node refines the precision of that node's location (its variables are tracked, or it
+//! becomes predicates split per `--pred-split`); the graph is then pruned below the first
+//! refined node (`--prune lazy`) or rebuilt (`--prune full`). A complete graph is a proof, turned into an invariant of the encoded model
+//! ([`invariant`]) that the caller checks.
+//!
+//! Options that have no CFA counterpart here: `pred-bool`, `pred-split` and `prod` run the
+//! Cartesian predicate abstraction, `--refinement unsat-core` and `multi-seq` interpolate
+//! sequences, `--abstract-engine` does not apply.
+
+mod abstraction;
+mod arg;
+mod invariant;
+mod path;
+mod program;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, VecDeque};
+
+use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement};
+use super::{Stats, Verdict};
+use crate::aig::{self, Node};
+use crate::cfa::{self, Cfa};
+use crate::ts::{Trace, TransitionSystem};
+use crate::wl::{self, BitMap, BitVec, Value};
+use crate::Budget;
+use abstraction::{Abstractor, Mode, Post};
+use arg::Arg;
+use path::{Check, Strategy};
+use program::Program;
+
+/// The outcome of a run: the verdict over the encoded model `ts`, the counters, and why it
+/// is unknown if it is.
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub stats: Stats,
+    pub note: Option<String>,
+}
+
+/// Counters of one run.
+#[derive(Default)]
+struct Counters {
+    refinements: u64,
+    spurious_depth_max: u64,
+    predicates: u64,
+    arg_nodes: u64,
+    covered: u64,
+}
+
+impl Counters {
+    fn stats(&self) -> Stats {
+        vec![
+            ("cegar_refinements", self.refinements),
+            ("cegar_spurious_depth_max", self.spurious_depth_max),
+            ("cegar_precision", self.predicates),
+            ("cegar_arg_nodes", self.arg_nodes),
+            ("cegar_covered", self.covered),
+        ]
+    }
+}
+
+/// Checks `cfa`, whose encoding ([`cfa::encode`]) blasted is `ts` with its words at `bits`.
+/// The verdict speaks of `ts`; `Err` is an internal error (a feasible path that the
+/// interpreter does not confirm).
+pub fn check(
+    cfa: &Cfa,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    opts: &CegarOptions,
+    budget: &Budget,
+) -> Result<Outcome, String> {
+    let mut counters = Counters::default();
+    let unknown = |why: String, counters: &Counters| Outcome {
+        verdict: Verdict::Unknown { depth: None },
+        stats: counters.stats(),
+        note: Some(why),
+    };
+    let mut prog = match Program::new(cfa) {
+        Ok(p) => p,
+        Err(e) => return Ok(unknown(e, &counters)),
+    };
+    let dist = distances(cfa);
+    if dist[cfa.exit.index()].is_some() {
+        return Ok(unknown(
+            "unsupported: the exit location reaches the error".into(),
+            &counters,
+        ));
+    }
+    let strategy = match opts.refinement {
+        Refinement::BwBinItp => Strategy::BackwardBinary,
+        Refinement::FwBinItp => Strategy::ForwardBinary,
+        Refinement::SeqItp | Refinement::MultiSeq | Refinement::UnsatCore => Strategy::Sequence,
+    };
+    let mut mode = match opts.domain {
+        Domain::Expl => Mode::Explicit {
+            max_enum: opts.max_enum,
+        },
+        Domain::PredBool | Domain::PredCart | Domain::PredSplit | Domain::Prod => Mode::Cartesian,
+    };
+    let mut prec: Vec<Vec<aig::Lit>> = vec![Vec::new(); cfa.locations.len()];
+    if opts.init_prec == InitPrec::Prop {
+        initial_precision(&prog, &mut prec, mode);
+    }
+    let outgoing = cfa.outgoing();
+    let mut graph: Option<Arg> = None;
+    loop {
+        if budget.expired() {
+            return Ok(unknown("interrupted".into(), &counters));
+        }
+        let arg = graph.get_or_insert_with(|| {
+            let root = abstraction::initial(&prog, &prec[cfa.entry.index()]);
+            Arg::new(
+                cfa.locations.len(),
+                cfa.entry,
+                root,
+                opts.search,
+                dist.clone(),
+            )
+        });
+        let images = abstraction::images(&mut prog, &prec);
+        let ab = Abstractor::new(&prog, images, mode, budget);
+        let found = explore(&ab, arg, &prec, &dist, &outgoing, budget);
+        counters.arg_nodes = arg.live() as u64;
+        counters.covered = arg.covered;
+        let error_node = match found {
+            Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
+            Explored::Complete => {
+                let inv = invariant::invariant(&prog, arg, &dist, ts, bits);
+                return Ok(Outcome {
+                    verdict: Verdict::Safe(inv),
+                    stats: counters.stats(),
+                    note: None,
+                });
+            }
+            Explored::Error(n) => n,
+        };
+        let edges = arg.path(error_node);
+        let nodes = arg.ancestry(error_node);
+        // A binary interpolant need not rule out its path when the abstract states before its
+        // node are too weak to entail it: the same path then comes back, and the sequence of
+        // interpolants refines it instead.
+        let mut attempts = vec![strategy];
+        if strategy != Strategy::Sequence {
+            attempts.push(Strategy::Sequence);
+        }
+        let mut new = 0;
+        for s in attempts {
+            match path::check(&mut prog, &edges, s, budget) {
+                Check::Stopped(why) => return Ok(unknown(why, &counters)),
+                Check::Feasible(drawn) => {
+                    let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
+                    return Ok(Outcome {
+                        verdict: Verdict::Unsafe(trace),
+                        stats: counters.stats(),
+                        note: None,
+                    });
+                }
+                Check::Refuted(cuts) => {
+                    for cut in cuts {
+                        let loc = arg.nodes[nodes[cut.node]].loc.index();
+                        new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
+                    }
+                }
+            }
+            if new > 0 {
+                break;
+            }
+        }
+        counters.refinements += 1;
+        crate::log::info(
+            2,
+            format_args!(
+                "cegar: refinement {}: spurious path of {} edges, {} new predicates, {} nodes, {} gates",
+                counters.refinements,
+                edges.len(),
+                new,
+                arg.nodes.len(),
+                prog.aig().num_ands()
+            ),
+        );
+        counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
+        counters.predicates += new as u64;
+        // The first path node computed with less than its location's precision: with the
+        // interpolants all in the precision, the path nodes from there on must be recomputed
+        // (a predicate added by an earlier refinement may be missing from a node that
+        // refinement did not prune). Lazy pruning re-expands its parent; the root's own
+        // state needs a new graph.
+        let pivot = (nodes.iter())
+            .position(|&n| arg.nodes[n].precision < prec[arg.nodes[n].loc.index()].len());
+        match (opts.prune, pivot) {
+            (Prune::Lazy, Some(p)) if p > 0 => arg.reopen(nodes[p - 1]),
+            _ => graph = None,
+        }
+        if new == 0 && pivot.is_none() {
+            // Explicit values: the path came back because too many successors made tracked
+            // variables unknown; enumerate more of them (as the transition-system engine does).
+            match &mut mode {
+                Mode::Explicit { max_enum } if *max_enum != 0 => {
+                    *max_enum = max_enum.saturating_mul(2)
+                }
+                _ => {
+                    return Ok(unknown(
+                        "the refinement found no new predicate".into(),
+                        &counters,
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// How exploring the graph ended.
+enum Explored {
+    /// Every node is expanded or covered, and none is at the error.
+    Complete,
+    /// This node is at the error location.
+    Error(usize),
+    Stopped,
+}
+
+fn explore(
+    ab: &Abstractor,
+    arg: &mut Arg,
+    prec: &[Vec<aig::Lit>],
+    dist: &[Option<usize>],
+    outgoing: &[Vec<usize>],
+    budget: &Budget,
+) -> Explored {
+    let cfa = ab.program().cfa;
+    let error = cfa.error;
+    if arg.nodes[0].loc == error {
+        return Explored::Error(0);
+    }
+    while let Some(n) = arg.pop() {
+        if budget.expired() {
+            return Explored::Stopped;
+        }
+        if arg.nodes[n].loc == error {
+            return Explored::Error(n);
+        }
+        // Every edge is expanded before an error child is reported: a refinement may keep
+        // this node (lazy pruning), and it must not lose successors.
+        let mut found = None;
+        for &e in &outgoing[arg.nodes[n].loc.index()] {
+            let to = cfa.edges[e].to;
+            if dist[to.index()].is_none() {
+                continue;
+            }
+            let Post::States(states) = ab.post(&arg.nodes[n].state, e) else {
+                return Explored::Stopped;
+            };
+            let precision = prec[to.index()].len();
+            for s in states {
+                let child = arg.add(to, s, precision, Some((n, e)));
+                if to == error {
+                    found = found.or(child);
+                }
+            }
+        }
+        if let Some(child) = found {
+            return Explored::Error(child);
+        }
+    }
+    Explored::Complete
+}
+
+/// Each location's distance (in edges) to the error, by backward breadth-first search.
+fn distances(cfa: &Cfa) -> Vec<Option<usize>> {
+    let mut incoming = vec![Vec::new(); cfa.locations.len()];
+    for e in &cfa.edges {
+        incoming[e.to.index()].push(e.from);
+    }
+    let mut dist = vec![None; cfa.locations.len()];
+    dist[cfa.error.index()] = Some(0);
+    let mut queue = VecDeque::from([cfa.error]);
+    while let Some(l) = queue.pop_front() {
+        let d = dist[l.index()].unwrap_or(0) + 1;
+        for &p in &incoming[l.index()] {
+            if dist[p.index()].is_none() {
+                dist[p.index()] = Some(d);
+                queue.push_back(p);
+            }
+        }
+    }
+    dist
+}
+
+/// The guards of the edges into the error that read only variables, as predicates of their
+/// source locations (the precision of `--init-prec prop`; their variables for explicit values).
+fn initial_precision(prog: &Program, prec: &mut [Vec<aig::Lit>], mode: Mode) {
+    let nondet_leaves: Vec<aig::Var> = prog.nondets.iter().flatten().map(|l| l.var()).collect();
+    for (e, bits) in prog.cfa.edges.iter().zip(&prog.edges) {
+        let cone = prog.aig().cone([bits.guard]);
+        if e.to == prog.cfa.error && !nondet_leaves.iter().any(|v| cone[v.index()]) {
+            refine(
+                prog,
+                &mut prec[e.from.index()],
+                bits.guard,
+                mode,
+                PredSplit::Whole,
+            );
+        }
+    }
+}
+
+/// Adds what `pred` (an interpolant, a guard) gives to a location's precision: the bits of
+/// every variable it reads (explicit values), or predicates split per `split`; the number of
+/// new ones. Pieces that add nothing fall back to the whole interpolant, which always rules
+/// out its path once the path's nodes entail the interpolants before them.
+fn refine(
+    prog: &Program,
+    prec: &mut Vec<aig::Lit>,
+    pred: aig::Lit,
+    mode: Mode,
+    split: PredSplit,
+) -> usize {
+    let cone = || prog.aig().cone([pred]);
+    let pieces = match (mode, split) {
+        (Mode::Explicit { .. }, _) => {
+            let cone = cone();
+            (prog.vars.iter())
+                .filter(|bits| bits.iter().any(|l| cone[l.var().index()]))
+                .flatten()
+                .copied()
+                .collect()
+        }
+        (Mode::Cartesian, PredSplit::Whole) => vec![pred],
+        (Mode::Cartesian, PredSplit::Conjuncts) => conjuncts(prog.aig(), pred),
+        (Mode::Cartesian, PredSplit::Atoms) => {
+            let cone = cone();
+            (prog.vars.iter().flatten())
+                .filter(|l| cone[l.var().index()])
+                .copied()
+                .collect()
+        }
+    };
+    let mut new = 0;
+    for p in pieces {
+        new += usize::from(add_predicate(prec, p));
+    }
+    if new == 0 && mode == Mode::Cartesian {
+        new += usize::from(add_predicate(prec, pred));
+    }
+    new
+}
+
+/// Adds a (non-constant, new up to negation) predicate; whether it was new.
+fn add_predicate(prec: &mut Vec<aig::Lit>, p: aig::Lit) -> bool {
+    let p = p.xor_sign(p.is_negated());
+    if p.is_const() || prec.contains(&p) {
+        return false;
+    }
+    prec.push(p);
+    true
+}
+
+/// The top-level conjuncts of `l` in `aig`.
+fn conjuncts(aig: &aig::Aig, l: aig::Lit) -> Vec<aig::Lit> {
+    let mut out = Vec::new();
+    let mut stack = vec![l];
+    // The AND tree is a DAG: each shared gate is split once.
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        match aig.node(x.var()) {
+            Node::And(a, b) if !x.is_negated() => stack.extend([a, b]),
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+/// The counterexample of the encoded model `ts` along the feasible path `edges` with the
+/// nondet values `drawn`, after the CFA interpreter confirmed that those values reach the
+/// error.
+fn counterexample(
+    prog: &Program,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    edges: &[usize],
+    drawn: &path::Drawn,
+) -> Result<Trace, String> {
+    let cfa = prog.cfa;
+    let values: Vec<(usize, Value)> = (drawn.iter().flatten())
+        .map(|(n, b)| (*n, value_of(cfa, *n, b)))
+        .collect();
+    cfa::path::replay(cfa, &values, edges.len())
+        .map_err(|e| format!("internal error: the cegar error path: {e}"))?;
+    let position: HashMap<aig::Var, usize> = (ts.inputs.iter().enumerate())
+        .map(|(i, &v)| (v, i))
+        .collect();
+    let mut inputs = vec![vec![false; ts.inputs.len()]; edges.len() + 1];
+    for (frame, firing) in inputs.iter_mut().zip(drawn) {
+        for (n, values) in firing {
+            let word = bits.inputs[prog.nondet_inputs[*n]].flat();
+            for (lit, &b) in word.iter().zip(values) {
+                frame[position[&lit.var()]] = b ^ lit.is_negated();
+            }
+        }
+    }
+    Ok(Trace {
+        init: ts.latches.iter().map(|l| l.init.unwrap_or(false)).collect(),
+        inputs,
+        bad: 0,
+    })
+}
+
+/// A nondet source's value from its flattened bits.
+fn value_of(cfa: &Cfa, n: usize, bits: &[bool]) -> Value {
+    match cfa.terms.sort(cfa.nondets[n].term) {
+        wl::Sort::Bv(_) => Value::Bv(BitVec::from_bits(bits)),
+        wl::Sort::Array { index, element } => {
+            let mut a = wl::ArrayValue::constant(index, BitVec::zero(element));
+            for (j, chunk) in bits.chunks(element as usize).enumerate() {
+                a.set(
+                    &BitVec::from_u64(index, j as u64),
+                    &BitVec::from_bits(chunk),
+                );
+            }
+            Value::Array(a)
+        }
+    }
+}
