@@ -394,10 +394,10 @@ fn counterexample(
     drawn: &path::Drawn,
 ) -> Result<Trace, String> {
     let cfa = prog.cfa;
-    let values: Vec<(usize, Value)> = (drawn.iter().flatten())
-        .map(|(n, b)| (*n, value_of(cfa, *n, b)))
+    let values: Vec<Value> = (drawn.iter().flatten())
+        .map(|(n, b)| value_of(cfa, *n, b))
         .collect();
-    cfa::path::replay(cfa, &values, edges.len())
+    cfa::path::replay(cfa, values, edges.len())
         .map_err(|e| format!("internal error: the cegar error path: {e}"))?;
     let position: HashMap<aig::Var, usize> = (ts.inputs.iter().enumerate())
         .map(|(i, &v)| (v, i))
