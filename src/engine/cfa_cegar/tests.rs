@@ -38,8 +38,10 @@ fn decide_with_stats(body: &str, cegar: CegarOptions) -> (Answer, Option<String>
     std::fs::remove_dir_all(&dir).unwrap();
     let Source::C {
         cfa: program,
+        blocks,
         model: words,
         bits,
+        ..
     } = &model.source
     else {
         panic!("a C program")
@@ -53,7 +55,7 @@ fn decide_with_stats(body: &str, cegar: CegarOptions) -> (Answer, Option<String>
     let path = match &report.answer {
         Answer::Sat(trace) => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            let path = cfa::path::from_trace(program, &lifted).unwrap();
+            let path = cfa::path::from_trace(program, blocks, &lifted).unwrap();
             Some(cfa::path::write(program, &path))
         }
         _ => None,
