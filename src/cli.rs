@@ -233,8 +233,9 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         cegar: args.cegar,
     };
     let result = match (&model.source, opts.engine) {
-        (Source::C { cfa, bits, .. }, EngineKind::Cegar) => {
-            check::run_cfa(cfa, &model.ts, bits, &opts, &budget)
+        // The CFA whose encoding `model.ts` is: invariants speak of its locations.
+        (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
+            check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
         }
         _ => check::run(&model.ts, &opts, &budget),
     };
