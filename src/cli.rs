@@ -81,6 +81,10 @@ struct CheckArgs {
     /// Without it such a call is unsupported (`unknown`).
     #[arg(long, value_name = "NAME")]
     nondet_fn: Vec<String>,
+    /// The CFA of a C program the engines check: large blocks (loop-free regions as one
+    /// edge) or one edge per statement.
+    #[arg(long, value_enum, default_value_t = BlocksArg::Large)]
+    blocks: BlocksArg,
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
@@ -108,6 +112,12 @@ struct CheckArgs {
 enum DataModelArg {
     Ilp32,
     Lp64,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum BlocksArg {
+    Large,
+    Single,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -177,6 +187,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         jobs: None,
         data_model: DataModelArg::Ilp32,
         nondet_fn: Vec::new(),
+        blocks: BlocksArg::Large,
         witness: args.get(2).map(PathBuf::from),
         vcd: None,
         cert: args.get(3).map(PathBuf::from),
@@ -219,6 +230,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             DataModelArg::Lp64 => front::c::DataModel::Lp64,
         },
         nondet_functions: args.nondet_fn.clone(),
+        single_blocks: args.blocks == BlocksArg::Single,
     };
     let model = match front::load_with(&args.model, &load) {
         Ok(m) => m,

@@ -188,3 +188,25 @@ fn nondet_functions_are_declared_on_the_command_line() {
     let sim = warden(&["sim", path, wit]);
     assert_eq!(sim.status.code(), Some(0), "{sim:?}");
 }
+
+/// One edge per statement (`--blocks single`) gives the same (checked) verdicts as the
+/// large blocks the engines check by default.
+#[test]
+fn single_statement_cfas_give_the_same_verdicts() {
+    let single = front::LoadOptions {
+        single_blocks: true,
+        ..front::LoadOptions::default()
+    };
+    for c in c_programs() {
+        let model = front::load_with(&c.path, &single).unwrap();
+        let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
+        let report = check::run(&model.ts, &Options::new(EngineKind::Ic3), &budget)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.path.display()));
+        let verdict = match report.answer {
+            Answer::Sat(_) => "sat",
+            Answer::Unsat(_) => "unsat",
+            Answer::Unknown { .. } => "unknown",
+        };
+        assert_eq!(verdict, c.expected, "{}", c.path.display());
+    }
+}

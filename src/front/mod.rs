@@ -104,6 +104,9 @@ pub struct LoadOptions {
     pub data_model: c::DataModel,
     /// Undeclared functions whose calls return a nondet `int` (see [`c::translate_with`]).
     pub nondet_functions: Vec<String>,
+    /// Whether the engines check the single-statement CFA instead of its large blocks
+    /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
+    pub single_blocks: bool,
 }
 
 /// The first line of a C error path written under non-default [`LoadOptions`]: `warden sim`
@@ -221,7 +224,9 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
     let cfa = program.cfa;
     let mut blocks = cfa.clone();
     cfa::slice::slice(&mut blocks);
-    cfa::lbe::large_blocks(&mut blocks);
+    if !options.single_blocks {
+        cfa::lbe::large_blocks(&mut blocks);
+    }
     let model = cfa::encode::encode(&blocks).map_err(|m| InputError::new(path, None, m))?;
     let (ts, bits) = wl::blast(&model).map_err(|m| match m.starts_with("unsupported") {
         true => InputError::unsupported(path, m),
