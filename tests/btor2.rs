@@ -24,12 +24,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 }
 
 fn btor2_circuits() -> Vec<common::Circuit> {
-    let all: Vec<common::Circuit> = common::circuits()
-        .into_iter()
-        .filter(|c| c.path.extension().is_some_and(|e| e == "btor2"))
-        .collect();
-    assert!(all.len() >= 5, "the manifest lists the BTOR2 circuits");
-    all
+    common::circuits_of_kind("btor2", 5)
 }
 
 #[test]

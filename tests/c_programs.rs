@@ -12,12 +12,7 @@ use warden::front::{self, Source};
 use warden::{wl, Budget};
 
 fn c_programs() -> Vec<common::Circuit> {
-    let all: Vec<common::Circuit> = common::circuits()
-        .into_iter()
-        .filter(|c| c.path.extension().is_some_and(|e| e == "c"))
-        .collect();
-    assert!(all.len() >= 5, "the manifest lists the C programs");
-    all
+    common::circuits_of_kind("c", 5)
 }
 
 #[test]

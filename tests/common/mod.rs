@@ -75,3 +75,16 @@ fn verdict(expected: &str) -> &str {
         v => v,
     }
 }
+
+/// The circuits whose file name ends in `.ext`; the manifest must list at least `at_least`.
+pub fn circuits_of_kind(ext: &str, at_least: usize) -> Vec<Circuit> {
+    let all: Vec<Circuit> = circuits()
+        .into_iter()
+        .filter(|c| c.path.extension().is_some_and(|e| e == ext))
+        .collect();
+    assert!(
+        all.len() >= at_least,
+        "the manifest lists the .{ext} circuits"
+    );
+    all
+}

@@ -21,7 +21,7 @@
 //! (the abstract system over-approximates the concrete one).
 
 mod localize;
-mod path;
+pub(super) mod path;
 mod predicate;
 #[cfg(test)]
 mod tests;

@@ -321,8 +321,9 @@ pub(super) fn refute(
 }
 
 /// The lowest `i` in `range` for which `pred` (monotone: false, then true) holds, or
-/// `range.end` if none; `None` when `pred` is cut short.
-fn lowest_feasible(
+/// `range.end` if none; `None` when `pred` is cut short. (The CFA engine's binary
+/// interpolation searches its paths with it too.)
+pub(in crate::engine) fn lowest_feasible(
     range: std::ops::Range<usize>,
     mut pred: impl FnMut(usize) -> Option<bool>,
 ) -> Option<usize> {

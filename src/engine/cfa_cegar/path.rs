@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use super::program::Program;
 use crate::aig;
+use crate::engine::cegar::path::lowest_feasible;
 use crate::sat::itp::{ItpSolver, System};
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::unroll::Unroller;
@@ -144,7 +145,8 @@ pub(super) fn check(
                 to: n,
                 init: false,
             };
-            let Some(i) = lowest(0..n + 1, |i| feasible(prog, path, suffix(i), budget)) else {
+            let Some(i) = lowest_feasible(0..n + 1, |i| feasible(prog, path, suffix(i), budget))
+            else {
                 return Check::Stopped("interrupted".into());
             };
             match i {
@@ -166,7 +168,7 @@ pub(super) fn check(
                 init: true,
             };
             // The lowest k whose prefix of k edges is infeasible.
-            let Some(k) = lowest(0..n + 1, |k| {
+            let Some(k) = lowest_feasible(0..n + 1, |k| {
                 feasible(prog, path, prefix(k), budget).map(|f| !f)
             }) else {
                 return Check::Stopped("interrupted".into());
@@ -179,24 +181,6 @@ pub(super) fn check(
         }
     };
     interpolate(prog, path, w, &cuts, budget)
-}
-
-/// The lowest `i` in `range` for which the monotone `pred` holds (`range.end` if none);
-/// `None` when cut short.
-fn lowest(
-    range: std::ops::Range<usize>,
-    mut pred: impl FnMut(usize) -> Option<bool>,
-) -> Option<usize> {
-    let (mut lo, mut hi) = (range.start, range.end);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid)? {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    Some(lo)
 }
 
 fn feasible(prog: &Program, path: &[usize], w: Window, budget: &Budget) -> Option<bool> {
