@@ -156,6 +156,25 @@ impl Aig {
         self.or(l, r)
     }
 
+    /// The top-level conjuncts of `l`: the leaves of its tree of non-negated AND gates. The
+    /// tree is a DAG whose conjunctions may share subtrees (walked as a tree it can have
+    /// exponentially many paths), so every literal is visited once.
+    pub fn conjuncts(&self, l: Lit) -> Vec<Lit> {
+        let mut out = Vec::new();
+        let mut stack = vec![l];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match self.node(x.var()) {
+                Node::And(a, b) if !x.is_negated() => stack.extend([a, b]),
+                _ => out.push(x),
+            }
+        }
+        out
+    }
+
     pub fn and_all(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
         lits.into_iter().fold(Lit::TRUE, |acc, l| self.and(acc, l))
     }

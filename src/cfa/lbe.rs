@@ -68,11 +68,7 @@ fn merge_parallel(cfa: &mut Cfa) -> bool {
     for &i in &group[1..] {
         merged = choice(cfa, &merged, &cfa.edges[i].clone());
     }
-    let mut i = 0;
-    cfa.edges.retain(|_| {
-        i += 1;
-        !group.contains(&(i - 1))
-    });
+    remove_edges(cfa, &group);
     cfa.edges.push(merged);
     true
 }
@@ -113,13 +109,18 @@ fn bypass_one(cfa: &mut Cfa) -> bool {
         .copied()
         .chain([incoming[b][0]])
         .collect();
+    remove_edges(cfa, &drop);
+    cfa.edges.extend(merged);
+    true
+}
+
+/// Removes the edges at the indices `drop` (the others keep their order).
+fn remove_edges(cfa: &mut Cfa, drop: &[usize]) {
     let mut i = 0;
     cfa.edges.retain(|_| {
         i += 1;
         !drop.contains(&(i - 1))
     });
-    cfa.edges.extend(merged);
-    true
 }
 
 /// The edge that takes `a` and then `b` (`a.to == b.from`).

@@ -33,7 +33,7 @@ use super::{
     property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune, Refinement,
     Search,
 };
-use crate::aig::{self, Node as Gate};
+use crate::aig;
 use crate::cert::Invariant;
 use crate::engine::Verdict;
 use crate::sat::{self, Cadical, SatResult, Solver};
@@ -782,26 +782,7 @@ pub(super) fn split_formula(
 ) -> Vec<aig::Lit> {
     match split {
         PredSplit::Whole => vec![f],
-        PredSplit::Conjuncts => {
-            // The circuit is a DAG whose conjunctions share subtrees: walked as a tree it
-            // can have exponentially many paths, so every literal is visited once.
-            let mut out = Vec::new();
-            let mut stack = vec![f];
-            let mut seen = HashSet::new();
-            while let Some(l) = stack.pop() {
-                if !seen.insert(l) {
-                    continue;
-                }
-                match sys.aig.node(l.var()) {
-                    Gate::And(a, b) if !l.is_negated() => {
-                        stack.push(a);
-                        stack.push(b);
-                    }
-                    _ => out.push(l),
-                }
-            }
-            out
-        }
+        PredSplit::Conjuncts => sys.aig.conjuncts(f),
         PredSplit::Atoms => {
             let cone = sys.aig.cone([f]);
             sys.latches

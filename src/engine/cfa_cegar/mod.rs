@@ -30,7 +30,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement};
 use super::{Stats, Verdict};
-use crate::aig::{self, Node};
+use crate::aig;
 use crate::cfa::{self, Cfa};
 use crate::ts::{Trace, TransitionSystem};
 use crate::wl::{self, BitMap, BitVec, Value};
@@ -336,7 +336,7 @@ fn refine(
                 .collect()
         }
         (Mode::Cartesian, PredSplit::Whole) => vec![pred],
-        (Mode::Cartesian, PredSplit::Conjuncts) => conjuncts(prog.aig(), pred),
+        (Mode::Cartesian, PredSplit::Conjuncts) => prog.aig().conjuncts(pred),
         (Mode::Cartesian, PredSplit::Atoms) => {
             let cone = cone();
             (prog.vars.iter().flatten())
@@ -363,24 +363,6 @@ fn add_predicate(prec: &mut Vec<aig::Lit>, p: aig::Lit) -> bool {
     }
     prec.push(p);
     true
-}
-
-/// The top-level conjuncts of `l` in `aig`.
-fn conjuncts(aig: &aig::Aig, l: aig::Lit) -> Vec<aig::Lit> {
-    let mut out = Vec::new();
-    let mut stack = vec![l];
-    // The AND tree is a DAG: each shared gate is split once.
-    let mut seen = std::collections::HashSet::new();
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        match aig.node(x.var()) {
-            Node::And(a, b) if !x.is_negated() => stack.extend([a, b]),
-            _ => out.push(x),
-        }
-    }
-    out
 }
 
 /// The counterexample of the encoded model `ts` along the feasible path `edges` with the
