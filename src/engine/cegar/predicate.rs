@@ -159,6 +159,15 @@ struct Shape {
     merge: bool,
 }
 
+/// The number of successor valuations `domain` enumerates before going Cartesian, if it has
+/// a limit (the tracked latches of the explicit and product domains).
+fn enumeration_limit(domain: Domain, max_enum: usize) -> Option<usize> {
+    match domain {
+        Domain::Expl | Domain::Prod => (max_enum > 0).then_some(max_enum),
+        _ => None,
+    }
+}
+
 impl Shape {
     /// The shape of `opts.domain` with the enumeration limit `max_enum` (0: none).
     fn new(prec: &Precision, opts: &CegarOptions, max_enum: usize) -> Shape {
@@ -168,10 +177,7 @@ impl Shape {
             Domain::PredCart => (Vec::new(), all.collect()),
             Domain::Expl | Domain::Prod => all.partition(|&p| prec.tracked[p]),
         };
-        let limit = match opts.domain {
-            Domain::Expl | Domain::Prod => (max_enum > 0).then_some(max_enum),
-            _ => None,
-        };
+        let limit = enumeration_limit(opts.domain, max_enum);
         Shape {
             enumerated,
             cartesian,
@@ -245,7 +251,7 @@ pub(super) fn run(
             // be refined by tracking it: the spurious path comes back unless more successor
             // valuations are enumerated. Seed 000 leaves choosing the limit automatically as
             // future work; doubling it here keeps refinement going.
-            if Shape::new(&prec, opts, max_enum).limit.is_some() {
+            if enumeration_limit(opts.domain, max_enum).is_some() {
                 max_enum *= 2;
                 crate::log::info(2, format_args!("cegar: enumeration limit now {max_enum}"));
                 arg = Arg::default();
