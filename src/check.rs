@@ -19,18 +19,20 @@ use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
 
-/// Which engine a run uses.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+/// Which engine a run uses (`--engine`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
 pub enum EngineKind {
     /// Several engines in parallel threads, first answer wins.
     Portfolio,
+    /// Bounded model checking.
     Bmc,
     /// k-induction with invariant injection.
     Kind,
+    /// IC3/PDR.
     Ic3,
-    /// Interpolation-based model checking.
+    /// Interpolation-based model checking (McMillan).
     Imc,
-    /// Counterexample-guided abstraction refinement, configured by [`Options::cegar`].
+    /// Counterexample-guided abstraction refinement (see the CEGAR options).
     Cegar,
 }
 

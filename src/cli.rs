@@ -56,8 +56,8 @@ struct CheckArgs {
     /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), or a
     /// C program (`.c`, preprocessed `.i`).
     model: PathBuf,
-    #[arg(long, value_enum, default_value_t = EngineArg::Portfolio)]
-    engine: EngineArg,
+    #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
+    engine: EngineKind,
     /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
     #[arg(long)]
     timeout: Option<f64>,
@@ -120,31 +120,6 @@ enum BlocksArg {
     Single,
 }
 
-#[derive(Copy, Clone, ValueEnum)]
-enum EngineArg {
-    Portfolio,
-    Bmc,
-    Kind,
-    Ic3,
-    /// Interpolation-based model checking (McMillan).
-    Imc,
-    /// Counterexample-guided abstraction refinement (see the CEGAR options).
-    Cegar,
-}
-
-impl From<EngineArg> for EngineKind {
-    fn from(e: EngineArg) -> EngineKind {
-        match e {
-            EngineArg::Portfolio => EngineKind::Portfolio,
-            EngineArg::Bmc => EngineKind::Bmc,
-            EngineArg::Kind => EngineKind::Kind,
-            EngineArg::Ic3 => EngineKind::Ic3,
-            EngineArg::Imc => EngineKind::Imc,
-            EngineArg::Cegar => EngineKind::Cegar,
-        }
-    }
-}
-
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
     let args: Vec<String> = std::env::args().collect();
@@ -180,7 +155,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
     }
     let check_args = CheckArgs {
         model: first.into(),
-        engine: EngineArg::Portfolio,
+        engine: EngineKind::Portfolio,
         timeout: None,
         mem_limit: 1200,
         max_depth: None,
@@ -237,7 +212,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         Err(e) => return input_error(&e),
     };
     let opts = Options {
-        engine: args.engine.into(),
+        engine: args.engine,
         max_depth: args.max_depth,
         jobs: args
             .jobs
