@@ -8,6 +8,7 @@
 
 mod cadical;
 pub mod itp;
+pub mod models;
 
 pub use cadical::Cadical;
 pub use rustsat::types::{Lit, Var};

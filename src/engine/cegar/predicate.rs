@@ -36,6 +36,7 @@ use super::{
 use crate::aig;
 use crate::cert::Invariant;
 use crate::engine::Verdict;
+use crate::sat::models::{self, Valuations};
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
@@ -410,8 +411,7 @@ fn gate<S: Solver>(s: &mut S, lits: &[sat::Lit], and: bool) -> sat::Lit {
 /// The abstraction of the states satisfying `context` onto `lits` (the predicates' literals)
 /// as `shape` says: the valuations of the enumerated predicates (AllSAT), each extended by
 /// the Cartesian abstraction of the others under it; past the enumeration limit, one
-/// Cartesian cube over all. `None` when interrupted. The budget is checked between calls:
-/// the many quick calls of an enumeration may never reach the solver's own check.
+/// Cartesian cube over all. `None` when interrupted.
 fn image<S: Solver>(
     s: &mut S,
     context: &[sat::Lit],
@@ -427,47 +427,19 @@ fn image<S: Solver>(
     if shape.enumerated.is_empty() {
         return Some(vec![cartesian(s, context, lits, &shape.cartesian, budget)?]);
     }
-    // AllSAT under a fresh activation literal, retired afterwards.
-    let act = s.new_var().pos_lit();
-    let mut a = context.to_vec();
-    a.push(act);
-    let mut valuations: Vec<Cube> = Vec::new();
-    let mut result = SatResult::Sat;
-    while result == SatResult::Sat {
-        if budget.expired() {
-            return None;
-        }
-        if shape.limit.is_some_and(|k| valuations.len() >= k) {
-            break;
-        }
-        let cube: Cube = shape
-            .enumerated
-            .iter()
-            .map(|&p| (p, s.value(lits[p]).unwrap_or(false)))
-            .collect();
-        let block: Vec<sat::Lit> = std::iter::once(!act)
-            .chain(
-                cube.iter()
-                    .map(|&(p, v)| if v { !lits[p] } else { lits[p] }),
-            )
-            .collect();
-        s.add_clause(&block);
-        valuations.push(cube);
-        result = s.solve(&a);
-    }
-    s.add_clause(&[!act]);
-    match result {
-        SatResult::Interrupted => return None,
-        SatResult::Sat => {
+    let enumerated: Vec<sat::Lit> = shape.enumerated.iter().map(|&p| lits[p]).collect();
+    let valuations = match models::enumerate(s, context, &enumerated, shape.limit, budget)? {
+        Valuations::All(valuations) => valuations,
+        Valuations::TooMany => {
             // More valuations than the limit: the tracked values become unknown unless
             // every successor agrees on them.
             let all: Vec<usize> = (0..lits.len()).collect();
             return Some(vec![cartesian(s, context, lits, &all, budget)?]);
         }
-        SatResult::Unsat => {}
-    }
+    };
     let mut out = Vec::with_capacity(valuations.len());
-    for mut cube in valuations {
+    for valuation in valuations {
+        let mut cube: Cube = shape.enumerated.iter().copied().zip(valuation).collect();
         if !shape.cartesian.is_empty() {
             let mut under = context.to_vec();
             under.extend(
@@ -482,8 +454,7 @@ fn image<S: Solver>(
 }
 
 /// The Cartesian abstraction onto the predicates `which` of the (satisfiable) states of
-/// `context`: the values every such state agrees on, two entailment checks per predicate at
-/// most (each model rules out the values it contradicts). `None` when interrupted.
+/// `context`: the values every such state agrees on. `None` when interrupted.
 fn cartesian<S: Solver>(
     s: &mut S,
     context: &[sat::Lit],
@@ -491,40 +462,11 @@ fn cartesian<S: Solver>(
     which: &[usize],
     budget: &Budget,
 ) -> Option<Cube> {
-    if s.solve(context) != SatResult::Sat {
-        return None;
-    }
-    let read = |s: &S| -> Vec<bool> {
-        which
-            .iter()
-            .map(|&p| s.value(lits[p]).unwrap_or(false))
-            .collect()
-    };
-    let mut cand: Vec<Option<bool>> = read(s).into_iter().map(Some).collect();
-    for i in 0..which.len() {
-        let Some(v) = cand[i] else { continue };
-        if budget.expired() {
-            return None;
-        }
-        let mut a = context.to_vec();
-        let l = lits[which[i]];
-        a.push(if v { !l } else { l });
-        match s.solve(&a) {
-            SatResult::Interrupted => return None,
-            SatResult::Unsat => {}
-            SatResult::Sat => {
-                for (c, m) in cand.iter_mut().zip(read(s)) {
-                    if *c != Some(m) {
-                        *c = None;
-                    }
-                }
-            }
-        }
-    }
+    let which_lits: Vec<sat::Lit> = which.iter().map(|&p| lits[p]).collect();
+    let values = models::agreed(s, context, &which_lits, budget)?;
     Some(
-        cand.into_iter()
-            .zip(which)
-            .filter_map(|(v, &p)| v.map(|v| (p, v)))
+        (which.iter().zip(values))
+            .filter_map(|(&p, v)| v.map(|v| (p, v)))
             .collect(),
     )
 }

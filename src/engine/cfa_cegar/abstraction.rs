@@ -19,6 +19,7 @@
 
 use super::program::Program;
 use crate::aig;
+use crate::sat::models::{self, Valuations};
 use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::Budget;
 
@@ -107,9 +108,9 @@ impl<'p> Abstractor<'p> {
             let x = view.lit(&mut s, l, 0);
             s.add_clause(&[x]);
         }
-        let images = &self.images[edge];
-        let lits: Vec<(aig::Lit, sat::Lit)> = (images.iter())
-            .map(|&(p, after)| (p, view.lit(&mut s, after, 0)))
+        let preds: Vec<aig::Lit> = self.images[edge].iter().map(|&(p, _)| p).collect();
+        let lits: Vec<sat::Lit> = (self.images[edge].iter())
+            .map(|&(_, after)| view.lit(&mut s, after, 0))
             .collect();
         match s.solve(&[]) {
             SatResult::Unsat => return Post::States(Vec::new()),
@@ -117,79 +118,34 @@ impl<'p> Abstractor<'p> {
             SatResult::Sat => {}
         }
         if let Mode::Explicit { max_enum } = self.mode {
-            match enumerate(&mut s, &lits, max_enum) {
-                Some(Enumerated::All(states)) => return Post::States(states),
-                Some(Enumerated::TooMany) => {}
+            let limit = (max_enum > 0).then_some(max_enum);
+            match models::enumerate(&mut s, &[], &lits, limit, &self.budget) {
+                Some(Valuations::All(all)) => {
+                    let states = all
+                        .into_iter()
+                        .map(|v| abstract_state(&preds, v.into_iter().map(Some)));
+                    return Post::States(states.collect());
+                }
+                Some(Valuations::TooMany) => {}
                 None => return Post::Stopped,
             }
         }
-        match cartesian(&mut s, &lits) {
-            Some(state) => Post::States(vec![state]),
+        match models::agreed(&mut s, &[], &lits, &self.budget) {
+            Some(values) => Post::States(vec![abstract_state(&preds, values)]),
             None => Post::Stopped,
         }
     }
 }
 
-/// The literals `lits` (predicates and their solver literals) that every model of `s` agrees
-/// on, as the predicate or its negation, sorted; `None` when interrupted. `s` has a model.
-///
-/// Candidates: each predicate with its value in the last model; every further model found
-/// drops the candidates it contradicts.
-fn cartesian(s: &mut Cadical, lits: &[(aig::Lit, sat::Lit)]) -> Option<Vec<aig::Lit>> {
-    let mut candidates: Vec<(aig::Lit, sat::Lit)> = (lits.iter())
-        .map(|&(p, x)| match s.value(x) {
-            Some(false) => (!p, !x),
-            _ => (p, x),
-        })
+/// The abstract state of predicate values: each predicate with a value, as itself or its
+/// negation, sorted.
+fn abstract_state(
+    preds: &[aig::Lit],
+    values: impl IntoIterator<Item = Option<bool>>,
+) -> Vec<aig::Lit> {
+    let mut state: Vec<aig::Lit> = (preds.iter().zip(values))
+        .filter_map(|(&p, v)| v.map(|v| p.xor_sign(!v)))
         .collect();
-    let mut out = Vec::new();
-    while let Some((p, x)) = candidates.pop() {
-        match s.solve(&[!x]) {
-            SatResult::Unsat => out.push(p),
-            SatResult::Interrupted => return None,
-            SatResult::Sat => candidates.retain(|&(_, y)| s.value(y) != Some(false)),
-        }
-    }
-    out.sort();
-    Some(out)
-}
-
-/// The result of enumerating successor valuations.
-enum Enumerated {
-    All(Vec<Vec<aig::Lit>>),
-    TooMany,
-}
-
-/// The distinct valuations of `lits` over the models of `s` (which has one), each as sorted
-/// literals, if there are at most `max_enum` (0: no limit); `None` when interrupted. The
-/// blocking clauses hold only under an assumed activation literal, so that after `TooMany`
-/// the solver still has every successor, and its last model is one of them.
-fn enumerate(
-    s: &mut Cadical,
-    lits: &[(aig::Lit, sat::Lit)],
-    max_enum: usize,
-) -> Option<Enumerated> {
-    let act = s.new_var().pos_lit();
-    let mut states = Vec::new();
-    loop {
-        let mut state = Vec::with_capacity(lits.len());
-        let mut block = vec![!act];
-        for &(p, x) in lits {
-            let v = s.value(x) != Some(false);
-            state.push(p.xor_sign(!v));
-            block.push(if v { !x } else { x });
-        }
-        state.sort();
-        states.push(state);
-        if max_enum != 0 && states.len() > max_enum {
-            return Some(Enumerated::TooMany);
-        }
-        s.add_clause(&block);
-        match s.solve(&[act]) {
-            SatResult::Sat => {}
-            SatResult::Unsat => break,
-            SatResult::Interrupted => return None,
-        }
-    }
-    Some(Enumerated::All(states))
+    state.sort();
+    state
 }
