@@ -136,13 +136,16 @@ pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Rep
     crate::log::info(
         1,
         format_args!(
-            "model: {} inputs, {} latches, {} ands; after preprocessing: {} inputs, {} latches, {} ands",
+            "model: {} inputs, {} latches, {} ands, {} word atoms; after preprocessing: {} inputs, \
+             {} latches, {} ands, {} word atoms",
             ts.inputs.len(),
             ts.latches.len(),
             ts.aig.num_ands(),
+            ts.atoms.len(),
             reduced.inputs.len(),
             reduced.latches.len(),
-            reduced.aig.num_ands()
+            reduced.aig.num_ands(),
+            reduced.atoms.len()
         ),
     );
     let verdict = engine.check(&reduced, budget);

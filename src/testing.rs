@@ -17,3 +17,22 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// A saturating 8-bit counter `c` (0 up to 100, then it stays) and the bad state `c > 200`:
+/// safe, and the word-level atoms `c < 100` and `c > 200` prove it.
+pub(crate) const SATURATING_COUNTER: &str = "\
+1 sort bitvec 8
+2 sort bitvec 1
+3 zero 1
+4 state 1 c
+5 init 1 4 3
+6 constd 1 100
+7 ult 2 4 6
+8 one 1
+9 add 1 4 8
+10 ite 1 7 9 4
+11 next 1 4 10
+12 constd 1 200
+13 ugt 2 4 12
+14 bad 13
+";

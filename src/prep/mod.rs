@@ -60,6 +60,7 @@ pub fn preprocess(ts: &TransitionSystem, budget: &Budget) -> (TransitionSystem, 
             ),
         );
     }
+    reduced.atoms = restore.atoms(ts, &mut reduced);
     (reduced, restore)
 }
 

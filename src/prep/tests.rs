@@ -159,3 +159,51 @@ fn constraints_are_not_assumed_where_merging_could_change_them() {
     let verdict = Bmc::new(Some(3)).check(&reduced, &Budget::new(None));
     assert!(matches!(verdict, Verdict::Unknown { .. }));
 }
+
+#[test]
+fn atoms_follow_the_latches_into_the_reduced_system() {
+    // Atoms `first == 3`, `second == 4` (the second counter is merged into the first, so this
+    // becomes `first == 4`) and `spare` (a latch outside every cone: dropped with it).
+    let mut ts = twin_counters(8, 5, 5);
+    let spare = ts.add_latch(Some(false), None);
+    ts.set_next(ts.latches.len() - 1, !spare.lit());
+    let bits: Vec<Vec<Lit>> = [0, 3]
+        .iter()
+        .map(|&k| {
+            (k..k + 3)
+                .map(|i| ts.latches[i].var.lit().xor_sign(k == 3))
+                .collect()
+        })
+        .collect();
+    let (first_3, second_4) = (
+        value_is(&mut ts, &bits[0], 3),
+        value_is(&mut ts, &bits[1], 4),
+    );
+    ts.atoms = vec![first_3, second_4, spare.lit()];
+    let (mut reduced, _) = run(&ts);
+    assert_eq!(reduced.latches.len(), 3);
+    assert_eq!(reduced.atoms.len(), 2, "{:?}", reduced.atoms);
+    let kept: Vec<Lit> = reduced.latches.iter().map(|l| l.var.lit()).collect();
+    let mut want = vec![
+        value_is(&mut reduced, &kept, 3),
+        value_is(&mut reduced, &kept, 4),
+    ];
+    for value in 0..8u64 {
+        let values = crate::aig::simulate_frame(&reduced.aig, |v| {
+            kept.iter()
+                .position(|l| l.var() == v)
+                .is_some_and(|i| (value >> i) & 1 == 1)
+        });
+        let eval = |l: &Lit| values[l.var().index()] ^ l.is_negated();
+        let mut got: Vec<bool> = reduced.atoms.iter().map(eval).collect();
+        got.sort();
+        let mut expected: Vec<bool> = want.iter().map(eval).collect();
+        expected.sort();
+        assert_eq!(got, expected, "first = {value}");
+    }
+    want.sort();
+    assert_eq!(
+        reduced.atoms, want,
+        "the same gates, shared by structural hashing"
+    );
+}

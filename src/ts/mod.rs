@@ -50,6 +50,12 @@ pub struct TransitionSystem {
     pub justice: Vec<Vec<Lit>>,
     /// Global fairness constraints for the justice properties.
     pub fairness: Vec<Lit>,
+    /// Word-level atoms over the latches: comparisons of bit-vector states such as
+    /// `count < 5` or `x == y`, from a BTOR2 model or a C program's conditions. A bit-level
+    /// system has lost which bits form a word; these literals keep the comparisons the model
+    /// was written in, as candidate predicates for predicate abstraction. Hints only: no
+    /// verdict depends on them, and a pass that cannot map one may drop it.
+    pub atoms: Vec<Lit>,
     pub names: Names,
 }
 

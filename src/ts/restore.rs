@@ -1,7 +1,7 @@
 //! Maps results of a reduced transition system back to the system it was derived from.
 
 use super::{Trace, TransitionSystem};
-use crate::aig::{Aig, Lit};
+use crate::aig::{Aig, Lit, Node, Var};
 
 /// What became of one latch of the original system.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -102,6 +102,47 @@ impl Restore {
     /// What became of original latch `i`.
     pub fn image(&self, i: usize) -> LatchImage {
         self.images[i]
+    }
+
+    /// The word-level atoms of `original` as literals of `reduced` (the system this map
+    /// restores from), each latch replaced by its image. Atoms over a dropped latch leave the
+    /// cone of every property and are dropped, as are those that become constant.
+    pub fn atoms(&self, original: &TransitionSystem, reduced: &mut TransitionSystem) -> Vec<Lit> {
+        let aig = &original.aig;
+        let mut map: Vec<Option<Lit>> = vec![None; aig.num_vars()];
+        for (latch, image) in original.latches.iter().zip(&self.images) {
+            map[latch.var.index()] = match *image {
+                LatchImage::Kept(j) => Some(reduced.latches[j].var.lit()),
+                LatchImage::Constant(v) => Some(Lit::FALSE.xor_sign(v)),
+                LatchImage::Equivalent(j, negated) => {
+                    Some(reduced.latches[j].var.lit().xor_sign(negated))
+                }
+                LatchImage::Dropped => None,
+            };
+        }
+        // Variables come after their fan-ins, so one pass finds the cones with every leaf mapped.
+        let mut mapped = vec![false; aig.num_vars()];
+        for v in 0..aig.num_vars() {
+            mapped[v] = match aig.node(Var(v as u32)) {
+                Node::False => true,
+                Node::Leaf => map[v].is_some(),
+                Node::And(a, b) => mapped[a.var().index()] && mapped[b.var().index()],
+            };
+        }
+        let roots: Vec<Lit> = original
+            .atoms
+            .iter()
+            .copied()
+            .filter(|a| mapped[a.var().index()])
+            .collect();
+        let mut atoms: Vec<Lit> = aig
+            .copy_cone(&mut reduced.aig, &mut map, &roots)
+            .into_iter()
+            .filter(|a| !a.is_const())
+            .collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        atoms
     }
 
     /// The facts the reductions proved about the original system.

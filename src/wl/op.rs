@@ -187,6 +187,16 @@ impl Binary {
         Binary::ALL.into_iter().find(|b| b.name() == name)
     }
 
+    /// Whether this is a comparison of two words (`eq`, `neq`, and the signed and unsigned
+    /// orderings): the atoms of word-level predicates.
+    pub fn is_comparison(self) -> bool {
+        use Binary::*;
+        matches!(
+            self,
+            Eq | Neq | Sgt | Sgte | Slt | Slte | Ugt | Ugte | Ult | Ulte
+        )
+    }
+
     /// Whether the result is one bit (predicates and overflow flags).
     pub fn is_predicate(self) -> bool {
         use Binary::*;

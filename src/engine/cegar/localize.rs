@@ -124,6 +124,7 @@ pub(super) enum Check {
 pub(super) fn localized(ts: &TransitionSystem, visible: &[bool]) -> TransitionSystem {
     let mut abs = TransitionSystem {
         latches: Vec::new(),
+        atoms: Vec::new(),
         ..ts.clone()
     };
     abs.names.latches.clear();

@@ -37,7 +37,8 @@ pub enum Domain {
     #[default]
     Expl,
     /// Boolean predicate abstraction: the successor is the disjunction of every cube of
-    /// predicate values a successor state can have (AllSAT).
+    /// predicate values a successor state can have (AllSAT; past 1024 cubes, the Cartesian
+    /// abstraction instead).
     PredBool,
     /// Cartesian predicate abstraction: the successor is the cube of the predicates every
     /// successor state agrees on (two entailment checks per predicate).

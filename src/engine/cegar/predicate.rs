@@ -117,9 +117,63 @@ impl Arg {
     }
 }
 
+/// The word-level atoms of a system ([`TransitionSystem::atoms`]) indexed by the latches they
+/// read, so that `--pred-split atoms` can give the comparisons an interpolant's latches take
+/// part in (on a BTOR2 model or a C program) instead of the latches themselves.
+pub(super) struct WordAtoms {
+    atoms: Vec<aig::Lit>,
+    /// Per latch: the atoms that read it.
+    by_latch: Vec<Vec<usize>>,
+}
+
+impl WordAtoms {
+    pub(super) fn new(sys: &TransitionSystem) -> WordAtoms {
+        let mut latch_of = vec![None; sys.aig.num_vars()];
+        for (i, l) in sys.latches.iter().enumerate() {
+            latch_of[l.var.index()] = Some(i);
+        }
+        let mut by_latch = vec![Vec::new(); sys.latches.len()];
+        // `seen[v] == a + 1`: variable `v` was visited for atom `a` (one array for all cones).
+        let mut seen = vec![0usize; sys.aig.num_vars()];
+        for (a, atom) in sys.atoms.iter().enumerate() {
+            let mut stack = vec![atom.var()];
+            while let Some(v) = stack.pop() {
+                if std::mem::replace(&mut seen[v.index()], a + 1) == a + 1 {
+                    continue;
+                }
+                match sys.aig.node(v) {
+                    aig::Node::And(x, y) => stack.extend([x.var(), y.var()]),
+                    aig::Node::Leaf => {
+                        if let Some(l) = latch_of[v.index()] {
+                            by_latch[l].push(a);
+                        }
+                    }
+                    aig::Node::False => {}
+                }
+            }
+        }
+        WordAtoms {
+            atoms: sys.atoms.clone(),
+            by_latch,
+        }
+    }
+
+    /// The atoms that read any of `latches`, or `None` when there is none.
+    fn meeting(&self, latches: impl IntoIterator<Item = usize>) -> Option<Vec<aig::Lit>> {
+        let mut hit: Vec<usize> = latches
+            .into_iter()
+            .flat_map(|l| self.by_latch[l].iter().copied())
+            .collect();
+        hit.sort_unstable();
+        hit.dedup();
+        (!hit.is_empty()).then(|| hit.into_iter().map(|a| self.atoms[a]).collect())
+    }
+}
+
 /// The predicates and the system their circuits live in.
 struct Precision {
     sys: TransitionSystem,
+    atoms: WordAtoms,
     preds: Vec<aig::Lit>,
     /// Per predicate: tracked explicitly (a latch of the explicit or product domain).
     tracked: Vec<bool>,
@@ -160,6 +214,13 @@ struct Shape {
     merge: bool,
 }
 
+/// The most successor valuations the Boolean domains (`pred-bool`, `pred-split`) enumerate;
+/// past it a successor is the Cartesian abstraction (which contains every valuation). Every
+/// coverage, bad-state and path query encodes a node's whole disjunction of cubes, and with a
+/// few dozen predicates AllSAT can find millions of them: enumerating and encoding those
+/// outran the time limit by far (dblclockfft butterfly tasks, 32 predicates).
+const MAX_BOOLEAN_CUBES: usize = 1024;
+
 /// The number of successor valuations `domain` enumerates before going Cartesian, if it has
 /// a limit (the tracked latches of the explicit and product domains).
 fn enumeration_limit(domain: Domain, max_enum: usize) -> Option<usize> {
@@ -178,7 +239,10 @@ impl Shape {
             Domain::PredCart => (Vec::new(), all.collect()),
             Domain::Expl | Domain::Prod => all.partition(|&p| prec.tracked[p]),
         };
-        let limit = enumeration_limit(opts.domain, max_enum);
+        let limit = match opts.domain {
+            Domain::PredBool | Domain::PredSplit => Some(MAX_BOOLEAN_CUBES),
+            _ => enumeration_limit(opts.domain, max_enum),
+        };
         Shape {
             enumerated,
             cartesian,
@@ -196,6 +260,7 @@ pub(super) fn run(
 ) -> Verdict {
     let mut prec = Precision {
         sys: ts.clone(),
+        atoms: WordAtoms::new(ts),
         preds: Vec::new(),
         tracked: Vec::new(),
         known: HashSet::new(),
@@ -689,11 +754,18 @@ fn refine(
     for (_, piece) in &pieces {
         match piece {
             Piece::Formula(f) => preds.extend(
-                split_formula(&prec.sys, *f, opts.pred_split)
+                split_formula(&prec.sys, &prec.atoms, *f, opts.pred_split)
                     .into_iter()
                     .map(|p| (p, latch_vars.contains(&p.var()))),
             ),
-            Piece::Latches(l) => preds.extend(latch_lits(&mut l.iter().copied())),
+            Piece::Latches(l) => match prec.atoms.meeting(l.iter().copied()) {
+                Some(atoms)
+                    if opts.pred_split == PredSplit::Atoms && opts.domain != Domain::Expl =>
+                {
+                    preds.extend(atoms.into_iter().map(|a| (a, false)))
+                }
+                _ => preds.extend(latch_lits(&mut l.iter().copied())),
+            },
         }
     }
     let new = |p: &aig::Lit| {
@@ -722,9 +794,14 @@ enum Piece {
     Latches(Vec<usize>),
 }
 
-/// The predicates `f` splits into.
+/// The predicates `f` splits into. The atoms of a bit-level formula are its latches; where
+/// the system has word-level atoms, those that read the formula's latches stand for them
+/// (a formula over no such latch keeps its latches). Refinement still progresses when the
+/// word atoms do not exclude a spurious path: it comes back with them known, and then the
+/// interpolants themselves become predicates.
 pub(super) fn split_formula(
     sys: &TransitionSystem,
+    atoms: &WordAtoms,
     f: aig::Lit,
     split: PredSplit,
 ) -> Vec<aig::Lit> {
@@ -733,11 +810,12 @@ pub(super) fn split_formula(
         PredSplit::Conjuncts => sys.aig.conjuncts(f),
         PredSplit::Atoms => {
             let cone = sys.aig.cone([f]);
-            sys.latches
-                .iter()
-                .filter(|l| cone[l.var.index()])
-                .map(|l| l.var.lit())
-                .collect()
+            let support: Vec<usize> = (0..sys.latches.len())
+                .filter(|&i| cone[sys.latches[i].var.index()])
+                .collect();
+            atoms
+                .meeting(support.iter().copied())
+                .unwrap_or_else(|| support.iter().map(|&i| sys.latches[i].var.lit()).collect())
         }
     }
 }

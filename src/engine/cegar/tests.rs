@@ -227,10 +227,52 @@ fn conjuncts_of_a_shared_dag() {
         (a, b) = (ts.aig.and(a, b), ts.aig.and(a, bx));
     }
     let f = ts.aig.and(a, b);
-    let mut got = predicate::split_formula(&ts, f, PredSplit::Conjuncts);
+    let mut got = predicate::split_formula(
+        &ts,
+        &predicate::WordAtoms::new(&ts),
+        f,
+        PredSplit::Conjuncts,
+    );
     got.sort();
     let mut want = vec![ts.latches[0].var.lit(), ts.latches[1].var.lit()];
     want.extend(&xs);
     want.sort();
     assert_eq!(got, want);
+}
+
+/// On a word-level model, `--pred-split atoms` takes the comparisons the model is written in
+/// (here `c < 100` and `c > 200`, which prove it) instead of the counter's eight latches.
+#[test]
+fn an_atoms_split_refines_with_the_word_level_comparisons() {
+    let model = crate::front::btor2::parse(crate::testing::SATURATING_COUNTER).unwrap();
+    // Not preprocessed: preprocessing alone proves it (`c[7] == 0` is inductive).
+    let (ts, _) = crate::wl::blast(&model).unwrap();
+    assert_eq!(ts.atoms.len(), 2);
+    for domain in [Domain::PredCart, Domain::PredBool] {
+        let opts = CegarOptions {
+            domain,
+            refinement: Refinement::SeqItp,
+            pred_split: PredSplit::Atoms,
+            init_prec: InitPrec::Empty,
+            ..CegarOptions::default()
+        };
+        let (v, e) = check(&ts, opts);
+        assert!(matches!(v, Verdict::Safe(_)), "{domain:?}: {v:?}");
+        assert!(
+            stat(&e, "cegar_precision") <= 2,
+            "{domain:?}: {:?}",
+            e.stats()
+        );
+        // Without them the atoms are the counter's latches.
+        let bits = TransitionSystem {
+            atoms: Vec::new(),
+            ..ts.clone()
+        };
+        let (_, e) = check(&bits, opts);
+        assert!(
+            stat(&e, "cegar_precision") > 2,
+            "{domain:?}: {:?}",
+            e.stats()
+        );
+    }
 }

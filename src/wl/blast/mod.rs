@@ -230,7 +230,44 @@ pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
         .map(|j| j.iter().map(|&t| bit(t)).collect())
         .collect();
     ts.fairness = model.fairness().iter().map(|&t| bit(t)).collect();
+    ts.atoms = state_comparisons(model, &needed)
+        .into_iter()
+        .map(bit)
+        .filter(|l| !l.is_const())
+        .collect();
+    ts.atoms.sort_unstable();
+    ts.atoms.dedup();
     Ok((ts, BitMap { inputs, states }))
+}
+
+/// The comparisons of multi-bit words among the terms marked `needed` whose cone reaches
+/// states but no input: the word-level atoms over the latches ([`TransitionSystem::atoms`]).
+fn state_comparisons(model: &Model, needed: &[bool]) -> Vec<TermId> {
+    // Ascending ids are a topological order, so one pass finds each term's leaf kinds.
+    let mut has_state = vec![false; model.num_terms()];
+    let mut has_input = vec![false; model.num_terms()];
+    let mut atoms = Vec::new();
+    for t in 0..model.num_terms() {
+        let term = model.term(TermId(t as u32));
+        match term.op {
+            Op::State(_) => has_state[t] = true,
+            Op::Input(_) => has_input[t] = true,
+            _ => {
+                has_state[t] = term.args.iter().any(|a| has_state[a.index()]);
+                has_input[t] = term.args.iter().any(|a| has_input[a.index()]);
+            }
+        }
+        let compares_words = match term.op {
+            Op::Binary(b) => {
+                b.is_comparison() && matches!(model.sort(term.args[0]), Sort::Bv(w) if w > 1)
+            }
+            _ => false,
+        };
+        if compares_words && needed[t] && has_state[t] && !has_input[t] {
+            atoms.push(TermId(t as u32));
+        }
+    }
+    atoms
 }
 
 /// Fresh leaves of `aig` for one word of sort `sort` (arrays expanded into elements as in

@@ -294,3 +294,33 @@ fn large_arrays_are_reported_unsupported() {
         "{err}"
     );
 }
+
+/// `c < 100` and `c > 200` compare a state word and are atoms; `c == i` reads an input and
+/// the one-bit state `b` is a latch of its own: neither is.
+#[test]
+fn comparisons_of_state_words_become_atoms() {
+    let text = format!(
+        "{}15 input 1 i\n16 eq 2 4 15\n17 state 2 b\n18 next 2 17 16\n19 bad 17\n",
+        crate::testing::SATURATING_COUNTER
+    );
+    let model = crate::front::btor2::parse(&text).unwrap();
+    let (ts, bits) = blast(&model).unwrap();
+    assert_eq!(ts.atoms.len(), 2, "{:?}", ts.atoms);
+    let c = bits.states[0].flat();
+    for value in [0u64, 99, 100, 150, 200, 201, 255] {
+        let values = simulate_frame(&ts.aig, |v| {
+            c.iter()
+                .position(|l| l.var() == v)
+                .is_some_and(|i| (value >> i) & 1 == 1)
+        });
+        let mut got: Vec<bool> = ts
+            .atoms
+            .iter()
+            .map(|a| values[a.var().index()] ^ a.is_negated())
+            .collect();
+        got.sort();
+        let mut want = vec![value < 100, value > 200];
+        want.sort();
+        assert_eq!(got, want, "c = {value}");
+    }
+}
