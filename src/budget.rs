@@ -93,6 +93,28 @@ pub fn watch_memory(budget: &Budget, limit_mib: u64) {
     });
 }
 
+/// Calls `fire` (on a thread of its own) once `budget` has been expired for `grace`: the last
+/// resort that ends a run near its limit even when some code between two budget checks runs
+/// for long (the engines poll their budget, but a long stretch without a check has happened,
+/// and no engine can prove it never will). Polls every 50 ms.
+pub fn on_overrun(budget: &Budget, grace: Duration, fire: impl FnOnce() + Send + 'static) {
+    let budget = budget.clone();
+    std::thread::spawn(move || {
+        let mut expired_at = None;
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            if !budget.expired() {
+                continue;
+            }
+            let since = *expired_at.get_or_insert_with(Instant::now);
+            if since.elapsed() >= grace {
+                fire();
+                return;
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +136,16 @@ mod tests {
         assert!(a.expired() && !b.expired() && !parent.expired());
         parent.stop();
         assert!(b.expired());
+    }
+
+    #[test]
+    fn an_overrun_fires_after_the_grace_period_only() {
+        let b = Budget::new(Some(Duration::from_millis(100)));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let start = Instant::now();
+        on_overrun(&b, Duration::from_millis(300), move || tx.send(()).unwrap());
+        rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(400));
     }
 
     #[test]

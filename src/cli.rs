@@ -9,6 +9,7 @@
 //! `unknown`.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -174,11 +175,34 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
     Some(run_check(check_args, false))
 }
 
+/// How long a run may go on after its time limit, a signal or the memory limit before the
+/// overrun watchdog prints `unknown` and ends the process.
+const OVERRUN_GRACE: Duration = Duration::from_secs(2);
+
+/// Whether this thread may print the verdict: the first caller may, every later one may not
+/// (the normal output path and the overrun watchdog race for it, and stdout must carry one
+/// verdict).
+fn claim_stdout() -> bool {
+    static CLAIMED: AtomicBool = AtomicBool::new(false);
+    !CLAIMED.swap(true, Ordering::SeqCst)
+}
+
+/// Prints `text` (the verdict line and the witness) unless the overrun watchdog printed
+/// `unknown` first, in which case it is ending the process and this thread waits for that.
+fn print_verdict(text: &str) {
+    if !claim_stdout() {
+        loop {
+            std::thread::park();
+        }
+    }
+    print!("{text}");
+}
+
 /// Exit code 2 for bad input; an unsupported construct is the verdict `unknown` (exit 0).
 fn input_error(e: &InputError) -> i32 {
     if e.unsupported {
         eprintln!("warden: {e}");
-        println!("unknown");
+        print_verdict("unknown\n");
         return 0;
     }
     eprintln!("warden: error: {e}");
@@ -198,6 +222,17 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     }
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
+    crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
+        if claim_stdout() {
+            eprintln!(
+                "warden: still running {} s after the limit or stop request: stopping",
+                OVERRUN_GRACE.as_secs()
+            );
+            println!("unknown");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            std::process::exit(0);
+        }
+    });
     crate::budget::watch_memory(&budget, args.mem_limit);
     let load = front::LoadOptions {
         data_model: match args.data_model {
@@ -230,7 +265,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("warden: {e}");
-            println!("unknown");
+            print_verdict("unknown\n");
             return 3;
         }
     };
@@ -245,7 +280,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("warden: internal error: {e}");
-                    println!("unknown");
+                    print_verdict("unknown\n");
                     return 3;
                 }
             };
@@ -272,7 +307,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     if let Err(code) = written {
         return code;
     }
-    print!("{out}");
+    print_verdict(&out);
     if args.stats {
         print_stats(&report);
     }
