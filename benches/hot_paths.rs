@@ -111,28 +111,33 @@ fn ic3_steps(c: &mut Criterion) {
     });
 }
 
-/// One IMC-shaped query on `circuits/counter8_mod200_unsat.aag` (a counter that wraps at 200,
-/// bad at 255): A is the initial state and the first transition, B the next 19 transitions
-/// and the bad state in their last frame. Solving with the proof recorded and building
-/// McMillan's interpolant is the work of one IMC step.
+/// One IMC-shaped query: A is the initial state and the first transition, B the next 19
+/// transitions and the bad state in their last frame. Solving with the proof recorded and
+/// building McMillan's interpolant is the work of one IMC step. On
+/// `counter8_mod200_unsat.aag` (a counter that wraps at 200, bad at 255, no inputs) unit
+/// propagation refutes the query; `traffic_light_unsat.aag` (two FSMs with inputs and a turn
+/// token) needs search, so its proof is the larger one to label.
 fn interpolation_query(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits/counter8_mod200_unsat.aag");
-    let ts = warden::front::load(&path).unwrap().ts;
-    c.bench_function("interpolant: counter8_mod200, 20 frames", |b| {
-        b.iter(|| {
-            let budget = Budget::new(None);
-            let mut s = ItpSolver::new(&budget);
-            let mut un = Unroller::new(&ts, Start::Init);
-            for l in &ts.latches {
-                un.lit(&mut s, l.var.lit(), 1);
-            }
-            s.set_partition(1);
-            let bad = un.lit(&mut s, ts.bad[0], 20);
-            s.add_clause(&[bad]);
-            assert_eq!(s.solve(&[]), SatResult::Unsat);
-            s.interpolant(0, System::McMillan).unwrap().num_ands()
-        })
-    });
+    for name in ["counter8_mod200_unsat", "traffic_light_unsat"] {
+        let file = format!("circuits/{name}.aag");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&file);
+        let ts = warden::front::load(&path).unwrap().ts;
+        c.bench_function(&format!("interpolant: {name}, 20 frames"), |b| {
+            b.iter(|| {
+                let budget = Budget::new(None);
+                let mut s = ItpSolver::new(&budget);
+                let mut un = Unroller::new(&ts, Start::Init);
+                for l in &ts.latches {
+                    un.lit(&mut s, l.var.lit(), 1);
+                }
+                s.set_partition(1);
+                let bad = un.lit(&mut s, ts.bad[0], 20);
+                s.add_clause(&[bad]);
+                assert_eq!(s.solve(&[]), SatResult::Unsat);
+                s.interpolant(0, System::McMillan).unwrap().num_ands()
+            })
+        });
+    }
 }
 
 criterion_group!(
