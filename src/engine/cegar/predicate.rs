@@ -28,7 +28,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::localize::{refine_by_core, Check};
-use super::path::{refute, PathStates, Refutation};
+use super::path::{refute, Cut, PathStates, Refutation};
 use super::{
     property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune, Refinement,
     Search,
@@ -57,6 +57,9 @@ struct Node {
     unsafe_: bool,
     /// False once pruned.
     live: bool,
+    /// The number of predicates its state was abstracted onto: below the precision's size,
+    /// the state is *stale* (lazy pruning keeps nodes above a pivot as they were).
+    precision: usize,
 }
 
 /// The abstract reachability graph (a tree plus coverage).
@@ -67,7 +70,7 @@ struct Arg {
 }
 
 impl Arg {
-    fn add(&mut self, state: State, parent: Option<usize>) {
+    fn add(&mut self, state: State, parent: Option<usize>, precision: usize) {
         let id = self.nodes.len();
         self.nodes.push(Node {
             state,
@@ -77,6 +80,7 @@ impl Arg {
             expanded: false,
             unsafe_: false,
             live: true,
+            precision,
         });
         if let Some(p) = parent {
             self.nodes[p].children.push(id);
@@ -94,19 +98,23 @@ impl Arg {
         path
     }
 
-    /// Removes the subtree of `n` and puts its parent back to waiting; every covered node is
+    /// Removes the subtrees of `n` and its siblings and puts its parent back to waiting (a
+    /// root is removed alone); every covered node is
     /// uncovered (its covering set may have lost members) and waits again.
     fn prune(&mut self, n: usize) {
-        let mut stack = vec![n];
+        // The parent is expanded again, which gives all its children anew.
+        let mut stack = match self.nodes[n].parent {
+            Some(p) => {
+                let parent = &mut self.nodes[p];
+                parent.expanded = false;
+                self.waiting.push_back(p);
+                std::mem::take(&mut parent.children)
+            }
+            None => vec![n],
+        };
         while let Some(m) = stack.pop() {
             self.nodes[m].live = false;
             stack.extend(std::mem::take(&mut self.nodes[m].children));
-        }
-        if let Some(p) = self.nodes[n].parent {
-            let parent = &mut self.nodes[p];
-            parent.children.clear();
-            parent.expanded = false;
-            self.waiting.push_back(p);
         }
         for (id, node) in self.nodes.iter_mut().enumerate() {
             if node.live && node.covered {
@@ -212,6 +220,8 @@ struct Shape {
     limit: Option<usize>,
     /// The cubes of an enumeration form one node (Boolean abstraction) rather than one each.
     merge: bool,
+    /// The number of predicates abstracted onto.
+    predicates: usize,
 }
 
 /// The most successor valuations the Boolean domains (`pred-bool`, `pred-split`) enumerate;
@@ -248,6 +258,7 @@ impl Shape {
             cartesian,
             limit,
             merge: opts.domain == Domain::PredBool,
+            predicates: prec.preds.len(),
         }
     }
 }
@@ -298,6 +309,16 @@ pub(super) fn run(
         // (seed 000: the earlier prune will likely remove it).
         refinements.sort_by_key(|(_, pivot, _)| *pivot);
         let restart = opts.prune == Prune::Full || refinements.iter().any(|r| r.1 == 0);
+        // The first stale node of each path: abstracted again onto the predicates known now,
+        // it may exclude the path even when refinement finds no new predicate.
+        let stale: Vec<usize> = (refinements.iter())
+            .filter_map(|(path, _, _)| {
+                let current = prec.preds.len();
+                path.iter()
+                    .copied()
+                    .find(|&m| arg.nodes[m].precision < current)
+            })
+            .collect();
         let mut pruned = HashSet::new();
         let mut added = false;
         for (path, pivot, preds) in refinements {
@@ -311,6 +332,20 @@ pub(super) fn run(
             if !restart && pruned.insert(at) {
                 arg.prune(at);
             }
+        }
+        if !added && !stale.is_empty() {
+            // Each round removes stale nodes and adds none, so this ends.
+            crate::log::info(2, format_args!("cegar: stale nodes abstracted again"));
+            if restart || stale.iter().any(|&m| arg.nodes[m].parent.is_none()) {
+                arg = Arg::default();
+            } else {
+                for m in stale {
+                    if arg.nodes[m].live {
+                        arg.prune(m);
+                    }
+                }
+            }
+            continue;
         }
         if !added {
             // A tracked latch whose value went unknown (past the enumeration limit) cannot
@@ -419,10 +454,10 @@ fn add_children(arg: &mut Arg, succ: State, parent: Option<usize>, shape: &Shape
         return;
     }
     if shape.merge {
-        arg.add(succ, parent);
+        arg.add(succ, parent, shape.predicates);
     } else {
         for cube in succ {
-            arg.add(vec![cube], parent);
+            arg.add(vec![cube], parent, shape.predicates);
         }
     }
 }
@@ -693,10 +728,9 @@ fn refine(
         preds: prec.preds.clone(),
         states: path.iter().map(|&n| arg.nodes[n].state.clone()).collect(),
     };
+    let latches: Vec<aig::Lit> = prec.sys.latches.iter().map(|l| l.var.lit()).collect();
     let latch_lits = |which: &mut dyn Iterator<Item = usize>| -> Vec<(aig::Lit, bool)> {
-        which
-            .map(|i| (prec.sys.latches[i].var.lit(), true))
-            .collect()
+        which.map(|i| (latches[i], true)).collect()
     };
     let Some(strategy) = opts.refinement.strategy() else {
         return match refine_by_core(&prec.sys, &prec.latches(), &states, budget) {
@@ -720,22 +754,20 @@ fn refine(
             };
         }
     };
+    // Every variable of an interpolant is a latch of its cut.
+    let formula = |aig: &mut aig::Aig, cut: &Cut| {
+        cut.itp
+            .copy_into(aig, |v| cut.latches.get(&v).map(|&i| latches[i]))
+    };
     let mut pieces = Vec::new();
     for cut in &cuts {
         if budget.expired() {
             return Refined::Stopped;
         }
-        let latches = &prec.sys.latches;
-        let support = || cut.itp.vars().filter_map(|v| cut.latches.get(&v).copied());
         if opts.domain == Domain::Expl || cut.itp.num_ands() > MAX_PREDICATE_ANDS {
-            pieces.push((cut.frame, Piece::Latches(support().collect())));
-            continue;
-        }
-        let f = cut.itp.copy_into(&mut prec.sys.aig, |v| {
-            cut.latches.get(&v).map(|&i| latches[i].var.lit())
-        });
-        // Every variable of an interpolant is a latch of its cut.
-        if let Some(f) = f {
+            let support = cut.itp.vars().filter_map(|v| cut.latches.get(&v).copied());
+            pieces.push((cut.frame, Piece::Latches(support.collect())));
+        } else if let Some(f) = formula(&mut prec.sys.aig, cut) {
             pieces.push((cut.frame, Piece::Formula(f)));
         }
     }
@@ -771,10 +803,13 @@ fn refine(
     let new = |p: &aig::Lit| {
         !p.is_const() && !prec.known.contains(&if p.is_negated() { !*p } else { *p })
     };
-    if !preds.iter().any(|(p, _)| new(p)) {
-        for (_, piece) in &pieces {
-            if let Piece::Formula(f) = piece {
-                preds.push((*f, false));
+    if !preds.iter().any(|(p, _)| new(p)) && opts.domain != Domain::Expl {
+        // The pieces are known and the path came back: the whole interpolants, large ones
+        // too, are the predicates that exclude it (a Cartesian abstraction onto the latches
+        // of a large interpolant loses how they correlate).
+        for cut in &cuts {
+            if let Some(f) = formula(&mut prec.sys.aig, cut) {
+                preds.push((f, false));
             }
         }
     }
@@ -836,4 +871,26 @@ fn invariant(prec: &Precision, arg: &Arg) -> Invariant {
     }
     let predicate = system.aig.or_all(disjuncts);
     Invariant { system, predicate }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_a_node_expands_its_parent_again_without_the_old_children() {
+        let mut arg = Arg::default();
+        arg.add(vec![vec![(0, true)]], None, 1);
+        arg.nodes[0].expanded = true;
+        arg.add(vec![vec![(0, true)]], Some(0), 1);
+        arg.add(vec![vec![(0, false)]], Some(0), 1);
+        arg.add(vec![vec![(0, false)]], Some(2), 2);
+        arg.nodes[1].covered = true;
+        arg.waiting.clear();
+        arg.prune(2);
+        let live: Vec<bool> = arg.nodes.iter().map(|n| n.live).collect();
+        assert_eq!(live, [true, false, false, false]);
+        assert!(!arg.nodes[0].expanded && arg.nodes[0].children.is_empty());
+        assert_eq!(arg.waiting, [0]);
+    }
 }
