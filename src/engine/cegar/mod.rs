@@ -288,7 +288,15 @@ impl Engine for Cegar {
 
 /// The latches in the combinational support of the bad properties.
 fn property_latches(ts: &TransitionSystem) -> Vec<usize> {
-    let cone = ts.aig.cone(ts.bad.iter().copied());
+    cone_latches(ts, ts.bad.iter().copied())
+}
+
+/// The latches (indices) in the combinational support of `roots`.
+fn cone_latches(
+    ts: &TransitionSystem,
+    roots: impl IntoIterator<Item = crate::aig::Lit>,
+) -> Vec<usize> {
+    let cone = ts.aig.cone(roots);
     ts.latches
         .iter()
         .enumerate()

@@ -30,8 +30,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use super::localize::{refine_by_core, Check};
 use super::path::{refute, Cut, PathStates, Refutation};
 use super::{
-    property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune, Refinement,
-    Search,
+    cone_latches, property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune,
+    Refinement, Search,
 };
 use crate::aig;
 use crate::cert::Invariant;
@@ -311,12 +311,11 @@ pub(super) fn run(
         let restart = opts.prune == Prune::Full || refinements.iter().any(|r| r.1 == 0);
         // The first stale node of each path: abstracted again onto the predicates known now,
         // it may exclude the path even when refinement finds no new predicate.
+        let current = prec.preds.len();
         let stale: Vec<usize> = (refinements.iter())
             .filter_map(|(path, _, _)| {
-                let current = prec.preds.len();
-                path.iter()
-                    .copied()
-                    .find(|&m| arg.nodes[m].precision < current)
+                let mut nodes = path.iter().copied();
+                nodes.find(|&m| arg.nodes[m].precision < current)
             })
             .collect();
         let mut pruned = HashSet::new();
@@ -844,10 +843,7 @@ pub(super) fn split_formula(
         PredSplit::Whole => vec![f],
         PredSplit::Conjuncts => sys.aig.conjuncts(f),
         PredSplit::Atoms => {
-            let cone = sys.aig.cone([f]);
-            let support: Vec<usize> = (0..sys.latches.len())
-                .filter(|&i| cone[sys.latches[i].var.index()])
-                .collect();
+            let support = cone_latches(sys, [f]);
             atoms
                 .meeting(support.iter().copied())
                 .unwrap_or_else(|| support.iter().map(|&i| sys.latches[i].var.lit()).collect())
