@@ -55,8 +55,17 @@ impl Budget {
         self.flags.last().unwrap().store(true, Ordering::Relaxed);
     }
 
-    /// Whether the run must end now.
+    /// Whether the run must end now. Also the point where a time-sliced portfolio worker
+    /// hands its core to the next one ([`crate::timeslice::checkpoint`]).
     pub fn expired(&self) -> bool {
+        if self.over() {
+            return true;
+        }
+        crate::timeslice::checkpoint(&|| self.over());
+        self.over()
+    }
+
+    fn over(&self) -> bool {
         self.flags.iter().any(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }

@@ -11,6 +11,7 @@ use crate::cert::{self, CertError, Invariant};
 use crate::cfa::Cfa;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
+use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
@@ -41,20 +42,32 @@ pub enum EngineKind {
 pub struct Options {
     pub engine: EngineKind,
     pub max_depth: Option<usize>,
-    /// Worker threads of the portfolio.
+    /// Portfolio workers that run at once (the others wait for time slices).
     pub jobs: usize,
     /// The configuration of the CEGAR engine.
     pub cegar: CegarOptions,
+    /// The portfolio's configurations (a name of [`configs::PORTFOLIOS`]).
+    pub portfolio: &'static str,
 }
 
 impl Options {
-    /// `engine` with every other setting at its default (two portfolio workers).
+    /// `engine` with every other setting at its default (two portfolio workers at once).
     pub fn new(engine: EngineKind) -> Options {
         Options {
             engine,
             max_depth: None,
             jobs: 2,
             cegar: CegarOptions::default(),
+            portfolio: configs::PORTFOLIOS[0].name,
+        }
+    }
+
+    /// The options of the configuration `row` with this run's bounds.
+    fn with_row(&self, row: configs::Row) -> Options {
+        Options {
+            engine: row.engine,
+            cegar: row.cegar,
+            ..self.clone()
         }
     }
 }
@@ -83,29 +96,29 @@ pub struct Report {
     pub note: Option<String>,
 }
 
-/// The engine `opts` asks for. The portfolio's workers, in order of priority (`--jobs`
-/// takes a prefix): IC3, k-induction (whose base case is BMC), CEGAR with its default
-/// configuration (localization with IC3 on the localized system), IMC, and plain BMC (whose
-/// bugs k-induction's base case also finds).
-fn build(opts: &Options) -> Box<dyn Engine + Send> {
+/// The engine `opts` asks for; IC3 and k-induction workers share `pool`. A portfolio runs
+/// the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once.
+fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
-        EngineKind::Kind => Box::new(Kind::new(opts.max_depth)),
-        EngineKind::Ic3 => Box::new(Ic3::new()),
+        EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
+        EngineKind::Ic3 => Box::new(Ic3::new().with_lemma_pool(pool.clone())),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth)),
         EngineKind::Portfolio => {
-            let pool = LemmaPool::new();
-            let workers: Vec<Box<dyn Engine + Send>> = vec![
-                Box::new(Ic3::new().with_lemma_pool(pool.clone())),
-                Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
-                Box::new(Cegar::new(CegarOptions::default(), opts.max_depth)),
-                Box::new(Imc::new(opts.max_depth)),
-                Box::new(Bmc::new(opts.max_depth)),
-            ];
-            Box::new(Portfolio::new(
-                workers.into_iter().take(opts.jobs.max(1)).collect(),
-            ))
+            let set = configs::portfolio(opts.portfolio)
+                .unwrap_or_else(|| panic!("unknown portfolio {}", opts.portfolio));
+            let workers = set
+                .configs
+                .iter()
+                .map(|name| {
+                    let row = configs::config(name)
+                        .expect("portfolios name known configurations")
+                        .row();
+                    build(&opts.with_row(row), pool)
+                })
+                .collect();
+            Box::new(Portfolio::new(workers).with_slots(opts.jobs))
         }
     }
 }
@@ -114,7 +127,7 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
 /// verification); it must be reported, never printed as a verdict.
 pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Report, String> {
     let start = Instant::now();
-    let mut engine = build(opts);
+    let mut engine = build(opts, &LemmaPool::new());
     let mut note = None;
     if ts.has_liveness() {
         note = Some(format!(

@@ -18,6 +18,7 @@ use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::cegar::CegarOptions;
+use crate::engine::configs;
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
 use crate::ts::{replay, Trace};
 use crate::witness;
@@ -50,6 +51,23 @@ enum Command {
         model: PathBuf,
         certificate: PathBuf,
     },
+    /// Lists the engine configurations and the portfolios made of them.
+    Configs,
+}
+
+/// A `--portfolio` value: the name of a known portfolio.
+fn portfolio_name(name: &str) -> Result<String, String> {
+    match configs::portfolio(name) {
+        Some(_) => Ok(name.to_string()),
+        None => Err(format!(
+            "unknown portfolio (known: {})",
+            configs::PORTFOLIOS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 #[derive(clap::Args)]
@@ -71,9 +89,14 @@ struct CheckArgs {
     /// solver sees the stop (1200 gave peaks of 1.25 GiB where 1800 gave 2.2 GiB).
     #[arg(long, default_value_t = 1200)]
     mem_limit: u64,
-    /// Worker threads of the portfolio (default: the number of cores).
+    /// Portfolio workers that run at once, one per core (default: the number of cores);
+    /// a portfolio with more configurations runs the others in time slices.
     #[arg(long)]
     jobs: Option<usize>,
+    /// The portfolio's set of configurations (`warden configs` lists them).
+    #[arg(long, value_name = "NAME", default_value = crate::engine::configs::PORTFOLIOS[0].name,
+          value_parser = portfolio_name)]
+    portfolio: String,
     /// Sizes of C's `long` and `size_t` (C programs only).
     #[arg(long, value_enum, default_value_t = DataModelArg::Ilp32)]
     data_model: DataModelArg,
@@ -139,6 +162,10 @@ pub fn main() -> i32 {
         Command::Sim { model, witness } => sim(&model, &witness),
         Command::Certify { model, certificate } => certify(&model, &certificate),
         Command::Blast { model, output } => blast(&model, &output),
+        Command::Configs => {
+            print!("{}", configs::listing());
+            0
+        }
     }
 }
 
@@ -161,6 +188,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         mem_limit: 1200,
         max_depth: None,
         jobs: None,
+        portfolio: configs::PORTFOLIOS[0].name.to_string(),
         data_model: DataModelArg::Ilp32,
         nondet_fn: Vec::new(),
         blocks: BlocksArg::Large,
@@ -253,6 +281,8 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         cegar: args.cegar,
+        portfolio: configs::portfolio(&args.portfolio)
+            .map_or(configs::PORTFOLIOS[0].name, |p| p.name),
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.

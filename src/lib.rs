@@ -25,6 +25,7 @@ pub mod sat;
 pub mod signals;
 #[cfg(test)]
 mod testing;
+pub mod timeslice;
 pub mod ts;
 pub mod unroll;
 pub mod witness;

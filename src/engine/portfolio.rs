@@ -1,17 +1,28 @@
 //! Engines in parallel threads on the same system: the first definite answer wins and the
 //! others are stopped. Workers share a [`LemmaPool`], so IC3's proved lemmas strengthen
-//! k-induction while both run.
+//! k-induction while both run. With more workers than slots (`--jobs`), they take turns in
+//! time slices ([`crate::timeslice`]).
 
 use std::sync::mpsc;
 use std::sync::Mutex;
 
+use std::time::Duration;
+
 use super::{Engine, Stats, Verdict};
+use crate::timeslice::{run_gated, Gate};
 use crate::ts::TransitionSystem;
 use crate::Budget;
+
+/// How long a time-sliced worker runs before it lets a waiting one have its core: long
+/// enough that the switch costs nothing measurable, short enough that every worker of a
+/// 20 s run gets many turns.
+const SLICE: Duration = Duration::from_millis(250);
 
 /// A set of engines run side by side.
 pub struct Portfolio {
     workers: Vec<Box<dyn Engine + Send>>,
+    /// How many workers run at once (all of them when `None`).
+    slots: Option<usize>,
     winner: Option<&'static str>,
     stats: Stats,
 }
@@ -21,9 +32,16 @@ impl Portfolio {
     pub fn new(workers: Vec<Box<dyn Engine + Send>>) -> Portfolio {
         Portfolio {
             workers,
+            slots: None,
             winner: None,
             stats: Vec::new(),
         }
+    }
+
+    /// Runs at most `slots` workers at once; the others wait for time slices.
+    pub fn with_slots(mut self, slots: usize) -> Portfolio {
+        self.slots = Some(slots.max(1));
+        self
     }
 
     /// The engine whose answer was taken.
@@ -44,10 +62,17 @@ impl Engine for Portfolio {
         let mut answer: Option<(&'static str, Verdict)> = None;
         let mut deepest: Option<usize> = None;
         std::thread::scope(|s| {
+            let gate = self
+                .slots
+                .filter(|&n| n < self.workers.len())
+                .map(|n| Gate::new(n, SLICE));
             for mut worker in self.workers.drain(..) {
-                let (tx, race, stats) = (tx.clone(), race.clone(), &stats);
+                let (tx, race, stats, gate) = (tx.clone(), race.clone(), &stats, gate.clone());
                 s.spawn(move || {
-                    let v = worker.check(ts, &race);
+                    let v = match &gate {
+                        Some(g) => run_gated(g, &|| race.expired(), || worker.check(ts, &race)),
+                        None => worker.check(ts, &race),
+                    };
                     stats.lock().unwrap().extend(worker.stats());
                     let _ = tx.send((worker.name(), v));
                 });
@@ -96,6 +121,22 @@ mod tests {
             v => panic!("expected a counterexample, got {v:?}"),
         }
         assert_eq!(p.winner(), Some("bmc"));
+    }
+
+    #[test]
+    fn workers_beyond_the_slots_run_in_time_slices_and_answer() {
+        let ts = counter(4, 9, false);
+        // One slot for three workers: the unbounded worker must get turns to find the bug.
+        let mut p = Portfolio::new(vec![
+            Box::new(Bmc::new(Some(3))),
+            Box::new(Bmc::new(None)),
+            Box::new(Bmc::new(Some(5))),
+        ])
+        .with_slots(1);
+        match p.check(&ts, &Budget::new(None)) {
+            Verdict::Unsafe(t) => assert_eq!(t.depth(), 9),
+            v => panic!("expected a counterexample, got {v:?}"),
+        }
     }
 
     #[test]

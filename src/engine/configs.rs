@@ -1,0 +1,145 @@
+//! Named engine configurations and the portfolios made of them (`warden configs`).
+//!
+//! A configuration is a row of data: a name and the command-line options that select and set
+//! up one engine, parsed by the same option structs as the command line, so every
+//! configuration can be run alone as `warden check --engine ... OPTIONS` and measured on its
+//! own (rIC3 keeps its portfolio as a table of command lines for the same reason). A
+//! portfolio is an ordered list of configuration names: the order is the priority when
+//! `--jobs` is smaller than the list (the first ones start first; the others share the cores
+//! in time slices, see [`crate::timeslice`]).
+
+use clap::Parser;
+
+use crate::check::EngineKind;
+use crate::engine::cegar::CegarOptions;
+
+/// One engine configuration.
+pub struct Config {
+    pub name: &'static str,
+    /// The options, as on the command line.
+    pub args: &'static str,
+    pub about: &'static str,
+}
+
+/// Every configuration warden knows.
+pub const CONFIGS: &[Config] = &[
+    Config {
+        name: "ic3",
+        args: "--engine ic3",
+        about: "IC3/PDR: MIC generalisation with CTGs, lemmas shared with k-induction",
+    },
+    Config {
+        name: "kind",
+        args: "--engine kind",
+        about: "k-induction (base case = BMC of every frame) with injected invariants",
+    },
+    Config {
+        name: "cegar-loc",
+        args: "--engine cegar --domain expl --abstract-engine ic3",
+        about: "localization abstraction refined by unsat cores, IC3 on the localized system",
+    },
+    Config {
+        name: "imc",
+        args: "--engine imc",
+        about: "McMillan's interpolation-based model checking",
+    },
+    Config {
+        name: "bmc",
+        args: "--engine bmc",
+        about: "BMC, every frame checked",
+    },
+];
+
+/// A named, ordered set of configurations.
+pub struct PortfolioSet {
+    pub name: &'static str,
+    pub configs: &'static [&'static str],
+    pub about: &'static str,
+}
+
+/// The portfolios `--portfolio` chooses from; the first is the default.
+pub const PORTFOLIOS: &[PortfolioSet] = &[
+    PortfolioSet {
+        name: "default",
+        configs: &["ic3", "kind"],
+        about: "the default: chosen by the measured configuration matrix",
+    },
+    PortfolioSet {
+        name: "all",
+        configs: &["ic3", "kind", "cegar-loc", "imc", "bmc"],
+        about: "every configuration, in order of priority",
+    },
+];
+
+/// The options of one configuration row, parsed as the command line parses them.
+#[derive(Parser, Clone, Debug)]
+#[command(no_binary_name = true)]
+pub struct Row {
+    #[arg(long, value_enum)]
+    pub engine: EngineKind,
+    #[command(flatten)]
+    pub cegar: CegarOptions,
+}
+
+impl Config {
+    /// The parsed options of this configuration.
+    pub fn row(&self) -> Row {
+        Row::try_parse_from(self.args.split_whitespace())
+            .unwrap_or_else(|e| panic!("configuration {} does not parse: {e}", self.name))
+    }
+}
+
+/// The configuration called `name`.
+pub fn config(name: &str) -> Option<&'static Config> {
+    CONFIGS.iter().find(|c| c.name == name)
+}
+
+/// The portfolio called `name`.
+pub fn portfolio(name: &str) -> Option<&'static PortfolioSet> {
+    PORTFOLIOS.iter().find(|p| p.name == name)
+}
+
+/// The table `warden configs` prints.
+pub fn listing() -> String {
+    let mut out = String::from("configurations (name, options, what it is):\n");
+    for c in CONFIGS {
+        out += &format!("  {:<12} {:<55} {}\n", c.name, c.args, c.about);
+    }
+    out += "portfolios (--portfolio NAME; --jobs N runs N at once, the rest in time slices):\n";
+    for p in PORTFOLIOS {
+        out += &format!("  {:<12} {:<55} {}\n", p.name, p.configs.join(","), p.about);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_configuration_parses_to_a_single_engine_with_valid_options() {
+        for c in CONFIGS {
+            let row = c.row();
+            assert_ne!(row.engine, EngineKind::Portfolio, "{}", c.name);
+            assert!(row.cegar.validate().is_ok(), "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn portfolios_name_known_configurations_once() {
+        for p in PORTFOLIOS {
+            for (i, name) in p.configs.iter().enumerate() {
+                assert!(config(name).is_some(), "{} names unknown {name}", p.name);
+                assert!(!p.configs[..i].contains(name), "{} repeats {name}", p.name);
+            }
+        }
+        assert_eq!(PORTFOLIOS[0].name, "default");
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, c) in CONFIGS.iter().enumerate() {
+            assert!(CONFIGS[..i].iter().all(|d| d.name != c.name));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Time slices for more portfolio workers than cores.
+//!
+//! A portfolio on 2 cores may run more configurations than there are cores (`--jobs` says how
+//! many run at once). Left to the operating system, 3 busy threads on 2 cores each get two
+//! thirds of a core, and `--jobs` would not mean what it says. Instead a [`Gate`] hands out
+//! `jobs` slots: a worker thread holds one while it runs and gives it up at its next budget
+//! check once its slice is over and another worker waits, then queues (first come, first
+//! served) for the next free slot. The check is the one every engine and SAT solver already
+//! makes: [`crate::Budget::expired`] calls [`checkpoint`], which costs a thread-local read
+//! while a thread is not gated. Helper threads an engine starts itself (k-induction's
+//! invariant generator) are not gated: the slot belongs to the worker's own thread.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// `slots` places to run, rotated among the threads that ask for one.
+pub struct Gate {
+    slice: Duration,
+    state: Mutex<State>,
+    turn_over: Condvar,
+}
+
+struct State {
+    free: usize,
+    /// Tickets of the waiting threads, oldest first.
+    queue: VecDeque<u64>,
+    next_ticket: u64,
+}
+
+impl Gate {
+    /// A gate with `slots` places (at least one), each held for `slice` at a time.
+    pub fn new(slots: usize, slice: Duration) -> Arc<Gate> {
+        Arc::new(Gate {
+            slice,
+            state: Mutex::new(State {
+                free: slots.max(1),
+                queue: VecDeque::new(),
+                next_ticket: 0,
+            }),
+            turn_over: Condvar::new(),
+        })
+    }
+
+    /// Waits for a slot (in ticket order). Gives up, holding none, once `stopped()`: a
+    /// stopped worker must reach its end, not wait for a turn. Returns whether it holds one.
+    fn acquire(&self, stopped: &dyn Fn() -> bool) -> bool {
+        let mut st = self.state.lock().unwrap();
+        let ticket = st.next_ticket;
+        st.next_ticket += 1;
+        st.queue.push_back(ticket);
+        loop {
+            if st.free > 0 && st.queue.front() == Some(&ticket) {
+                st.queue.pop_front();
+                st.free -= 1;
+                // The next in line may find a slot free as well.
+                self.turn_over.notify_all();
+                return true;
+            }
+            if stopped() {
+                st.queue.retain(|&t| t != ticket);
+                self.turn_over.notify_all();
+                return false;
+            }
+            // The timeout only bounds how late a stop is seen: slot changes notify.
+            st = self
+                .turn_over
+                .wait_timeout(st, Duration::from_millis(20))
+                .unwrap()
+                .0;
+        }
+    }
+
+    fn release(&self) {
+        self.state.lock().unwrap().free += 1;
+        self.turn_over.notify_all();
+    }
+
+    fn contended(&self) -> bool {
+        !self.state.lock().unwrap().queue.is_empty()
+    }
+}
+
+/// The slot the current thread holds, if it runs under a gate.
+struct Turn {
+    gate: Arc<Gate>,
+    since: Instant,
+    held: bool,
+}
+
+thread_local! {
+    static TURN: RefCell<Option<Turn>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` on this thread as one of `gate`'s workers: it starts once a slot is free (or
+/// at once if `stopped()`), and its slot is given back when it returns.
+pub fn run_gated<R>(gate: &Arc<Gate>, stopped: &dyn Fn() -> bool, work: impl FnOnce() -> R) -> R {
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            if let Some(turn) = TURN.with(|t| t.borrow_mut().take()) {
+                if turn.held {
+                    turn.gate.release();
+                }
+            }
+        }
+    }
+    let held = gate.acquire(stopped);
+    TURN.with(|t| {
+        *t.borrow_mut() = Some(Turn {
+            gate: gate.clone(),
+            since: Instant::now(),
+            held,
+        })
+    });
+    let _leave = Leave;
+    work()
+}
+
+/// A budget check on this thread: under a gate, once the thread's slice is over and another
+/// worker waits, its slot goes to that worker and the thread waits for the next free one.
+/// `stopped` tells a waiting thread that its run is over.
+pub fn checkpoint(stopped: &dyn Fn() -> bool) {
+    TURN.with(|t| {
+        let mut t = t.borrow_mut();
+        let Some(turn) = t.as_mut() else { return };
+        if !turn.held || turn.since.elapsed() < turn.gate.slice || !turn.gate.contended() {
+            return;
+        }
+        turn.gate.release();
+        turn.held = turn.gate.acquire(stopped);
+        turn.since = Instant::now();
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Three workers on one slot: never two running at once, and each gets turns while the
+    /// others are unfinished (they take turns rather than running one after the other).
+    #[test]
+    fn one_slot_is_shared_in_turns() {
+        let gate = Gate::new(1, Duration::from_millis(5));
+        let running = AtomicUsize::new(0);
+        let overlaps = AtomicUsize::new(0);
+        let switches = AtomicUsize::new(0);
+        let last = Mutex::new(usize::MAX);
+        std::thread::scope(|s| {
+            for id in 0..3 {
+                let (gate, running, overlaps, switches, last) =
+                    (&gate, &running, &overlaps, &switches, &last);
+                s.spawn(move || {
+                    run_gated(gate, &|| false, || {
+                        let end = Instant::now() + Duration::from_millis(60);
+                        while Instant::now() < end {
+                            if running.fetch_add(1, Ordering::SeqCst) > 0 {
+                                overlaps.fetch_add(1, Ordering::SeqCst);
+                            }
+                            let mut l = last.lock().unwrap();
+                            if *l != id {
+                                switches.fetch_add(1, Ordering::SeqCst);
+                                *l = id;
+                            }
+                            drop(l);
+                            running.fetch_sub(1, Ordering::SeqCst);
+                            checkpoint(&|| false);
+                        }
+                    })
+                });
+            }
+        });
+        assert_eq!(overlaps.load(Ordering::SeqCst), 0);
+        assert!(
+            switches.load(Ordering::SeqCst) > 3,
+            "the workers alternated only {} times",
+            switches.load(Ordering::SeqCst)
+        );
+    }
+
+    #[test]
+    fn a_stopped_worker_does_not_wait_for_a_slot() {
+        let gate = Gate::new(1, Duration::from_secs(3600));
+        std::thread::scope(|s| {
+            let g = &gate;
+            // The first worker holds the only slot until the second has given up.
+            let (tx, rx) = std::sync::mpsc::channel::<()>();
+            s.spawn(move || run_gated(g, &|| false, || rx.recv().unwrap()));
+            std::thread::sleep(Duration::from_millis(20));
+            let ran = run_gated(g, &|| true, || 7);
+            assert_eq!(ran, 7);
+            tx.send(()).unwrap();
+        });
+        // Both left: the slot is free again.
+        assert!(gate.acquire(&|| false));
+    }
+}
