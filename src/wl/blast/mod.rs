@@ -277,14 +277,11 @@ pub fn leaf_bits(aig: &mut Aig, sort: Sort) -> Bits {
     leaf(sort, "", |_| aig.new_leaf().lit())
 }
 
-/// How many terms [`blast_terms`] blasts between two budget checks.
-const POLL_TERMS: usize = 64;
-
 /// The bits of the terms `roots` of `model` in `aig`, over the given bits of the model's
 /// inputs and states (e.g. the guards and assignments of a CFA's edges over leaves standing
 /// for the program's variables), or an `unsupported: ...` message for too large arrays, or
-/// `interrupted` when `budget` expires (checked every [`POLL_TERMS`] terms: one multiplier
-/// is thousands of gates, so the memory limit's stop must be seen within the blasting).
+/// `interrupted` when `budget` expires (checked before every term: one multiplier is
+/// thousands of gates, so the memory limit's stop must be seen within the blasting).
 pub fn blast_terms(
     model: &Model,
     aig: &mut Aig,
@@ -296,8 +293,8 @@ pub fn blast_terms(
     check_arrays(model)?;
     let needed = model.cone(roots.iter().copied());
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
-    for (k, (t, _)) in needed.iter().enumerate().filter(|(_, &n)| n).enumerate() {
-        if k % POLL_TERMS == 0 && budget.expired() {
+    for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
+        if budget.expired() {
             return Err("interrupted".into());
         }
         cache[t] = Some(term_bits(
