@@ -134,7 +134,11 @@ fn check(args: &[&str], signal: Option<(i32, Duration)>) -> Run {
 /// The run printed `unknown`, stopped by its own budget checks, within `limit` plus 3 s.
 fn assert_stopped(run: &Run, limit: Duration, what: &str) {
     assert_eq!(run.stdout, "unknown\n", "{what}: {}", run.stderr);
-    assert!(!run.stderr.contains(OVERRUN), "{what} overran: {}", run.stderr);
+    assert!(
+        !run.stderr.contains(OVERRUN),
+        "{what} overran: {}",
+        run.stderr
+    );
     assert!(
         run.elapsed < limit + Duration::from_secs(3),
         "{what} took {:?}",

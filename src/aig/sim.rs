@@ -70,7 +70,11 @@ mod tests {
     #[test]
     fn words_agree_with_boolean_simulation_run_by_run() {
         let mut aig = Aig::new();
-        let (x, y, z) = (aig.new_leaf().lit(), aig.new_leaf().lit(), aig.new_leaf().lit());
+        let (x, y, z) = (
+            aig.new_leaf().lit(),
+            aig.new_leaf().lit(),
+            aig.new_leaf().lit(),
+        );
         let g = aig.and(x, !y);
         let h = aig.and(!g, z);
         let leaves = [0u64, 0xf0f0, 0xff00, 0xaaaa];

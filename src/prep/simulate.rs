@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use crate::aig::{Lit, Var, WordSim};
-use crate::ts::{Leaf, TransitionSystem};
 use crate::rng::{mix, Rng};
+use crate::ts::{Leaf, TransitionSystem};
 use crate::Budget;
 
 /// Simulation work per candidate search, in word operations: `words * 64` runs of `frames`
@@ -41,7 +41,7 @@ impl<'a> Simulator<'a> {
         for i in 0..self.ts.latches.len() {
             for _ in 0..words {
                 state.push(
-                    values(i).map_or_else(|| self.rng.next(), |b| 0u64.wrapping_sub(b as u64)),
+                    values(i).map_or_else(|| self.rng.next_u64(), |b| 0u64.wrapping_sub(b as u64)),
                 );
             }
         }
@@ -54,7 +54,7 @@ impl<'a> Simulator<'a> {
         let (kinds, rng) = (&self.kinds, &mut self.rng);
         self.sim.eval(&self.ts.aig, |v, w| match kinds[v.index()] {
             Some(Leaf::Latch(i)) => state[i * words + w],
-            _ => rng.next(),
+            _ => rng.next_u64(),
         });
         let mut next = Vec::with_capacity(state.len());
         for l in &self.ts.latches {

@@ -94,7 +94,11 @@ mod tests {
             let (sx, sy) = (s.new_var().pos_lit(), s.new_var().pos_lit());
             let root = encode_cone(&mut s, &aig, xor, |v| if v == x.var() { sx } else { sy });
             let fix = |l: Lit, b: bool| if b { l } else { !l };
-            let expect = if vx != vy { SatResult::Sat } else { SatResult::Unsat };
+            let expect = if vx != vy {
+                SatResult::Sat
+            } else {
+                SatResult::Unsat
+            };
             assert_eq!(s.solve(&[fix(sx, vx), fix(sy, vy), root]), expect);
         }
     }

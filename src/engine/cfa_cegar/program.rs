@@ -51,8 +51,14 @@ impl<'a> Program<'a> {
             roots.push(e.guard);
             roots.extend(e.assigns.iter().map(|&(_, t)| t));
         }
-        let blasted =
-            wl::blast::blast_terms(&cfa.terms, &mut aig, &nondet_bits, &var_bits, &roots, budget)?;
+        let blasted = wl::blast::blast_terms(
+            &cfa.terms,
+            &mut aig,
+            &nondet_bits,
+            &var_bits,
+            &roots,
+            budget,
+        )?;
         let vars: Vec<Vec<aig::Lit>> = var_bits.iter().map(wl::Bits::flat).collect();
         let mut at = 0;
         let mut edges = Vec::with_capacity(cfa.edges.len());

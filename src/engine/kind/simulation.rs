@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use super::repair::{Repair, Repaired};
 use crate::aig::WordSim;
-use crate::ts::{Leaf, TransitionSystem};
 use crate::rng::Rng;
+use crate::ts::{Leaf, TransitionSystem};
 use crate::Budget;
 
 /// Time for choosing inputs by SAT; random inputs after that. A bound on the number of
@@ -42,7 +42,7 @@ pub(super) fn simulate(
     let mut state = Vec::with_capacity(ts.latches.len() * words);
     for l in &ts.latches {
         for _ in 0..words {
-            state.push(l.init.map_or_else(|| rng.next(), mask));
+            state.push(l.init.map_or_else(|| rng.next_u64(), mask));
         }
     }
     let repair_budget = budget.child_for(REPAIR_TIME);
@@ -57,7 +57,9 @@ pub(super) fn simulate(
         if budget.expired() || alive.iter().all(|&w| w == 0) {
             break;
         }
-        let mut inputs: Vec<u64> = (0..ts.inputs.len() * words).map(|_| rng.next()).collect();
+        let mut inputs: Vec<u64> = (0..ts.inputs.len() * words)
+            .map(|_| rng.next_u64())
+            .collect();
         if let Some(r) = repair.as_mut() {
             for (w, live) in alive.iter_mut().enumerate() {
                 let mut runs = *live;
@@ -65,7 +67,7 @@ pub(super) fn simulate(
                     let bit = runs.trailing_zeros();
                     runs &= runs - 1;
                     let latch = |i: usize| state[i * words + w] >> bit & 1 == 1;
-                    match r.inputs(latch, |_| rng.next() & 1 == 1) {
+                    match r.inputs(latch, |_| rng.next_u64() & 1 == 1) {
                         Repaired::Inputs(values) => {
                             for (i, v) in values {
                                 let word = &mut inputs[i * words + w];
