@@ -207,6 +207,17 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
 /// overrun watchdog prints `unknown` and ends the process.
 const OVERRUN_GRACE: Duration = Duration::from_secs(2);
 
+/// The last resort of the watchdogs: prints `unknown` (unless a verdict is being printed) and
+/// ends the process, saying why on stderr.
+fn give_up(why: std::fmt::Arguments) {
+    if claim_stdout() {
+        eprintln!("warden: {why}: stopping");
+        println!("unknown");
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        std::process::exit(0);
+    }
+}
+
 /// Whether this thread may print the verdict: the first caller may, every later one may not
 /// (the normal output path and the overrun watchdog race for it, and stdout must carry one
 /// verdict).
@@ -251,17 +262,14 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
     crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
-        if claim_stdout() {
-            eprintln!(
-                "warden: still running {} s after the limit or stop request: stopping",
-                OVERRUN_GRACE.as_secs()
-            );
-            println!("unknown");
-            let _ = std::io::Write::flush(&mut std::io::stdout());
-            std::process::exit(0);
-        }
+        give_up(format_args!(
+            "still running {} s after the limit or stop request",
+            OVERRUN_GRACE.as_secs()
+        ))
     });
-    crate::budget::watch_memory(&budget, args.mem_limit);
+    crate::budget::watch_memory(&budget, args.mem_limit, || {
+        give_up(format_args!("memory still growing past the limit"))
+    });
     let load = front::LoadOptions {
         data_model: match args.data_model {
             DataModelArg::Ilp32 => front::c::DataModel::Ilp32,

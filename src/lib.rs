@@ -21,6 +21,7 @@ pub mod engine;
 pub mod front;
 pub mod log;
 pub mod prep;
+pub mod rng;
 pub mod sat;
 pub mod signals;
 #[cfg(test)]

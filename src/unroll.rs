@@ -7,6 +7,7 @@
 //! constants propagate through the gates, so the frames near the initial state are small.
 
 use crate::aig::{self, Node};
+use crate::sat::tseitin::Gates;
 use crate::sat::{self, Solver};
 use crate::ts::{Leaf, TransitionSystem};
 
@@ -28,7 +29,7 @@ pub struct Unroller<'a> {
     start: Start,
     /// `frames[k][v]`: the solver literal code of AIG variable `v` in frame `k`, or NONE.
     frames: Vec<Vec<u32>>,
-    false_lit: Option<sat::Lit>,
+    gates: Gates,
 }
 
 impl<'a> Unroller<'a> {
@@ -38,7 +39,7 @@ impl<'a> Unroller<'a> {
             kinds: ts.leaf_kinds(),
             start,
             frames: Vec::new(),
-            false_lit: None,
+            gates: Gates::default(),
         }
     }
 
@@ -94,7 +95,7 @@ impl<'a> Unroller<'a> {
                 continue;
             }
             let lit = match self.ts.aig.node(v) {
-                Node::False => self.false_lit(s),
+                Node::False => self.gates.false_lit(s),
                 Node::And(a, b) => {
                     let (la, lb) = (
                         self.frames[k][a.var().index()],
@@ -108,7 +109,7 @@ impl<'a> Unroller<'a> {
                     }
                     let la = decode(la).unwrap().xor_sign(a.is_negated());
                     let lb = decode(lb).unwrap().xor_sign(b.is_negated());
-                    self.and(s, la, lb)
+                    self.gates.and(s, la, lb)
                 }
                 Node::Leaf => match self.kinds[v.index()] {
                     Some(Leaf::Latch(i)) if k > 0 => {
@@ -123,7 +124,7 @@ impl<'a> Unroller<'a> {
                         }
                     }
                     Some(Leaf::Latch(i)) => match (self.start, self.ts.latches[i].init) {
-                        (Start::Init, Some(init)) => self.false_lit(s).xor_sign(init),
+                        (Start::Init, Some(init)) => self.gates.false_lit(s).xor_sign(init),
                         _ => s.new_var().pos_lit(),
                     },
                     _ => s.new_var().pos_lit(),
@@ -132,34 +133,6 @@ impl<'a> Unroller<'a> {
             self.frames[k][v.index()] = encode(lit);
         }
         decode(self.frames[k][v.index()]).unwrap()
-    }
-
-    /// The literal of `la AND lb`: a new gate, unless a constant or a repeated operand
-    /// decides it (reset values make the first frames of BMC largely constant).
-    fn and(&mut self, s: &mut impl Solver, la: sat::Lit, lb: sat::Lit) -> sat::Lit {
-        let f = self.false_lit(s);
-        if la == f || lb == f || la == !lb {
-            return f;
-        }
-        if la == !f || la == lb {
-            return lb;
-        }
-        if lb == !f {
-            return la;
-        }
-        let g = s.new_var().pos_lit();
-        s.add_clause(&[!g, la]);
-        s.add_clause(&[!g, lb]);
-        s.add_clause(&[g, !la, !lb]);
-        g
-    }
-
-    fn false_lit(&mut self, s: &mut impl Solver) -> sat::Lit {
-        *self.false_lit.get_or_insert_with(|| {
-            let f = s.new_var().pos_lit();
-            s.add_clause(&[!f]);
-            f
-        })
     }
 }
 

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::aig::{Lit, Node, Var};
+use crate::aig::{Lit, Var, WordSim};
+use crate::rng::{mix, Rng};
 use crate::ts::{Leaf, TransitionSystem};
 use crate::Budget;
 
@@ -18,10 +19,8 @@ const MAX_FRAMES: usize = 128;
 pub(crate) struct Simulator<'a> {
     ts: &'a TransitionSystem,
     kinds: Vec<Option<Leaf>>,
-    words: usize,
-    rng: SplitMix,
-    /// `val[v * words + w]`: word `w` of variable `v` in the last frame.
-    val: Vec<u64>,
+    rng: Rng,
+    sim: WordSim,
 }
 
 impl<'a> Simulator<'a> {
@@ -29,20 +28,20 @@ impl<'a> Simulator<'a> {
         Simulator {
             ts,
             kinds: ts.leaf_kinds(),
-            words,
-            rng: SplitMix(0x7072_6570),
-            val: vec![0; ts.aig.num_vars() * words],
+            rng: Rng(0x7072_6570),
+            sim: WordSim::new(&ts.aig, words),
         }
     }
 
     /// A state word per latch and word: `values(i)` where known (all runs agree), random
     /// where `None`.
     pub(crate) fn state(&mut self, values: impl Fn(usize) -> Option<bool>) -> Vec<u64> {
-        let mut state = Vec::with_capacity(self.ts.latches.len() * self.words);
+        let words = self.sim.words();
+        let mut state = Vec::with_capacity(self.ts.latches.len() * words);
         for i in 0..self.ts.latches.len() {
-            for _ in 0..self.words {
+            for _ in 0..words {
                 state.push(
-                    values(i).map_or_else(|| self.rng.next(), |b| 0u64.wrapping_sub(b as u64)),
+                    values(i).map_or_else(|| self.rng.next_u64(), |b| 0u64.wrapping_sub(b as u64)),
                 );
             }
         }
@@ -51,17 +50,12 @@ impl<'a> Simulator<'a> {
 
     /// Evaluates one frame from `state` with fresh random inputs and returns the next state.
     pub(crate) fn step(&mut self, state: &[u64]) -> Vec<u64> {
-        let words = self.words;
-        for v in 0..self.ts.aig.num_vars() {
-            for w in 0..words {
-                self.val[v * words + w] = match (self.ts.aig.node(Var(v as u32)), self.kinds[v]) {
-                    (Node::False, _) => 0,
-                    (Node::And(a, b), _) => self.word(a, w) & self.word(b, w),
-                    (Node::Leaf, Some(Leaf::Latch(i))) => state[i * words + w],
-                    (Node::Leaf, _) => self.rng.next(),
-                };
-            }
-        }
+        let words = self.sim.words();
+        let (kinds, rng) = (&self.kinds, &mut self.rng);
+        self.sim.eval(&self.ts.aig, |v, w| match kinds[v.index()] {
+            Some(Leaf::Latch(i)) => state[i * words + w],
+            _ => rng.next_u64(),
+        });
         let mut next = Vec::with_capacity(state.len());
         for l in &self.ts.latches {
             for w in 0..words {
@@ -73,7 +67,7 @@ impl<'a> Simulator<'a> {
 
     /// Word `w` of `l` in the last frame.
     pub(crate) fn word(&self, l: Lit, w: usize) -> u64 {
-        self.val[l.var().index() * self.words + w] ^ 0u64.wrapping_sub(l.is_negated() as u64)
+        self.sim.word(l, w)
     }
 }
 
@@ -125,23 +119,6 @@ pub(crate) fn candidate_classes(
     }
     classes.sort_by_key(|c| key(c[0].var()));
     classes
-}
-
-/// A 64-bit hash step (the SplitMix64 finaliser).
-fn mix(mut h: u64) -> u64 {
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^ (h >> 31)
-}
-
-/// The SplitMix64 generator: fast, and good enough for simulation patterns.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        mix(self.0)
-    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 mod cadical;
 pub mod itp;
 pub mod models;
+pub mod tseitin;
 
 pub use cadical::Cadical;
 pub use rustsat::types::{Lit, Var};

@@ -86,7 +86,7 @@ pub fn check(
         stats: counters.stats(),
         note: Some(why),
     };
-    let mut prog = match Program::new(cfa) {
+    let mut prog = match Program::new(cfa, budget) {
         Ok(p) => p,
         Err(e) => return Ok(unknown(e, &counters)),
     };

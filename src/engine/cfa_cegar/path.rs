@@ -41,7 +41,8 @@ impl<'p> Query<'p> {
         path: &[usize],
         w: Window,
         part: &mut dyn FnMut(&mut S, u32),
-    ) -> Query<'p> {
+        budget: &Budget,
+    ) -> Option<Query<'p>> {
         part(s, 0);
         let first = prog.fresh_state(s);
         if w.init {
@@ -52,6 +53,11 @@ impl<'p> Query<'p> {
         let mut states = vec![first];
         let mut firings = Vec::new();
         for (t, &e) in path[w.from..w.to].iter().enumerate() {
+            // An edge's circuit can be large: the memory watcher's stop must be seen between
+            // two of them, not after the whole path.
+            if budget.expired() {
+                return None;
+            }
             part(s, t as u32 + 1);
             let mut un = prog.view(&states[t]);
             let edge = &prog.edges[e];
@@ -68,7 +74,7 @@ impl<'p> Query<'p> {
             states.push(after);
             firings.push(un);
         }
-        Query { states, firings }
+        Some(Query { states, firings })
     }
 
     /// The bits of the nondet values each edge firing drew (in the edge's drawing order),
@@ -185,7 +191,7 @@ pub(super) fn check(
 
 fn feasible(prog: &Program, path: &[usize], w: Window, budget: &Budget) -> Option<bool> {
     let mut s = Cadical::for_one_shot(budget);
-    Query::encode(&mut s, prog, path, w, &mut |_, _| {});
+    Query::encode(&mut s, prog, path, w, &mut |_, _| {}, budget)?;
     match s.solve(&[]) {
         SatResult::Sat => Some(true),
         SatResult::Unsat => Some(false),
@@ -205,9 +211,10 @@ fn interpolate(
 ) -> Check {
     let mut s = ItpSolver::new(budget);
     let (itps, leaves) = {
-        let q = Query::encode(&mut s, prog, path, w, &mut |s: &mut ItpSolver, p| {
-            s.set_partition(p)
-        });
+        let set_partition = &mut |s: &mut ItpSolver, p| s.set_partition(p);
+        let Some(q) = Query::encode(&mut s, prog, path, w, set_partition, budget) else {
+            return Check::Stopped("interrupted".into());
+        };
         match s.solve(&[]) {
             SatResult::Sat if w.init && w.from == 0 && w.to == path.len() => {
                 return Check::Feasible(q.drawn(&s, prog, path))

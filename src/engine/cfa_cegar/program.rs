@@ -10,6 +10,7 @@ use crate::sat::{self, Solver};
 use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
 use crate::wl;
+use crate::Budget;
 
 /// One edge's circuit.
 pub(super) struct EdgeBits {
@@ -35,8 +36,9 @@ pub(super) struct Program<'a> {
 }
 
 impl<'a> Program<'a> {
-    /// Blasts every edge of `cfa`, or an `unsupported: ...` message (arrays too large).
-    pub fn new(cfa: &'a Cfa) -> Result<Program<'a>, String> {
+    /// Blasts every edge of `cfa`, or an `unsupported: ...` message (arrays too large), or
+    /// `interrupted` when `budget` expires during the blasting.
+    pub fn new(cfa: &'a Cfa, budget: &Budget) -> Result<Program<'a>, String> {
         let mut aig = Aig::new();
         let var_bits: Vec<wl::Bits> = (cfa.vars.iter())
             .map(|v| wl::blast::leaf_bits(&mut aig, v.sort))
@@ -49,8 +51,14 @@ impl<'a> Program<'a> {
             roots.push(e.guard);
             roots.extend(e.assigns.iter().map(|&(_, t)| t));
         }
-        let blasted =
-            wl::blast::blast_terms(&cfa.terms, &mut aig, &nondet_bits, &var_bits, &roots)?;
+        let blasted = wl::blast::blast_terms(
+            &cfa.terms,
+            &mut aig,
+            &nondet_bits,
+            &var_bits,
+            &roots,
+            budget,
+        )?;
         let vars: Vec<Vec<aig::Lit>> = var_bits.iter().map(wl::Bits::flat).collect();
         let mut at = 0;
         let mut edges = Vec::with_capacity(cfa.edges.len());

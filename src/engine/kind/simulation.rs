@@ -10,7 +10,8 @@
 use std::time::Duration;
 
 use super::repair::{Repair, Repaired};
-use crate::aig::{Lit, Node, Var};
+use crate::aig::WordSim;
+use crate::rng::Rng;
 use crate::ts::{Leaf, TransitionSystem};
 use crate::Budget;
 
@@ -36,12 +37,12 @@ pub(super) fn simulate(
     words: usize,
     budget: &Budget,
 ) -> Signatures {
-    let mut rng = SplitMix(0x5eed_0001);
+    let mut rng = Rng(0x5eed_0001);
     let kinds = ts.leaf_kinds();
     let mut state = Vec::with_capacity(ts.latches.len() * words);
     for l in &ts.latches {
         for _ in 0..words {
-            state.push(l.init.map_or_else(|| rng.next(), mask));
+            state.push(l.init.map_or_else(|| rng.next_u64(), mask));
         }
     }
     let repair_budget = budget.child_for(REPAIR_TIME);
@@ -51,12 +52,14 @@ pub(super) fn simulate(
         alive: Vec::new(),
         values: vec![Vec::new(); record.len()],
     };
-    let mut val = vec![0u64; ts.aig.num_vars() * words];
+    let mut sim = WordSim::new(&ts.aig, words);
     for _ in 0..frames {
         if budget.expired() || alive.iter().all(|&w| w == 0) {
             break;
         }
-        let mut inputs: Vec<u64> = (0..ts.inputs.len() * words).map(|_| rng.next()).collect();
+        let mut inputs: Vec<u64> = (0..ts.inputs.len() * words)
+            .map(|_| rng.next_u64())
+            .collect();
         if let Some(r) = repair.as_mut() {
             for (w, live) in alive.iter_mut().enumerate() {
                 let mut runs = *live;
@@ -64,7 +67,7 @@ pub(super) fn simulate(
                     let bit = runs.trailing_zeros();
                     runs &= runs - 1;
                     let latch = |i: usize| state[i * words + w] >> bit & 1 == 1;
-                    match r.inputs(latch, |_| rng.next() & 1 == 1) {
+                    match r.inputs(latch, |_| rng.next_u64() & 1 == 1) {
                         Repaired::Inputs(values) => {
                             for (i, v) in values {
                                 let word = &mut inputs[i * words + w];
@@ -80,52 +83,33 @@ pub(super) fn simulate(
                 repair = None;
             }
         }
-        evaluate(ts, &kinds, &state, &inputs, words, &mut val);
-        let ok = satisfied(ts, &val, words);
+        sim.eval(&ts.aig, |v, w| match kinds[v.index()] {
+            Some(Leaf::Latch(i)) => state[i * words + w],
+            Some(Leaf::Input(i)) => inputs[i * words + w],
+            None => 0,
+        });
+        let ok = satisfied(ts, &sim);
         for (live, ok) in alive.iter_mut().zip(ok) {
             *live &= ok;
             sig.alive.push(*live);
         }
         for (r, &i) in sig.values.iter_mut().zip(record) {
-            let var = ts.latches[i].var.index();
-            r.extend((0..words).map(|w| val[var * words + w] & alive[w]));
+            let var = ts.latches[i].var.lit();
+            r.extend((0..words).map(|w| sim.word(var, w) & alive[w]));
         }
         for (i, l) in ts.latches.iter().enumerate() {
             for w in 0..words {
-                state[i * words + w] = lit(&val, l.next, w, words);
+                state[i * words + w] = sim.word(l.next, w);
             }
         }
     }
     sig
 }
 
-/// Evaluates one frame: `val[v * words + w]` for every variable, from the latch words in
-/// `state` and the input words in `inputs` (both indexed `i * words + w`).
-fn evaluate(
-    ts: &TransitionSystem,
-    kinds: &[Option<Leaf>],
-    state: &[u64],
-    inputs: &[u64],
-    words: usize,
-    val: &mut [u64],
-) {
-    for v in 1..ts.aig.num_vars() {
-        let node = ts.aig.node(Var(v as u32));
-        for w in 0..words {
-            val[v * words + w] = match (node, kinds[v]) {
-                (Node::And(a, b), _) => lit(val, a, w, words) & lit(val, b, w, words),
-                (Node::Leaf, Some(Leaf::Latch(i))) => state[i * words + w],
-                (Node::Leaf, Some(Leaf::Input(i))) => inputs[i * words + w],
-                (Node::Leaf, None) | (Node::False, _) => 0,
-            };
-        }
-    }
-}
-
 /// Per word: the runs in which every constraint holds.
-fn satisfied(ts: &TransitionSystem, val: &[u64], words: usize) -> Vec<u64> {
-    (0..words)
-        .map(|w| (ts.constraints.iter()).fold(!0, |acc, &c| acc & lit(val, c, w, words)))
+fn satisfied(ts: &TransitionSystem, sim: &WordSim) -> Vec<u64> {
+    (0..sim.words())
+        .map(|w| (ts.constraints.iter()).fold(!0, |acc, &c| acc & sim.word(c, w)))
         .collect()
 }
 
@@ -134,23 +118,6 @@ fn mask(v: bool) -> u64 {
         !0
     } else {
         0
-    }
-}
-
-fn lit(val: &[u64], l: Lit, w: usize, words: usize) -> u64 {
-    val[l.var().index() * words + w] ^ mask(l.is_negated())
-}
-
-/// SplitMix64: a tiny, good-enough generator; a fixed seed keeps runs reproducible.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 

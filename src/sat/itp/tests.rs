@@ -5,7 +5,7 @@ use crate::testing::Rng;
 /// A random `width`-clause over variables `lo..hi`.
 fn random_clause(rng: &mut Rng, lo: usize, hi: usize, width: usize) -> Vec<Lit> {
     (0..width)
-        .map(|_| Lit::new((lo + rng.below(hi - lo)) as u32, rng.next() & 1 == 1))
+        .map(|_| Lit::new((lo + rng.below(hi - lo)) as u32, rng.next_u64() & 1 == 1))
         .collect()
 }
 

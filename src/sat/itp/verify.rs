@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use super::Interpolant;
-use crate::aig::{self, Node};
+use crate::aig;
+use crate::sat::tseitin::encode_cone;
 use crate::sat::{Cadical, Lit, SatResult, Solver, Var};
 use crate::Budget;
 
@@ -39,7 +40,8 @@ pub(super) fn verify(
                 s.add_clause(c);
             }
         }
-        let root = encode(itp, &mut s);
+        let leaves: HashMap<aig::Var, Var> = itp.leaves.iter().copied().collect();
+        let root = encode_cone(&mut s, &itp.aig, itp.root, |v| leaves[&v].pos_lit());
         s.add_clause(&[if negate { !root } else { root }]);
         s.solve(&[])
     };
@@ -52,44 +54,5 @@ pub(super) fn verify(
         SatResult::Unsat => Ok(()),
         SatResult::Sat => Err("the interpolant is consistent with B".into()),
         SatResult::Interrupted => Err("interrupted".into()),
-    }
-}
-
-/// Tseitin-encodes the interpolant's cone over its leaves' solver variables.
-fn encode(itp: &Interpolant, s: &mut impl Solver) -> Lit {
-    let leaves: HashMap<aig::Var, Var> = itp.leaves.iter().copied().collect();
-    let cone = itp.aig.cone([itp.root]);
-    let mut map: Vec<Option<Lit>> = vec![None; itp.aig.num_vars()];
-    for (i, &in_cone) in cone.iter().enumerate() {
-        if !in_cone {
-            continue;
-        }
-        let v = aig::Var(i as u32);
-        let lit = match itp.aig.node(v) {
-            Node::False => {
-                let f = s.new_var().pos_lit();
-                s.add_clause(&[!f]);
-                f
-            }
-            Node::Leaf => leaves[&v].pos_lit(),
-            Node::And(a, b) => {
-                let la = map[a.var().index()].unwrap();
-                let lb = map[b.var().index()].unwrap();
-                let la = if a.is_negated() { !la } else { la };
-                let lb = if b.is_negated() { !lb } else { lb };
-                let g = s.new_var().pos_lit();
-                s.add_clause(&[!g, la]);
-                s.add_clause(&[!g, lb]);
-                s.add_clause(&[g, !la, !lb]);
-                g
-            }
-        };
-        map[i] = Some(lit);
-    }
-    let r = map[itp.root.var().index()].unwrap();
-    if itp.root.is_negated() {
-        !r
-    } else {
-        r
     }
 }

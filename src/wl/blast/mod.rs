@@ -27,6 +27,7 @@ mod tests;
 use super::{ArrayValue, BitVec, Model, Op, Sort, TermId, Trace, Value};
 use crate::aig::{Aig, Lit};
 use crate::ts::{simulate, TransitionSystem, Values};
+use crate::Budget;
 use gates::Word;
 
 /// The bits of one word: a bit-vector, least significant bit first, or an array expanded into
@@ -278,18 +279,24 @@ pub fn leaf_bits(aig: &mut Aig, sort: Sort) -> Bits {
 
 /// The bits of the terms `roots` of `model` in `aig`, over the given bits of the model's
 /// inputs and states (e.g. the guards and assignments of a CFA's edges over leaves standing
-/// for the program's variables), or an `unsupported: ...` message for too large arrays.
+/// for the program's variables), or an `unsupported: ...` message for too large arrays, or
+/// `interrupted` when `budget` expires (checked before every term: one multiplier is
+/// thousands of gates, so the memory limit's stop must be seen within the blasting).
 pub fn blast_terms(
     model: &Model,
     aig: &mut Aig,
     inputs: &[Bits],
     states: &[Bits],
     roots: &[TermId],
+    budget: &Budget,
 ) -> Result<Vec<Bits>, String> {
     check_arrays(model)?;
     let needed = model.cone(roots.iter().copied());
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
     for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
+        if budget.expired() {
+            return Err("interrupted".into());
+        }
         cache[t] = Some(term_bits(
             model,
             aig,

@@ -22,14 +22,14 @@ impl RandomBitVec for Rng {
             v.set_bit(w - 1, true);
             v
         };
-        match self.next() % 20 {
+        match self.next_u64() % 20 {
             0 => BitVec::zero(w),
             1 => BitVec::from_u64(w, 1),
             2 => BitVec::ones(w),
             3 => min_signed.clone(),
             4 => min_signed.not(),
             _ => {
-                let bits: Vec<bool> = (0..w).map(|_| self.next() & 1 == 1).collect();
+                let bits: Vec<bool> = (0..w).map(|_| self.next_u64() & 1 == 1).collect();
                 BitVec::from_bits(&bits)
             }
         }
@@ -224,15 +224,19 @@ fn blasted_systems_step_like_the_word_level_simulator() {
             k => panic!("{k:?} is not an input"),
         };
         for _ in 0..10 {
-            let frames = 1 + (rng.next() % 6) as usize;
+            let frames = 1 + (rng.next_u64() % 6) as usize;
             let mut bit_trace = crate::ts::Trace {
                 init: ts
                     .latches
                     .iter()
-                    .map(|l| l.init.unwrap_or(rng.next() & 1 == 1))
+                    .map(|l| l.init.unwrap_or(rng.next_u64() & 1 == 1))
                     .collect(),
                 inputs: (0..frames)
-                    .map(|_| (0..ts.inputs.len()).map(|_| rng.next() & 1 == 1).collect())
+                    .map(|_| {
+                        (0..ts.inputs.len())
+                            .map(|_| rng.next_u64() & 1 == 1)
+                            .collect()
+                    })
                     .collect(),
                 bad: 0,
             };

@@ -1,0 +1,105 @@
+//! The one Tseitin encoding of AIG gates into CNF, shared by the lazy unroller
+//! ([`crate::unroll`], which every engine encodes through) and by whatever encodes a single
+//! AIG cone over given solver literals (interpolant checks).
+
+use super::{Lit, Solver};
+use crate::aig::{self, Aig, Node};
+
+/// Encodes AND gates into one solver, folding constants and repeated operands; owns the
+/// solver's constant-false literal (made on first use).
+#[derive(Default)]
+pub struct Gates {
+    false_lit: Option<Lit>,
+}
+
+impl Gates {
+    /// The literal of `la AND lb`: a new gate, unless a constant or a repeated operand
+    /// decides it (reset values make the first frames of BMC largely constant).
+    pub fn and(&mut self, s: &mut impl Solver, la: Lit, lb: Lit) -> Lit {
+        let f = self.false_lit(s);
+        if la == f || lb == f || la == !lb {
+            return f;
+        }
+        if la == !f || la == lb {
+            return lb;
+        }
+        if lb == !f {
+            return la;
+        }
+        let g = s.new_var().pos_lit();
+        s.add_clause(&[!g, la]);
+        s.add_clause(&[!g, lb]);
+        s.add_clause(&[g, !la, !lb]);
+        g
+    }
+
+    /// A literal fixed to false by a unit clause.
+    pub fn false_lit(&mut self, s: &mut impl Solver) -> Lit {
+        *self.false_lit.get_or_insert_with(|| {
+            let f = s.new_var().pos_lit();
+            s.add_clause(&[!f]);
+            f
+        })
+    }
+}
+
+/// Encodes the cone of `root` in `aig`, each leaf `v` standing for `leaf(v)`; the literal of
+/// `root`.
+pub fn encode_cone(
+    s: &mut impl Solver,
+    aig: &Aig,
+    root: aig::Lit,
+    mut leaf: impl FnMut(aig::Var) -> Lit,
+) -> Lit {
+    let mut gates = Gates::default();
+    let mut map: Vec<Option<Lit>> = vec![None; aig.num_vars()];
+    let lit = |map: &[Option<Lit>], l: aig::Lit| {
+        let x = map[l.var().index()].expect("operands come first in variable order");
+        if l.is_negated() {
+            !x
+        } else {
+            x
+        }
+    };
+    for (i, in_cone) in aig.cone([root]).into_iter().enumerate() {
+        if in_cone {
+            let v = aig::Var(i as u32);
+            map[i] = Some(match aig.node(v) {
+                Node::False => gates.false_lit(s),
+                Node::Leaf => leaf(v),
+                Node::And(a, b) => gates.and(s, lit(&map, a), lit(&map, b)),
+            });
+        }
+    }
+    lit(&map, root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::{Cadical, SatResult};
+    use crate::Budget;
+
+    #[test]
+    fn an_encoded_cone_has_the_aig_s_models() {
+        // x XOR y as an AIG: the encoding is satisfiable exactly where x != y.
+        let mut aig = Aig::new();
+        let (x, y) = (aig.new_leaf().lit(), aig.new_leaf().lit());
+        let both = aig.and(x, y);
+        let neither = aig.and(!x, !y);
+        let xor = aig.and(!both, !neither);
+        let budget = Budget::new(None);
+        for (vx, vy) in [(false, false), (false, true), (true, false), (true, true)] {
+            let mut s = Cadical::for_small_queries(&budget);
+            let (sx, sy) = (s.new_var().pos_lit(), s.new_var().pos_lit());
+            let root = encode_cone(&mut s, &aig, xor, |v| if v == x.var() { sx } else { sy });
+            let fix = |l: Lit, b: bool| if b { l } else { !l };
+            let expect = if vx != vy {
+                SatResult::Sat
+            } else {
+                SatResult::Unsat
+            };
+            assert_eq!(s.solve(&[fix(sx, vx), fix(sy, vy), root]), expect);
+        }
+    }
+}
