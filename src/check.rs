@@ -13,7 +13,7 @@ use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
-use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
+use crate::engine::{bmc::Bmc, bmc::BmcOptions, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
 use crate::prep::preprocess;
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
@@ -45,6 +45,8 @@ pub struct Options {
     pub jobs: usize,
     /// The configuration of the CEGAR engine.
     pub cegar: CegarOptions,
+    /// The configuration of BMC (alone and in the portfolio).
+    pub bmc: BmcOptions,
 }
 
 impl Options {
@@ -55,6 +57,7 @@ impl Options {
             max_depth: None,
             jobs: 2,
             cegar: CegarOptions::default(),
+            bmc: BmcOptions::default(),
         }
     }
 }
@@ -89,7 +92,7 @@ pub struct Report {
 /// bugs k-induction's base case also finds).
 fn build(opts: &Options) -> Box<dyn Engine + Send> {
     match opts.engine {
-        EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
+        EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth)),
         EngineKind::Ic3 => Box::new(Ic3::new()),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
@@ -101,7 +104,7 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
                 Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
                 Box::new(Cegar::new(CegarOptions::default(), opts.max_depth)),
                 Box::new(Imc::new(opts.max_depth)),
-                Box::new(Bmc::new(opts.max_depth)),
+                Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
             ];
             Box::new(Portfolio::new(
                 workers.into_iter().take(opts.jobs.max(1)).collect(),

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
+use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
 use crate::ts::{replay, Trace};
@@ -107,6 +108,8 @@ struct CheckArgs {
     verbose: u8,
     #[command(flatten)]
     cegar: CegarOptions,
+    #[command(flatten)]
+    bmc: BmcOptions,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -171,6 +174,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         stats: false,
         verbose: 0,
         cegar: CegarOptions::default(),
+        bmc: BmcOptions::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -253,6 +257,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         cegar: args.cegar,
+        bmc: args.bmc,
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.
