@@ -239,9 +239,15 @@ mod tests {
         for v in 0..9 {
             m.set(v * 3, v as u32 + 100);
         }
-        assert!(matches!(m, FrameMap::Sparse(..)), "9 of 80 entries stay sparse");
+        assert!(
+            matches!(m, FrameMap::Sparse(..)),
+            "9 of 80 entries stay sparse"
+        );
         m.set(79, 7);
-        assert!(matches!(m, FrameMap::Dense(..)), "10 of 80 entries turn dense");
+        assert!(
+            matches!(m, FrameMap::Dense(..)),
+            "10 of 80 entries turn dense"
+        );
         for v in 0..9 {
             assert_eq!(m.get(v * 3), v as u32 + 100);
         }

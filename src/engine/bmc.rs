@@ -116,7 +116,9 @@ impl Engine for Bmc {
             if budget.expired() {
                 break;
             }
-            let hi = self.max_depth.map_or(lo + step - 1, |m| m.min(lo + step - 1));
+            let hi = self
+                .max_depth
+                .map_or(lo + step - 1, |m| m.min(lo + step - 1));
             self.queries += 1;
             self.frames = hi as u64 + 1;
             self.max_step = self.max_step.max((hi + 1 - lo) as u64);
