@@ -284,11 +284,7 @@ mod tests {
         // Step 4: the window [0, 3] holds the constraints of all its frames too.
         for step in [1, 4] {
             let mut bmc = Bmc::new(None).with_options(stepped(step));
-            let Verdict::Unsafe(t) = bmc.check(&ts, &Budget::new(None)) else {
-                panic!("step {step}: expected a counterexample")
-            };
-            assert_eq!(t.depth(), 3, "step {step}");
-            assert_eq!(replay(&ts, &t), Ok(3), "step {step}");
+            assert_eq!(replayed_depth(&ts, &mut bmc), 3, "step {step}");
         }
     }
 
@@ -314,17 +310,23 @@ mod tests {
         }
     }
 
+    /// The depth of the counterexample `bmc` finds on `ts`, once it has replayed there.
+    fn replayed_depth(ts: &TransitionSystem, bmc: &mut Bmc) -> usize {
+        let v = bmc.check(ts, &Budget::new(None));
+        let Verdict::Unsafe(t) = v else {
+            panic!("{}: expected a counterexample, got {v:?}", bmc.name())
+        };
+        assert_eq!(replay(ts, &t), Ok(t.depth()));
+        t.depth()
+    }
+
     #[test]
     fn every_named_configuration_finds_the_exact_depth() {
         let ts = counter(7, 100, false);
         for (name, opts) in BmcOptions::NAMED {
             let mut bmc = Bmc::new(None).with_options(opts);
             assert_eq!(bmc.name(), name);
-            let Verdict::Unsafe(t) = bmc.check(&ts, &Budget::new(None)) else {
-                panic!("{name}: expected a counterexample")
-            };
-            assert_eq!(t.depth(), 100, "{name}");
-            assert_eq!(replay(&ts, &t), Ok(100), "{name}");
+            assert_eq!(replayed_depth(&ts, &mut bmc), 100, "{name}");
         }
     }
 
@@ -333,11 +335,7 @@ mod tests {
         // Windows [0, 4], [5, 9], [10, 14]: the bug at 11 is in the third, not at its end.
         let ts = counter(4, 11, false);
         let mut bmc = Bmc::new(None).with_options(stepped(5));
-        let Verdict::Unsafe(t) = bmc.check(&ts, &Budget::new(None)) else {
-            panic!("expected a counterexample")
-        };
-        assert_eq!(t.depth(), 11);
-        assert_eq!(replay(&ts, &t), Ok(11));
+        assert_eq!(replayed_depth(&ts, &mut bmc), 11);
         assert_eq!(bmc.queries, 3);
     }
 
