@@ -14,7 +14,9 @@ use crate::engine::cfa_cegar;
 use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
-use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
+use crate::engine::{
+    bmc::Bmc, bmc::BmcOptions, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict,
+};
 use crate::prep::preprocess;
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
@@ -48,6 +50,8 @@ pub struct Options {
     pub cegar: CegarOptions,
     /// The portfolio's configurations (a name of [`configs::PORTFOLIOS`]).
     pub portfolio: &'static str,
+    /// The configuration of BMC (alone and in the portfolio).
+    pub bmc: BmcOptions,
 }
 
 impl Options {
@@ -59,6 +63,7 @@ impl Options {
             jobs: 2,
             cegar: CegarOptions::default(),
             portfolio: configs::PORTFOLIOS[0].name,
+            bmc: BmcOptions::default(),
         }
     }
 
@@ -67,6 +72,7 @@ impl Options {
         Options {
             engine: row.engine,
             cegar: row.cegar,
+            bmc: row.bmc,
             ..self.clone()
         }
     }
@@ -100,7 +106,7 @@ pub struct Report {
 /// the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once.
 fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
     match opts.engine {
-        EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
+        EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
         EngineKind::Ic3 => Box::new(Ic3::new().with_lemma_pool(pool.clone())),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),

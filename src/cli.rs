@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
+use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 use crate::engine::configs;
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
@@ -130,6 +131,8 @@ struct CheckArgs {
     verbose: u8,
     #[command(flatten)]
     cegar: CegarOptions,
+    #[command(flatten)]
+    bmc: BmcOptions,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -199,6 +202,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         stats: false,
         verbose: 0,
         cegar: CegarOptions::default(),
+        bmc: BmcOptions::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -291,6 +295,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         cegar: args.cegar,
         portfolio: configs::portfolio(&args.portfolio)
             .map_or(configs::PORTFOLIOS[0].name, |p| p.name),
+        bmc: args.bmc,
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.

@@ -11,6 +11,7 @@
 use clap::Parser;
 
 use crate::check::EngineKind;
+use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 
 /// One engine configuration.
@@ -48,6 +49,16 @@ pub const CONFIGS: &[Config] = &[
         args: "--engine bmc",
         about: "BMC, every frame checked",
     },
+    Config {
+        name: "bmc-step8",
+        args: "--engine bmc --bmc-step 8",
+        about: "BMC, one query per window of 8 frames",
+    },
+    Config {
+        name: "bmc-dyn",
+        args: "--engine bmc --bmc-dyn",
+        about: "BMC, window doubled while queries stay under 0.25 s, halved over 2 s",
+    },
 ];
 
 /// A named, ordered set of configurations.
@@ -79,6 +90,8 @@ pub struct Row {
     pub engine: EngineKind,
     #[command(flatten)]
     pub cegar: CegarOptions,
+    #[command(flatten)]
+    pub bmc: BmcOptions,
 }
 
 impl Config {
