@@ -14,7 +14,7 @@ use crate::engine::cfa_cegar;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
-use crate::prep::preprocess;
+use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
@@ -45,6 +45,8 @@ pub struct Options {
     pub jobs: usize,
     /// The configuration of the CEGAR engine.
     pub cegar: CegarOptions,
+    /// The preprocessing passes.
+    pub prep: PrepOptions,
 }
 
 impl Options {
@@ -55,6 +57,7 @@ impl Options {
             max_depth: None,
             jobs: 2,
             cegar: CegarOptions::default(),
+            prep: PrepOptions::default(),
         }
     }
 }
@@ -132,7 +135,7 @@ pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Rep
             note: note.or(Some("the model has no bad-state properties".into())),
         });
     }
-    let (reduced, restore) = preprocess(ts, budget);
+    let (reduced, restore) = preprocess(ts, &opts.prep, budget);
     crate::log::info(
         1,
         format_args!(
