@@ -56,6 +56,13 @@ pub(crate) fn merge_equivalences(
         .remaining()
         .map_or(budget.child(), |r| budget.child_for(r / 2));
     let state_classes = prove_inductive(ts, state_classes, depth, &half).unwrap_or_default();
+    // A deeper induction often proves no more than one step would: then the facts need no
+    // window of past steps in the lifted invariant.
+    let depth = if depth > 1 && inductive(ts, &state_classes, &half) {
+        1
+    } else {
+        depth
+    };
 
     let mut repr: Vec<Lit> = (0..ts.aig.num_vars())
         .map(|v| Var(v as u32).lit())
@@ -157,11 +164,7 @@ fn prove_inductive(
     for mode in modes {
         let mut checker = Checker::new(ts, mode, Constraints::Before, budget);
         loop {
-            let clauses: Vec<Vec<Lit>> = equalities(&classes)
-                .into_iter()
-                .flat_map(|(m, r)| [vec![!m, r], vec![m, !r]])
-                .collect();
-            if !checker.refute(&clauses)? {
+            if !checker.refute(&clauses(&classes))? {
                 break;
             }
             classes = split(classes, |l| checker.value(l) as u64);
@@ -170,6 +173,20 @@ fn prove_inductive(
         }
     }
     Some(classes)
+}
+
+/// Whether the equalities of `classes` are inductive in one step (`false` if interrupted).
+fn inductive(ts: &TransitionSystem, classes: &[Vec<Lit>], budget: &Budget) -> bool {
+    let mut checker = Checker::new(ts, Mode::Step(1), Constraints::Before, budget);
+    checker.refute(&clauses(classes)) == Some(false)
+}
+
+/// The equalities of `classes` as clauses.
+fn clauses(classes: &[Vec<Lit>]) -> Vec<Vec<Lit>> {
+    equalities(classes)
+        .into_iter()
+        .flat_map(|(m, r)| [vec![!m, r], vec![m, !r]])
+        .collect()
 }
 
 /// The pairs (member, representative) that `classes` claim equal.
@@ -237,10 +254,13 @@ pub(crate) fn sweep(
         checker.add_fact(&[m, !r]);
     }
     let mut sim = Simulator::new(ts, 1);
+    let candidates: usize = todo.iter().map(|c| c.len() - 1).sum();
+    let mut calls = 0;
     for _ in 0..MAX_SWEEP_CALLS {
         let Some(mut class) = todo.pop() else {
             break;
         };
+        calls += 1;
         let (rep, m) = (class[0], class[1]);
         match checker.refute(&[vec![!m, rep], vec![m, !rep]]) {
             None => break,
@@ -262,6 +282,13 @@ pub(crate) fn sweep(
             }
         }
     }
+    crate::log::info(
+        2,
+        format_args!(
+            "sweep: {candidates} candidates, {calls} SAT calls, {} merged",
+            merged.len()
+        ),
+    );
     merged
 }
 
