@@ -39,7 +39,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Checks the safety properties of a model.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid):
     /// AIGER witnesses for AIGER models, btorsim-format witnesses for BTOR2 models.
     Sim { model: PathBuf, witness: PathBuf },
@@ -138,7 +138,7 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Check(args) => check(args),
+        Command::Check(args) => check(*args),
         Command::Sim { model, witness } => sim(&model, &witness),
         Command::Certify { model, certificate } => certify(&model, &certificate),
         Command::Blast { model, output } => blast(&model, &output),

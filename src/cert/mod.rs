@@ -53,9 +53,9 @@ impl Invariant {
     /// The predicate is this one's (over the original latches the reduced ones stand for)
     /// conjoined with the facts the reductions proved. That conjunction is inductive: the facts
     /// are inductive on their own (with a window of past steps when a `k`-step induction
-    /// proved them, see [`crate::ts::Facts::window`]), and in every state where they hold the original system
-    /// makes the same transitions and evaluates the same properties and constraints as the
-    /// reduced one, for which this invariant is inductive.
+    /// proved them, see [`crate::ts::Facts::window`]), and in every state where they hold the
+    /// original system makes the same transitions and evaluates the same properties and
+    /// constraints as the reduced one, for which this invariant is inductive.
     pub fn lift(
         &self,
         model: &TransitionSystem,
