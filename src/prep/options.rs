@@ -11,7 +11,7 @@ pub enum PrepPass {
     /// under those equivalences.
     Scorr,
     /// Functional reduction: gates equal in every state (reachable or not) merged by
-    /// simulation and SAT; needs no induction, so it also runs where scorr times out.
+    /// simulation and SAT; no induction, so cheaper than scorr, but blind to reachability.
     Fraig,
 }
 
