@@ -265,7 +265,12 @@ fn with_depth(
 
 #[test]
 fn two_step_signal_correspondence_merges_what_one_step_cannot() {
-    let ts = mod3_twins(2, 1);
+    let mut ts = mod3_twins(2, 1);
+    // A latch and an input outside every cone: the window does not record them.
+    let spare = ts.add_input(None).lit();
+    let toggle = ts.add_latch(Some(false), None).lit();
+    let next = ts.aig.xor(toggle, spare);
+    ts.set_next(4, next);
     let (one_step, _) = with_depth(&ts, &[PrepPass::Scorr], 1);
     assert_eq!(one_step.latches.len(), 4);
     assert_ne!(one_step.bad, vec![Lit::FALSE]);
@@ -279,7 +284,7 @@ fn two_step_signal_correspondence_merges_what_one_step_cannot() {
     assert_eq!(restore.facts().depth(), 2);
     let inv = Invariant::from_clauses(&reduced, &[]);
     let lifted = inv.lift(&reduced, &ts, &restore);
-    // One past step: its valid bit, the four latches and the input.
+    // One past step: its valid bit, the four counter latches and their input.
     assert_eq!(lifted.aux_latches(&ts), 1 + 4 + 1);
     let budget = Budget::new(None);
     assert_eq!(check(&ts, &lifted, &budget), Ok(()));

@@ -12,12 +12,18 @@
 //! - the valid bits form a prefix, and the oldest state of a window shorter than `k - 1`
 //!   steps is an initial state.
 //!
+//! The window records only the sequential cone of the facts and the constraints: the latches
+//! and inputs they depend on, through any number of steps. A path of that cone extends to a
+//! path of the whole system (the other latches never affect it), so the induction's cases,
+//! proved for the whole system, hold for it.
+//!
 //! Consecution (constraints assumed in the current state, as `cert::check` does): the window
 //! shifts by one. If it was full, the facts held in `k` consecutive states linked by real
 //! steps whose constraints hold, the last one the current state, so the induction step gives
 //! them in the successor; if it was short, the successor ends a path of fewer than `k`
 //! steps from an initial state, and the base cases give them.
 
+use super::coi::sequential_cone;
 use super::{Facts, TransitionSystem};
 use crate::aig::Lit;
 
@@ -25,53 +31,76 @@ impl Facts {
     /// Adds the window latches to `system` (an extension of the original system, whose first
     /// `latches` latches are the original's) and returns the predicate above.
     pub fn window(&self, system: &mut TransitionSystem, latches: usize) -> Lit {
-        let model: Vec<(Lit, Lit, Option<bool>)> = system.latches[..latches]
+        let current: Vec<Lit> = system.latches[..latches]
             .iter()
-            .map(|l| (l.var.lit(), l.next, l.init))
+            .map(|l| l.var.lit())
             .collect();
-        let current: Vec<Lit> = model.iter().map(|m| m.0).collect();
         let mut conj = self.copy_into(&mut system.aig, &current);
+        if self.depth() <= 1 {
+            return system.aig.and_all(conj);
+        }
+        let roots = conj.iter().chain(&system.constraints).copied().collect();
+        let cone = sequential_cone(system, roots);
+        let in_cone = |v: crate::aig::Var| cone[v.index()];
+        let kept: Vec<usize> = (0..latches)
+            .filter(|&i| in_cone(system.latches[i].var))
+            .collect();
+        let inputs: Vec<usize> = (0..system.inputs.len())
+            .filter(|&i| in_cone(system.inputs[i]))
+            .collect();
+        // Latches outside the cone stand as 0 in a slot: no fact reads them.
         let (mut newer, mut newer_valid) = (current, Lit::TRUE);
         let mut newer_inputs: Vec<Lit> = system.inputs.iter().map(|v| v.lit()).collect();
         for _ in 1..self.depth() {
             let valid = record(system, &[newer_valid])[0];
-            let state = record(system, &newer);
-            let inputs = record(system, &newer_inputs);
+            let mut state = vec![Lit::FALSE; latches];
+            let recorded = record(system, &kept.iter().map(|&i| newer[i]).collect::<Vec<_>>());
+            for (&i, r) in kept.iter().zip(recorded) {
+                state[i] = r;
+            }
+            let mut ins = vec![Lit::FALSE; system.inputs.len()];
+            let recorded = record(
+                system,
+                &inputs.iter().map(|&i| newer_inputs[i]).collect::<Vec<_>>(),
+            );
+            for (&i, r) in inputs.iter().zip(recorded) {
+                ins[i] = r;
+            }
             // The slot's next states and constraints, on its recorded state and inputs.
             let mut map = vec![None; system.aig.num_vars()];
-            for (m, &s) in model.iter().zip(&state) {
-                map[m.0.var().index()] = Some(s);
+            for &i in &kept {
+                map[system.latches[i].var.index()] = Some(state[i]);
             }
-            for (k, &i) in inputs.iter().enumerate() {
-                map[system.inputs[k].index()] = Some(i);
+            for &i in &inputs {
+                map[system.inputs[i].index()] = Some(ins[i]);
             }
-            let mut roots: Vec<Lit> = model.iter().map(|m| m.1).collect();
+            let mut roots: Vec<Lit> = kept.iter().map(|&i| system.latches[i].next).collect();
             roots.extend(system.constraints.clone());
             let images = system
                 .aig
                 .clone()
                 .copy_cone(&mut system.aig, &mut map, &roots);
-            let (next, constraints) = images.split_at(model.len());
+            let (next, constraints) = images.split_at(kept.len());
             let aig = &mut system.aig;
             let mut step: Vec<Lit> = next
                 .iter()
-                .zip(&newer)
-                .map(|(&a, &b)| !aig.xor(a, b))
+                .zip(&kept)
+                .map(|(&a, &i)| !aig.xor(a, newer[i]))
                 .collect();
             step.extend(constraints);
             step.extend(self.copy_into(aig, &state));
             let step = aig.and_all(step);
             conj.push(aig.or(!valid, step));
             conj.push(aig.or(!valid, newer_valid));
-            let initial: Vec<Lit> = model
+            let initial: Vec<Lit> = kept
                 .iter()
-                .zip(&newer)
-                .filter_map(|(m, &s)| m.2.map(|b| s.xor_sign(!b)))
+                .filter_map(|&i| system.latches[i].init.map(|b| newer[i].xor_sign(!b)))
                 .collect();
+            let aig = &mut system.aig;
             let initial = aig.and_all(initial);
             let shortest = aig.and(newer_valid, !valid);
             conj.push(aig.or(!shortest, initial));
-            (newer, newer_valid, newer_inputs) = (state, valid, inputs);
+            (newer, newer_valid, newer_inputs) = (state, valid, ins);
         }
         system.aig.and_all(conj)
     }
