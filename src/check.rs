@@ -17,7 +17,7 @@ use crate::engine::lemmas::LemmaPool;
 use crate::engine::{
     bmc::Bmc, bmc::BmcOptions, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict,
 };
-use crate::prep::preprocess;
+use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
@@ -52,6 +52,8 @@ pub struct Options {
     pub portfolio: &'static str,
     /// The configuration of BMC (alone and in the portfolio).
     pub bmc: BmcOptions,
+    /// The preprocessing passes.
+    pub prep: PrepOptions,
 }
 
 impl Options {
@@ -64,6 +66,7 @@ impl Options {
             cegar: CegarOptions::default(),
             portfolio: configs::PORTFOLIOS[0].name,
             bmc: BmcOptions::default(),
+            prep: PrepOptions::default(),
         }
     }
 
@@ -151,7 +154,7 @@ pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Rep
             note: note.or(Some("the model has no bad-state properties".into())),
         });
     }
-    let (reduced, restore) = preprocess(ts, budget);
+    let (reduced, restore) = preprocess(ts, &opts.prep, budget);
     crate::log::info(
         1,
         format_args!(

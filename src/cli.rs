@@ -21,6 +21,7 @@ use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 use crate::engine::configs;
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
+use crate::prep::PrepOptions;
 use crate::ts::{replay, Trace};
 use crate::witness;
 use crate::wl;
@@ -40,7 +41,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Checks the safety properties of a model.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid):
     /// AIGER witnesses for AIGER models, btorsim-format witnesses for BTOR2 models.
     Sim { model: PathBuf, witness: PathBuf },
@@ -133,6 +134,8 @@ struct CheckArgs {
     cegar: CegarOptions,
     #[command(flatten)]
     bmc: BmcOptions,
+    #[command(flatten)]
+    prep: PrepOptions,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -161,7 +164,7 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Check(args) => check(args),
+        Command::Check(args) => check(*args),
         Command::Sim { model, witness } => sim(&model, &witness),
         Command::Certify { model, certificate } => certify(&model, &certificate),
         Command::Blast { model, output } => blast(&model, &output),
@@ -203,6 +206,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         verbose: 0,
         cegar: CegarOptions::default(),
         bmc: BmcOptions::default(),
+        prep: PrepOptions::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -296,6 +300,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         portfolio: configs::portfolio(&args.portfolio)
             .map_or(configs::PORTFOLIOS[0].name, |p| p.name),
         bmc: args.bmc,
+        prep: args.prep.clone(),
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.

@@ -108,3 +108,44 @@ fn a_certificate_with_a_clause_dropped_is_rejected() {
     }
     assert!(rejected > 0, "no corrupted certificate was rejected");
 }
+
+/// Two mod-3 counters in lockstep that differ only from the unreachable value 3 (the first
+/// leaves it for 0, the second keeps it), every gate reading the input `en` too; bad when
+/// both show 3. Their equivalence is 2-inductive, not 1-inductive.
+const MOD3_TWINS: &str = "aag 35 1 4 0 30 1\n2\n4 21\n6 31\n8 53\n10 8\n71\n\
+    12 2 5\n14 12 7\n16 3 5\n18 16 7\n20 15 19\n22 2 4\n24 22 7\n26 3 4\n28 26 7\n30 25 29\n\
+    32 2 9\n34 32 11\n36 3 9\n38 36 11\n40 35 39\n42 2 8\n44 42 10\n46 3 8\n48 46 10\n\
+    50 45 49\n52 40 50\n54 2 4\n56 54 6\n58 56 8\n60 58 10\n62 3 4\n64 62 6\n66 64 8\n\
+    68 66 10\n70 61 69\n";
+
+#[test]
+fn a_two_step_signal_correspondence_certificate_is_accepted() {
+    let model = temp("mod3_twins.aag");
+    std::fs::write(&model, MOD3_TWINS).unwrap();
+    let model = model.to_str().unwrap();
+    let cert = temp("mod3_twins_cert.aag");
+    let cert = cert.to_str().unwrap();
+    for depth in ["1", "2"] {
+        let out = warden(&[
+            "check",
+            model,
+            "--engine",
+            "ic3",
+            "--scorr-depth",
+            depth,
+            "--cert",
+            cert,
+            "-v",
+        ]);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).lines().next(),
+            Some("unsat")
+        );
+        // One step merges nothing; two steps merge the counters.
+        let latches = if depth == "1" { 4 } else { 2 };
+        let sizes = format!("after preprocessing: 1 inputs, {latches} latches");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&sizes));
+        let out = warden(&["certify", model, cert]);
+        assert_eq!(out.status.code(), Some(0), "depth {depth}");
+    }
+}

@@ -52,9 +52,10 @@ impl Invariant {
     ///
     /// The predicate is this one's (over the original latches the reduced ones stand for)
     /// conjoined with the facts the reductions proved. That conjunction is inductive: the facts
-    /// are inductive on their own, and in every state where they hold the original system
-    /// makes the same transitions and evaluates the same properties and constraints as the
-    /// reduced one, for which this invariant is inductive.
+    /// are inductive on their own (with a window of past steps when a `k`-step induction
+    /// proved them, see [`crate::ts::Facts::window`]), and in every state where they hold the
+    /// original system makes the same transitions and evaluates the same properties and
+    /// constraints as the reduced one, for which this invariant is inductive.
     pub fn lift(
         &self,
         model: &TransitionSystem,
@@ -83,11 +84,8 @@ impl Invariant {
         for (j, next) in images.into_iter().enumerate() {
             system.set_next(base + j, next);
         }
-        let latches: Vec<Lit> = original.latches.iter().map(|l| l.var.lit()).collect();
-        let facts = restore.facts().copy_into(&mut system.aig, &latches);
-        let predicate = system
-            .aig
-            .and_all(facts.into_iter().chain([reduced_predicate]));
+        let facts = restore.facts().window(&mut system, original.latches.len());
+        let predicate = system.aig.and(facts, reduced_predicate);
         Invariant { system, predicate }
     }
 }

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use crate::aig::{Lit, Node, Var};
 use crate::prep::houdini::{Checker, Constraints, Mode};
-use crate::prep::simulate::{candidate_classes, Simulator};
+use crate::prep::simulate::{candidate_classes, Runs, Simulator};
 use crate::prep::substitute::substitute;
 use crate::ts::{Facts, Leaf, Restore, TransitionSystem};
 use crate::Budget;
@@ -29,22 +29,18 @@ const MAX_SWEEP_CALLS: usize = 10_000;
 /// At most this many candidates for the sequential phase, whose queries hold them all.
 const MAX_INDUCTIVE_CANDIDATES: usize = 20_000;
 
-/// `ts` with its proved-equivalent signals merged, or `None` if none were found.
+/// `ts` with its proved-equivalent signals merged, or `None` if none were found. The
+/// sequential phase is a `depth`-step induction (signal correspondence with `k = depth`): the
+/// candidates hold in the first `depth` frames from every initial state, and in the next frame
+/// of every path where they hold in `depth` consecutive frames.
 pub(crate) fn merge_equivalences(
     ts: &TransitionSystem,
+    depth: usize,
     budget: &Budget,
 ) -> Option<(TransitionSystem, Restore)> {
-    let kinds = ts.leaf_kinds();
-    let key = |v: Var| {
-        let rank = match kinds[v.index()] {
-            _ if v.index() == 0 => 0,
-            Some(Leaf::Latch(_)) => 1,
-            _ => 2,
-        };
-        (rank, v)
-    };
+    let key = merge_order(ts);
     let free = depends_on_inputs(ts);
-    let classes = candidate_classes(ts, key, budget);
+    let classes = candidate_classes(ts, &key, Runs::FromReset, budget);
     let state_classes = classes
         .iter()
         .map(|c| {
@@ -59,7 +55,14 @@ pub(crate) fn merge_equivalences(
     let half = budget
         .remaining()
         .map_or(budget.child(), |r| budget.child_for(r / 2));
-    let state_classes = prove_inductive(ts, state_classes, &half).unwrap_or_default();
+    let state_classes = prove_inductive(ts, state_classes, depth, &half).unwrap_or_default();
+    // A deeper induction often proves no more than one step would: then the facts need no
+    // window of past steps in the lifted invariant.
+    let depth = if depth > 1 && inductive(ts, &state_classes, &half) {
+        1
+    } else {
+        depth
+    };
 
     let mut repr: Vec<Lit> = (0..ts.aig.num_vars())
         .map(|v| Var(v as u32).lit())
@@ -91,16 +94,36 @@ pub(crate) fn merge_equivalences(
     for (m, r) in merged {
         repr[m.var().index()] = r.xor_sign(m.is_negated());
     }
-    // Representatives precede their members in key order: resolve chains in that order.
-    let mut order: Vec<Var> = (0..ts.aig.num_vars()).map(|v| Var(v as u32)).collect();
+    resolve_chains(&mut repr, &key);
+    let mut proved = Facts::new(ts.latches.len());
+    proved.add_equalities(ts, &facts);
+    proved.set_depth(depth);
+    Some(substitute(ts, &repr, proved))
+}
+
+/// The order in which signals represent their classes: the constant first, then latches,
+/// then gates (each group by variable), so a latch only ever stands for a latch or a constant.
+pub(crate) fn merge_order(ts: &TransitionSystem) -> impl Fn(Var) -> (u8, Var) {
+    let kinds = ts.leaf_kinds();
+    move |v: Var| {
+        let rank = match kinds[v.index()] {
+            _ if v.index() == 0 => 0,
+            Some(Leaf::Latch(_)) => 1,
+            _ => 2,
+        };
+        (rank, v)
+    }
+}
+
+/// Makes every entry of `repr` a kept variable: representatives precede their members in
+/// `key` order, so resolving in that order follows each chain to its end.
+pub(crate) fn resolve_chains(repr: &mut [Lit], key: impl Fn(Var) -> (u8, Var)) {
+    let mut order: Vec<Var> = (0..repr.len()).map(|v| Var(v as u32)).collect();
     order.sort_by_key(|&v| key(v));
     for v in order {
         let r = repr[v.index()];
         repr[v.index()] = repr[r.var().index()].xor_sign(r.is_negated());
     }
-    let mut proved = Facts::new(ts.latches.len());
-    proved.add_equalities(ts, &facts);
-    Some(substitute(ts, &repr, proved))
 }
 
 /// Which variables have an input in their combinational cone.
@@ -117,11 +140,14 @@ fn depends_on_inputs(ts: &TransitionSystem) -> Vec<bool> {
     free
 }
 
-/// The sequential phase: the coarsest refinement of `classes` that holds in every initial
-/// state and is inductive (`None`: interrupted).
+/// The sequential phase: the coarsest refinement of `classes` that holds in the first `depth`
+/// frames from every initial state and is `depth`-inductive (`None`: interrupted). The base
+/// cases go frame by frame, each assuming the classes in the frames before: refining only
+/// removes equalities, so what an earlier frame proved stays proved.
 fn prove_inductive(
     ts: &TransitionSystem,
     classes: Vec<Vec<Lit>>,
+    depth: usize,
     budget: &Budget,
 ) -> Option<Vec<Vec<Lit>>> {
     let mut room = MAX_INDUCTIVE_CANDIDATES;
@@ -134,14 +160,11 @@ fn prove_inductive(
         })
         .collect();
     let mut sim = Simulator::new(ts, 1);
-    for mode in [Mode::Base, Mode::Step] {
+    let modes = (0..depth).map(Mode::Base).chain([Mode::Step(depth)]);
+    for mode in modes {
         let mut checker = Checker::new(ts, mode, Constraints::Before, budget);
         loop {
-            let clauses: Vec<Vec<Lit>> = equalities(&classes)
-                .into_iter()
-                .flat_map(|(m, r)| [vec![!m, r], vec![m, !r]])
-                .collect();
-            if !checker.refute(&clauses)? {
+            if !checker.refute(&clauses(&classes))? {
                 break;
             }
             classes = split(classes, |l| checker.value(l) as u64);
@@ -150,6 +173,20 @@ fn prove_inductive(
         }
     }
     Some(classes)
+}
+
+/// Whether the equalities of `classes` are inductive in one step (`false` if interrupted).
+fn inductive(ts: &TransitionSystem, classes: &[Vec<Lit>], budget: &Budget) -> bool {
+    let mut checker = Checker::new(ts, Mode::Step(1), Constraints::Before, budget);
+    checker.refute(&clauses(classes)) == Some(false)
+}
+
+/// The equalities of `classes` as clauses.
+fn clauses(classes: &[Vec<Lit>]) -> Vec<Vec<Lit>> {
+    equalities(classes)
+        .into_iter()
+        .flat_map(|(m, r)| [vec![!m, r], vec![m, !r]])
+        .collect()
 }
 
 /// The pairs (member, representative) that `classes` claim equal.
@@ -201,7 +238,7 @@ fn spread(sim: &mut Simulator, checker: &Checker) -> u64 {
 /// The combinational phase: the pairs (member, representative) proved equal in every state
 /// where the `facts` hold, for every input. Stops early (keeping what it proved) when the
 /// budget or the call limit runs out.
-fn sweep(
+pub(crate) fn sweep(
     ts: &TransitionSystem,
     mut todo: Vec<Vec<Lit>>,
     facts: &[(Lit, Lit)],
@@ -217,10 +254,13 @@ fn sweep(
         checker.add_fact(&[m, !r]);
     }
     let mut sim = Simulator::new(ts, 1);
+    let candidates: usize = todo.iter().map(|c| c.len() - 1).sum();
+    let mut calls = 0;
     for _ in 0..MAX_SWEEP_CALLS {
         let Some(mut class) = todo.pop() else {
             break;
         };
+        calls += 1;
         let (rep, m) = (class[0], class[1]);
         match checker.refute(&[vec![!m, rep], vec![m, !rep]]) {
             None => break,
@@ -242,6 +282,13 @@ fn sweep(
             }
         }
     }
+    crate::log::info(
+        2,
+        format_args!(
+            "sweep: {candidates} candidates, {calls} SAT calls, {} merged",
+            merged.len()
+        ),
+    );
     merged
 }
 
@@ -267,7 +314,7 @@ mod tests {
         let bad = ts.aig.and(g1, !g2);
         ts.bad.push(bad);
         ts.names.bad.push(None);
-        let (reduced, restore) = merge_equivalences(&ts, &Budget::new(None)).unwrap();
+        let (reduced, restore) = merge_equivalences(&ts, 1, &Budget::new(None)).unwrap();
         assert_eq!(restore.image(1), LatchImage::Equivalent(0, false));
         assert_eq!(reduced.bad, vec![Lit::FALSE]);
         assert_eq!(reduced.latches.len(), 1);
@@ -287,8 +334,28 @@ mod tests {
         let budget = Budget::new(None);
         let candidates = vec![vec![a, b], vec![Lit::FALSE, !c]];
         assert_eq!(
-            prove_inductive(&ts, candidates, &budget),
+            prove_inductive(&ts, candidates, 1, &budget),
             Some(vec![vec![Lit::FALSE, !c]])
         );
+    }
+
+    #[test]
+    fn a_deeper_induction_checks_every_earlier_frame_from_reset() {
+        // `v` starts at 0 and then copies the free latch `u`: 0 in every initial state but not
+        // one step later. Its 2-step induction holds (`v == 0` in frame 1 forces `u == 0`, which
+        // `u` keeps), so only the base case of frame 1 refutes it.
+        let mut ts = TransitionSystem::default();
+        let u = ts.add_latch(None, None).lit();
+        let v = ts.add_latch(Some(false), None).lit();
+        ts.set_next(0, u);
+        ts.set_next(1, u);
+        let budget = Budget::new(None);
+        let candidates = || vec![vec![Lit::FALSE, v]];
+        assert_eq!(prove_inductive(&ts, candidates(), 2, &budget), Some(vec![]));
+        let mut step = Checker::new(&ts, Mode::Step(2), Constraints::Before, &budget);
+        let clauses = [vec![!v]];
+        assert_eq!(step.refute(&clauses), Some(false));
+        let mut base = Checker::new(&ts, Mode::Base(1), Constraints::Before, &budget);
+        assert_eq!(base.refute(&clauses), Some(true));
     }
 }

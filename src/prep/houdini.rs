@@ -24,8 +24,8 @@ pub fn houdini(ts: &TransitionSystem, candidates: Vec<Vec<Lit>>, budget: &Budget
         let mut checker = Checker::new(ts, mode, Constraints::Every, budget);
         drop_refuted(&mut checker, clauses)
     };
-    fixpoint(Mode::Base, candidates)
-        .and_then(|initial| fixpoint(Mode::Step, initial))
+    fixpoint(Mode::Base(0), candidates)
+        .and_then(|initial| fixpoint(Mode::Step(1), initial))
         .unwrap_or_default()
 }
 
@@ -40,10 +40,12 @@ fn drop_refuted(checker: &mut Checker, mut clauses: Vec<Vec<Lit>>) -> Option<Vec
 /// What a [`Checker`] checks.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub(crate) enum Mode {
-    /// Candidates in frame 0 of an initial state.
-    Base,
-    /// Candidates in frame 1 of a transition from any state where they all hold in frame 0.
-    Step,
+    /// Candidates in frame `t` of a path from an initial state where they all hold in the
+    /// frames before: base case `t` of a k-step induction (`t < k`).
+    Base(usize),
+    /// Candidates in frame `k` of a path from any state where they all hold in frames
+    /// `0..k`: the step of a k-step induction.
+    Step(usize),
     /// Candidates in frame 0 of any state, under the facts added with [`Checker::add_fact`].
     Combinational,
 }
@@ -64,11 +66,10 @@ pub(crate) enum Constraints {
 pub(crate) struct Checker<'a> {
     solver: Cadical,
     un: Unroller<'a>,
-    mode: Mode,
     budget: Budget,
     /// The frame candidates are checked in.
     frame: usize,
-    /// Selector of each candidate assumed in frame 0 (step mode).
+    /// Selector of each candidate assumed in the frames before the checked one.
     assumed: HashMap<Vec<Lit>, sat::Lit>,
     /// Literal implying that a candidate is false in the checked frame.
     failing: HashMap<Vec<Lit>, sat::Lit>,
@@ -84,16 +85,14 @@ impl<'a> Checker<'a> {
         constraints: Constraints,
         budget: &Budget,
     ) -> Checker<'a> {
-        let start = if mode == Mode::Base {
-            Start::Init
-        } else {
-            Start::Free
+        let (start, frame) = match mode {
+            Mode::Base(t) => (Start::Init, t),
+            Mode::Step(k) => (Start::Free, k),
+            Mode::Combinational => (Start::Free, 0),
         };
-        let frame = usize::from(mode == Mode::Step);
         let mut c = Checker {
             solver: Cadical::for_small_queries(budget),
             un: Unroller::new(ts, start),
-            mode,
             budget: budget.clone(),
             frame,
             assumed: HashMap::new(),
@@ -118,7 +117,7 @@ impl<'a> Checker<'a> {
         self.un.ts()
     }
 
-    /// The frame candidates are checked in: 0 (base case, combinational) or 1 (step).
+    /// The frame candidates are checked in (0 for a combinational check).
     pub(crate) fn frame(&self) -> usize {
         self.frame
     }
@@ -130,7 +129,7 @@ impl<'a> Checker<'a> {
         self.solver.add_clause(&lits);
     }
 
-    /// Looks for a counterexample to some of `clauses` (assumed in frame 0 in step mode):
+    /// Looks for a counterexample to some of `clauses` (assumed in the frames before):
     /// `Some(true)` if found (then [`Self::holds`] and [`Self::value`] read it), `Some(false)`
     /// if all hold, `None` if the budget ran out.
     pub(crate) fn refute(&mut self, clauses: &[Vec<Lit>]) -> Option<bool> {
@@ -139,7 +138,7 @@ impl<'a> Checker<'a> {
         }
         // Encoding large cones takes time too: poll the budget between candidates.
         let mut assumptions = Vec::new();
-        if self.mode == Mode::Step {
+        if self.frame > 0 {
             for c in clauses {
                 if self.budget.expired() {
                     return None;
@@ -208,9 +207,11 @@ impl<'a> Checker<'a> {
             return s;
         }
         let s = self.solver.new_var().pos_lit();
-        let mut lits = self.encode(clause, 0);
-        lits.push(!s);
-        self.solver.add_clause(&lits);
+        for frame in 0..self.frame {
+            let mut lits = self.encode(clause, frame);
+            lits.push(!s);
+            self.solver.add_clause(&lits);
+        }
         self.assumed.insert(clause.to_vec(), s);
         s
     }

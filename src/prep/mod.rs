@@ -4,13 +4,19 @@
 //! invariants back; [`preprocess`] chains them, re-running the cone of influence after each:
 //! - cone of influence ([`cone_of_influence`]);
 //! - constant latches by ternary simulation (`ternary`), with constant propagation;
-//! - equivalent latches and gates (`equiv`): random simulation proposes, induction and SAT
-//!   sweeping prove, and each class is merged into one representative.
+//! - equivalent latches and gates (`equiv`, signal correspondence): random simulation
+//!   proposes, a k-step induction and SAT sweeping prove, and each class is merged into one
+//!   representative;
+//! - functional reduction (`fraig`): gates equal in every state, proved by SAT sweeping.
+//!
+//! [`PrepOptions`] chooses the passes (`--prep`) and the depth of the induction.
 //!
 //! [`houdini`] is also offered on its own, as an invariant generator for the engines.
 
 mod equiv;
+mod fraig;
 pub mod houdini;
+mod options;
 mod simulate;
 mod substitute;
 mod ternary;
@@ -18,6 +24,7 @@ mod ternary;
 use std::time::{Duration, Instant};
 
 pub use houdini::houdini;
+pub use options::{PrepOptions, PrepPass};
 
 use crate::ts::{cone_of_influence, Restore, TransitionSystem};
 use crate::Budget;
@@ -27,25 +34,27 @@ use crate::Budget;
 const MAX_TIME: Duration = Duration::from_secs(2);
 const TIME_SHARE: u32 = 8;
 
-/// A pass: the reduced system and its restore map, or `None` when it changes nothing (or ran
-/// out of time).
-type Pass = fn(&TransitionSystem, &Budget) -> Option<(TransitionSystem, Restore)>;
-
-/// Every pass in order, within a share of `budget`. Passes that run out of time change
-/// nothing, so the result is always sound.
-pub fn preprocess(ts: &TransitionSystem, budget: &Budget) -> (TransitionSystem, Restore) {
+/// The passes `opts` chooses in order, within a share of `budget`. Passes that run out of
+/// time change nothing (or keep only what they proved), so the result is always sound.
+pub fn preprocess(
+    ts: &TransitionSystem,
+    opts: &PrepOptions,
+    budget: &Budget,
+) -> (TransitionSystem, Restore) {
     let limit = budget
         .remaining()
         .map_or(MAX_TIME, |r| (r / TIME_SHARE).min(MAX_TIME));
     let budget = budget.child_for(limit);
     let (mut reduced, mut restore) = cone_of_influence(ts);
-    let passes: [(&str, Pass); 2] = [
-        ("ternary constants", ternary::constant_latches),
-        ("equivalences", equiv::merge_equivalences),
-    ];
-    for (name, pass) in passes {
+    let depth = usize::from(opts.scorr_depth);
+    for &pass in &opts.prep {
         let start = Instant::now();
-        if let Some((next, inner)) = pass(&reduced, &budget) {
+        let (name, result) = match pass {
+            PrepPass::Ternary => ("ternary", ternary::constant_latches(&reduced, &budget)),
+            PrepPass::Scorr => ("scorr", equiv::merge_equivalences(&reduced, depth, &budget)),
+            PrepPass::Fraig => ("fraig", fraig::functional_reduction(&reduced, &budget)),
+        };
+        if let Some((next, inner)) = result {
             let (next, coi) = cone_of_influence(&next);
             restore = restore.then(&inner).then(&coi);
             reduced = next;

@@ -71,13 +71,23 @@ impl<'a> Simulator<'a> {
     }
 }
 
+/// Where the simulation runs of [`candidate_classes`] go.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum Runs {
+    /// From random initial states, frame after frame: candidates for sequential equivalence.
+    FromReset,
+    /// Each frame from a fresh random state: candidates for equality in every state.
+    AnyState,
+}
+
 /// Groups of literals, each sorted by `key` and of size two or more, that agreed in every
 /// frame of every run (each literal is a variable with the polarity that makes its first value
-/// false; inputs are left out). Runs start in random initial states and take random inputs;
-/// constraints are ignored, since candidates are proved afterwards anyway.
+/// false; inputs are left out). Runs take random inputs; constraints are ignored, since
+/// candidates are proved afterwards anyway.
 pub(crate) fn candidate_classes(
     ts: &TransitionSystem,
     key: impl Fn(Var) -> (u8, Var),
+    runs: Runs,
     budget: &Budget,
 ) -> Vec<Vec<Lit>> {
     let n = ts.aig.num_vars();
@@ -90,6 +100,9 @@ pub(crate) fn candidate_classes(
     for frame in 0..frames {
         if budget.expired() {
             break;
+        }
+        if runs == Runs::AnyState {
+            state = sim.state(|_| None);
         }
         state = sim.step(&state);
         for (v, h) in hash.iter_mut().enumerate() {
@@ -139,7 +152,10 @@ mod tests {
         let g = ts.aig.and(a, c);
         let h = ts.aig.and(!b, c);
         let key = |v: Var| (0, v);
-        let classes = candidate_classes(&ts, key, &Budget::new(None));
+        let classes = candidate_classes(&ts, key, Runs::FromReset, &Budget::new(None));
         assert_eq!(classes, vec![vec![a, !b], vec![g, h]]);
+        // In arbitrary states the latches are independent: g and h differ too.
+        let classes = candidate_classes(&ts, key, Runs::AnyState, &Budget::new(None));
+        assert_eq!(classes, Vec::<Vec<Lit>>::new());
     }
 }

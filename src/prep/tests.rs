@@ -60,7 +60,7 @@ fn twin_counters(modulus: u64, a: u64, b: u64) -> TransitionSystem {
 }
 
 fn run(ts: &TransitionSystem) -> (TransitionSystem, Restore) {
-    preprocess(ts, &Budget::new(None))
+    preprocess(ts, &PrepOptions::default(), &Budget::new(None))
 }
 
 #[test]
@@ -206,4 +206,153 @@ fn atoms_follow_the_latches_into_the_reduced_system() {
         reduced.atoms, want,
         "the same gates, shared by structural hashing"
     );
+}
+
+/// The conjunction of `lits`, built so that no gate reads only latches:
+/// `(en & l1 & l2 ...) | (!en & l1 & l2 ...)` for an input `en`. The sequential phase of
+/// signal correspondence assumes only candidates over latches, so gates like these hide the
+/// state from it.
+fn and_through_input(ts: &mut TransitionSystem, en: Lit, lits: &[Lit]) -> Lit {
+    let mut chain = |first| lits.iter().fold(first, |acc, &l| ts.aig.and(acc, l));
+    let (on, off) = (chain(en), chain(!en));
+    ts.aig.or(on, off)
+}
+
+/// Two mod-3 counters from 0, bits (a1, a0) and (b1, b0), in lockstep: 0 -> 1 -> 2 -> 0. They
+/// differ only in the unreachable value 3, which the first leaves for 0 and the second keeps,
+/// so `a == b` fails a 1-step induction (from 3) but is 2-inductive: no state leads the first
+/// counter to 3. Bad when the first shows `x` and the second `y`.
+fn mod3_twins(x: u64, y: u64) -> TransitionSystem {
+    let mut ts = TransitionSystem::default();
+    let en = ts.add_input(Some("en".into())).lit();
+    let a: Vec<Lit> = (0..2)
+        .map(|_| ts.add_latch(Some(false), None).lit())
+        .collect();
+    let b: Vec<Lit> = (0..2)
+        .map(|_| ts.add_latch(Some(false), None).lit())
+        .collect();
+    let a0 = and_through_input(&mut ts, en, &[!a[0], !a[1]]);
+    let a1 = and_through_input(&mut ts, en, &[a[0], !a[1]]);
+    let zero = and_through_input(&mut ts, en, &[!b[0], !b[1]]);
+    let three = and_through_input(&mut ts, en, &[b[0], b[1]]);
+    let b0 = ts.aig.or(zero, three);
+    for (i, next) in [a0, a1, b0, b[0]].into_iter().enumerate() {
+        ts.set_next(i, next);
+    }
+    let shows = |bits: &[Lit], value: u64| -> Vec<Lit> {
+        (0..2)
+            .map(|i| bits[i].xor_sign(value >> i & 1 == 0))
+            .collect()
+    };
+    let both = [shows(&a, x), shows(&b, y)].concat();
+    let bad = and_through_input(&mut ts, en, &both);
+    ts.bad.push(bad);
+    ts.names.bad.push(None);
+    ts
+}
+
+fn with_depth(
+    ts: &TransitionSystem,
+    passes: &[PrepPass],
+    depth: u16,
+) -> (TransitionSystem, Restore) {
+    let opts = PrepOptions {
+        prep: passes.to_vec(),
+        scorr_depth: depth,
+    };
+    preprocess(ts, &opts, &Budget::new(None))
+}
+
+#[test]
+fn two_step_signal_correspondence_merges_what_one_step_cannot() {
+    let mut ts = mod3_twins(2, 1);
+    // A latch and an input outside every cone: the window does not record them.
+    let spare = ts.add_input(None).lit();
+    let toggle = ts.add_latch(Some(false), None).lit();
+    let next = ts.aig.xor(toggle, spare);
+    ts.set_next(4, next);
+    let (one_step, _) = with_depth(&ts, &[PrepPass::Scorr], 1);
+    assert_eq!(one_step.latches.len(), 4);
+    assert_ne!(one_step.bad, vec![Lit::FALSE]);
+
+    // "a shows 2 and b shows 1" became "a shows 2 and 1": preprocessing proved it (and the
+    // cone of influence then dropped every latch), and the invariant that says so (the facts,
+    // over a window of one past step) checks on the original system, where the facts alone
+    // are not inductive.
+    let (reduced, restore) = with_depth(&ts, &[PrepPass::Scorr], 2);
+    assert_eq!(reduced.bad, vec![Lit::FALSE]);
+    assert_eq!(restore.facts().depth(), 2);
+    let inv = Invariant::from_clauses(&reduced, &[]);
+    let lifted = inv.lift(&reduced, &ts, &restore);
+    // One past step: its valid bit, the four counter latches and their input.
+    assert_eq!(lifted.aux_latches(&ts), 1 + 4 + 1);
+    let budget = Budget::new(None);
+    assert_eq!(check(&ts, &lifted, &budget), Ok(()));
+    // Without the window, the facts are not inductive (from the value 3).
+    let mut system = ts.clone();
+    let latches: Vec<Lit> = ts.latches.iter().map(|l| l.var.lit()).collect();
+    let facts = restore.facts().copy_into(&mut system.aig, &latches);
+    let predicate = system.aig.and_all(facts);
+    let bare = Invariant { system, predicate };
+    assert_eq!(check(&ts, &bare, &budget), Err(CertError::Consecution));
+}
+
+#[test]
+fn a_trace_of_the_two_step_reduction_lifts() {
+    let ts = mod3_twins(2, 2);
+    let (reduced, restore) = with_depth(&ts, &[PrepPass::Scorr], 3);
+    assert_eq!(reduced.latches.len(), 2);
+    assert_eq!(restore.image(2), LatchImage::Equivalent(0, false));
+    assert_eq!(restore.image(3), LatchImage::Equivalent(1, false));
+    let Verdict::Unsafe(trace) = Bmc::new(Some(10)).check(&reduced, &Budget::new(None)) else {
+        panic!("the reduced system is unsafe");
+    };
+    assert_eq!(replay(&ts, &restore.trace(&trace)), Ok(2));
+}
+
+#[test]
+fn an_engine_invariant_lifts_through_a_deep_reduction() {
+    // Bad when the merged counter shows 3, which it never does: IC3's invariant over the
+    // reduced system, with the facts of a 2-step induction, is an invariant of the original.
+    let ts = mod3_twins(3, 3);
+    let (reduced, restore) = with_depth(&ts, &PrepOptions::default().prep, 2);
+    assert_eq!(reduced.latches.len(), 2);
+    let budget = Budget::new(None);
+    let Verdict::Safe(inv) = crate::engine::ic3::Ic3::new().check(&reduced, &budget) else {
+        panic!("the reduced system is safe");
+    };
+    let lifted = inv.lift(&reduced, &ts, &restore);
+    assert_eq!(check(&ts, &lifted, &budget), Ok(()));
+}
+
+#[test]
+fn functional_reduction_merges_equal_gates_but_not_reachably_equal_ones() {
+    // (x & y) & z and x & (y & z) are equal in every state; the mod-3 twins' latches are equal
+    // only in reachable states, so FRAIG keeps all four, and so does the unreachable value 3.
+    let mut ts = mod3_twins(2, 2);
+    let (x, y, z) = (
+        ts.latches[0].var.lit(),
+        ts.latches[1].var.lit(),
+        ts.inputs[0].lit(),
+    );
+    let xy = ts.aig.and(x, y);
+    let left = ts.aig.and(xy, z);
+    let yz = ts.aig.and(y, z);
+    let right = ts.aig.and(x, yz);
+    let differ = ts.aig.xor(left, right);
+    ts.bad.push(differ);
+    ts.names.bad.push(None);
+    ts.bad.push(xy);
+    ts.names.bad.push(None);
+    let (reduced, restore) = with_depth(&ts, &[PrepPass::Fraig], 1);
+    assert_eq!(reduced.latches.len(), 4);
+    assert_eq!(reduced.bad[1], Lit::FALSE);
+    assert_ne!(reduced.bad[2], Lit::FALSE);
+    assert!(reduced.aig.num_ands() < ts.aig.num_ands());
+    // The first property's trace still lifts: FRAIG keeps every transition.
+    let Verdict::Unsafe(trace) = Bmc::new(Some(10)).check(&reduced, &Budget::new(None)) else {
+        panic!("the reduced system is unsafe");
+    };
+    let lifted = restore.trace(&trace);
+    assert_eq!(replay(&ts, &lifted), Ok(2));
 }

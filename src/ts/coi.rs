@@ -6,9 +6,7 @@ use crate::aig::{Aig, Lit, Node};
 
 /// The system restricted to the sequential cone of its properties and constraints.
 pub fn cone_of_influence(ts: &TransitionSystem) -> (TransitionSystem, Restore) {
-    let kinds = ts.leaf_kinds();
-    let mut mark = vec![false; ts.aig.num_vars()];
-    let mut stack: Vec<Lit> = ts
+    let roots = ts
         .bad
         .iter()
         .chain(&ts.constraints)
@@ -16,21 +14,7 @@ pub fn cone_of_influence(ts: &TransitionSystem) -> (TransitionSystem, Restore) {
         .chain(&ts.fairness)
         .copied()
         .collect();
-    while let Some(l) = stack.pop() {
-        let v = l.var();
-        if std::mem::replace(&mut mark[v.index()], true) {
-            continue;
-        }
-        match ts.aig.node(v) {
-            Node::And(a, b) => stack.extend([a, b]),
-            Node::Leaf => {
-                if let Some(Leaf::Latch(i)) = kinds[v.index()] {
-                    stack.push(ts.latches[i].next);
-                }
-            }
-            Node::False => {}
-        }
-    }
+    let mark = sequential_cone(ts, roots);
 
     let mut out = TransitionSystem {
         aig: Aig::new(),
@@ -70,6 +54,29 @@ pub fn cone_of_influence(ts: &TransitionSystem) -> (TransitionSystem, Restore) {
     };
     let restore = Restore::new(ts, kept_inputs, kept_latches, (0..ts.bad.len()).collect());
     (out, restore)
+}
+
+/// Marks every variable that can affect `roots`: their combinational cones and, through each
+/// latch reached, the cone of its next-state function.
+pub(crate) fn sequential_cone(ts: &TransitionSystem, mut stack: Vec<Lit>) -> Vec<bool> {
+    let kinds = ts.leaf_kinds();
+    let mut mark = vec![false; ts.aig.num_vars()];
+    while let Some(l) = stack.pop() {
+        let v = l.var();
+        if std::mem::replace(&mut mark[v.index()], true) {
+            continue;
+        }
+        match ts.aig.node(v) {
+            Node::And(a, b) => stack.extend([a, b]),
+            Node::Leaf => {
+                if let Some(Leaf::Latch(i)) = kinds[v.index()] {
+                    stack.push(ts.latches[i].next);
+                }
+            }
+            Node::False => {}
+        }
+    }
+    mark
 }
 
 #[cfg(test)]

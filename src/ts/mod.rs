@@ -10,6 +10,7 @@ mod coi;
 mod replay;
 mod restore;
 mod trace;
+mod window;
 
 pub use coi::cone_of_influence;
 pub use replay::{replay, simulate, ReplayError, Values};

@@ -202,6 +202,7 @@ impl Restore {
         let middle: Vec<Lit> = self.latches.iter().map(|&i| facts.latch(i)).collect();
         let inner_facts = inner.facts.copy_into(&mut facts.aig, &middle);
         facts.lits.extend(inner_facts);
+        facts.depth = facts.depth.max(inner.facts.depth);
         Restore {
             inputs: inner.inputs.iter().map(|&i| self.inputs[i]).collect(),
             latches: inner.latches.iter().map(|&i| self.latches[i]).collect(),
@@ -215,15 +216,20 @@ impl Restore {
 }
 
 /// Proved facts about a system: combinational functions of its latches that hold in every
-/// reachable state and that are inductive together (under the constraints).
+/// reachable state and that are `depth`-inductive together (under the constraints): they
+/// hold in the first `depth` frames of every path from an initial state, and in the next
+/// frame of every path where they hold in `depth` consecutive frames.
 ///
 /// They are what makes a reduced system's invariant valid for the original: the reduced
-/// system behaves like the original exactly in the states where the facts hold.
+/// system behaves like the original exactly in the states where the facts hold. Facts
+/// proved by a deeper induction are not inductive on their own, so their part of a lifted
+/// invariant remembers the last `depth - 1` steps ([`Facts::window`]).
 #[derive(Clone, Debug)]
 pub struct Facts {
     /// Leaf `i + 1` stands for latch `i`.
     aig: Aig,
     lits: Vec<Lit>,
+    depth: usize,
 }
 
 impl Facts {
@@ -236,7 +242,18 @@ impl Facts {
         Facts {
             aig,
             lits: Vec::new(),
+            depth: 1,
         }
+    }
+
+    /// Records that the facts were proved by a `depth`-step induction.
+    pub fn set_depth(&mut self, depth: usize) {
+        self.depth = self.depth.max(depth);
+    }
+
+    /// The depth of the induction that proved the facts.
+    pub fn depth(&self) -> usize {
+        self.depth
     }
 
     /// The literal standing for latch `i`.
