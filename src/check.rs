@@ -3,7 +3,7 @@
 //! Nothing leaves this module unverified: a counterexample is replayed on the original system
 //! by the simulator before it becomes [`Answer::Sat`], an invariant is checked (initiation,
 //! consecution, safety) on the original system before it becomes [`Answer::Unsat`]; a failed
-//! check is an internal error.
+//! check is an internal error ([`InternalError`]).
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,7 @@ use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
+use crate::error::InternalError;
 use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
 use crate::prep::preprocess;
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
@@ -34,6 +35,20 @@ pub enum EngineKind {
     Imc,
     /// Counterexample-guided abstraction refinement (see the CEGAR options).
     Cegar,
+}
+
+impl EngineKind {
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Portfolio => "portfolio",
+            EngineKind::Bmc => "bmc",
+            EngineKind::Kind => "kind",
+            EngineKind::Ic3 => "ic3",
+            EngineKind::Imc => "imc",
+            EngineKind::Cegar => "cegar",
+        }
+    }
 }
 
 /// Settings of one run.
@@ -112,7 +127,11 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
 
 /// Checks the bad properties of `ts`. `Err` is an internal error (an engine's answer failed
 /// verification); it must be reported, never printed as a verdict.
-pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Report, String> {
+pub fn run(
+    ts: &TransitionSystem,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Report, InternalError> {
     let start = Instant::now();
     let mut engine = build(opts);
     let mut note = None;
@@ -148,6 +167,7 @@ pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Rep
             reduced.atoms.len()
         ),
     );
+    crate::fault::inject(engine.name());
     let verdict = engine.check(&reduced, budget);
     let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
     Ok(Report {
@@ -166,18 +186,17 @@ fn verify(
     reduced: &TransitionSystem,
     restore: &Restore,
     verdict: Verdict,
-    engine: &str,
+    engine: &'static str,
     budget: &Budget,
-) -> Result<Answer, String> {
+) -> Result<Answer, InternalError> {
     Ok(match verdict {
         Verdict::Unsafe(t) => {
             let lifted = restore.trace(&t);
             match replay(ts, &lifted) {
                 Ok(_) => Answer::Sat(lifted),
                 Err(e) => {
-                    return Err(format!(
-                        "internal error: the {engine} counterexample does not replay: {e}"
-                    ))
+                    let reason = e.to_string();
+                    return Err(InternalError::TraceDoesNotReplay { engine, reason });
                 }
             }
         }
@@ -187,9 +206,8 @@ fn verify(
                 Ok(()) => Answer::Unsat(lifted),
                 Err(CertError::Interrupted) => Answer::Unknown { depth: None },
                 Err(e) => {
-                    return Err(format!(
-                        "internal error: the {engine} invariant fails its check: {e}"
-                    ))
+                    let reason = e.to_string();
+                    return Err(InternalError::InvalidInvariant { engine, reason });
                 }
             }
         }
@@ -206,8 +224,9 @@ pub fn run_cfa(
     bits: &BitMap,
     opts: &Options,
     budget: &Budget,
-) -> Result<Report, String> {
+) -> Result<Report, InternalError> {
     let start = Instant::now();
+    crate::fault::inject("cegar");
     let outcome = cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?;
     let answer = verify(
         ts,

@@ -14,7 +14,8 @@ use crate::ts::TransitionSystem;
 use crate::wl;
 
 /// A file that could not be read or is not a valid model.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{}{}: {message}", path.display(), position.as_ref().map_or(String::new(), |p| format!(": {p}")))]
 pub struct InputError {
     pub path: PathBuf,
     /// `line N` or `byte N`, when the problem has a position.
@@ -25,17 +26,32 @@ pub struct InputError {
     pub unsupported: bool,
 }
 
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
-        if let Some(p) = &self.position {
-            write!(f, ": {p}")?;
+/// The two kinds of input, as far as the command line's options are concerned: circuits
+/// (AIGER, BTOR2) and C programs, told apart by the file name.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum InputKind {
+    Circuit,
+    C,
+}
+
+impl InputKind {
+    /// C for a `.c`/`.i` name, else a circuit.
+    pub fn of(path: &Path) -> InputKind {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("c" | "i") => InputKind::C,
+            _ => InputKind::Circuit,
         }
-        write!(f, ": {}", self.message)
     }
 }
 
-impl std::error::Error for InputError {}
+impl fmt::Display for InputKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            InputKind::Circuit => "circuits (AIGER, BTOR2)",
+            InputKind::C => "C programs",
+        })
+    }
+}
 
 impl InputError {
     fn new(path: &Path, position: Option<String>, message: impl Into<String>) -> InputError {
@@ -158,8 +174,7 @@ pub fn load(path: &Path) -> Result<Model, InputError> {
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Model, InputError> {
     let data = std::fs::read(path)
         .map_err(|e| InputError::new(path, None, format!("cannot read: {e}")))?;
-    let ext = path.extension().and_then(|e| e.to_str());
-    if let Some("c" | "i") = ext {
+    if InputKind::of(path) == InputKind::C {
         return load_c(path, &data, options);
     }
     let by_name = path
