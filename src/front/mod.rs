@@ -207,7 +207,7 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     })?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (ts, bits) = wl::blast(&model).map_err(|m| InputError::new(path, None, m))?;
+    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::new(path, None, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },
@@ -242,11 +242,8 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
     if !options.single_blocks {
         cfa::lbe::large_blocks(&mut blocks);
     }
-    let model = cfa::encode::encode(&blocks).map_err(|m| InputError::new(path, None, m))?;
-    let (ts, bits) = wl::blast(&model).map_err(|m| match m.starts_with("unsupported") {
-        true => InputError::unsupported(path, m),
-        false => InputError::new(path, None, m),
-    })?;
+    let model = cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.0))?;
+    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::unsupported(path, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::C {

@@ -90,7 +90,7 @@ pub fn check(
     };
     let mut prog = match Program::new(cfa) {
         Ok(p) => p,
-        Err(e) => return Ok(unknown(e, &counters)),
+        Err(e) => return Ok(unknown(e.to_string(), &counters)),
     };
     let dist = distances(cfa);
     if dist[cfa.exit.index()].is_some() {

@@ -406,7 +406,7 @@ fn is_function_declarator(d: &Node<Declarator>) -> bool {
         .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
 }
 
-pub(super) fn internal(m: String) -> CError {
+pub(super) fn internal(m: impl std::fmt::Display) -> CError {
     CError::Syntax {
         line: None,
         message: format!("internal error: {m}"),

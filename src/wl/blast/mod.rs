@@ -122,27 +122,35 @@ fn constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
     }
 }
 
+/// A valid model that the bit-blaster does not expand.
+#[derive(Debug, thiserror::Error)]
+pub enum Unsupported {
+    /// An array too large to expand into registers (the message says which).
+    #[error("{0}")]
+    Array(String),
+    /// A state whose initial value depends on itself.
+    #[error("unsupported: the initial value of state {0} depends on itself")]
+    CyclicInit(String),
+}
+
 /// Rejects models with arrays too large to expand.
-fn check_arrays(model: &Model) -> Result<(), String> {
+fn check_arrays(model: &Model) -> Result<(), Unsupported> {
     for t in 0..model.num_terms() {
         if let Sort::Array { index, element } = model.sort(TermId(t as u32)) {
             if let Some(why) = array::unsupported(index, element) {
-                return Err(why);
+                return Err(Unsupported::Array(why));
             }
         }
     }
     Ok(())
 }
 
-/// The bit-level system of `model` and the map from its words to their bits, or an
-/// `unsupported: ...` message.
-pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
+/// The bit-level system of `model` and the map from its words to their bits, or what it uses
+/// that the blaster does not support.
+pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), Unsupported> {
     check_arrays(model)?;
     if let Err(s) = model.init_order() {
-        return Err(format!(
-            "unsupported: the initial value of state {} depends on itself",
-            model.state_name(s)
-        ));
+        return Err(Unsupported::CyclicInit(model.state_name(s)));
     }
     let mut ts = TransitionSystem::default();
     let inputs: Vec<Bits> = (0..model.inputs().len())
@@ -285,7 +293,7 @@ pub fn blast_terms(
     inputs: &[Bits],
     states: &[Bits],
     roots: &[TermId],
-) -> Result<Vec<Bits>, String> {
+) -> Result<Vec<Bits>, Unsupported> {
     check_arrays(model)?;
     let needed = model.cone(roots.iter().copied());
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
