@@ -119,14 +119,13 @@ impl CheckArgs {
     /// The options given explicitly that only some engines or inputs read (the CEGAR ones
     /// aside).
     fn given(&self) -> Vec<Opt> {
-        let set = [
+        options::given([
             (self.max_depth.is_some(), Opt::MaxDepth),
             (self.jobs.is_some(), Opt::Jobs),
             (self.data_model.is_some(), Opt::DataModel),
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
             (self.blocks.is_some(), Opt::Blocks),
-        ];
-        set.into_iter().filter(|(s, _)| *s).map(|(_, o)| o).collect()
+        ])
     }
 }
 
@@ -154,7 +153,10 @@ pub fn main() -> ExitCode {
     match catch_unwind(AssertUnwindSafe(|| dispatch(&args))) {
         Ok(code) => code,
         Err(payload) => {
-            eprintln!("warden: internal error: panic: {}", panic_message(&*payload));
+            eprintln!(
+                "warden: internal error: panic: {}",
+                panic_message(&*payload)
+            );
             if VERDICT_DUE.load(Ordering::SeqCst) && claim_stdout() {
                 println!("unknown");
             }
@@ -383,7 +385,8 @@ fn counterexample(
     trace: &Trace,
     vcd: bool,
 ) -> Result<(String, Option<String>), InternalError> {
-    let replay_error = |e| InternalError::SourceReplay(format!("the word-level trace does not replay: {e}"));
+    let replay_error =
+        |e| InternalError::SourceReplay(format!("the word-level trace does not replay: {e}"));
     match &model.source {
         Source::Aiger(_) => Ok((
             witness::aiger::write(trace),
@@ -394,7 +397,8 @@ fn counterexample(
             wl::replay(words, &lifted).map_err(replay_error)?;
             let waveform = match vcd {
                 true => Some(
-                    witness::vcd::write_words(words, &lifted).map_err(InternalError::SourceReplay)?,
+                    witness::vcd::write_words(words, &lifted)
+                        .map_err(InternalError::SourceReplay)?,
                 ),
                 false => None,
             };
@@ -413,7 +417,8 @@ fn counterexample(
                 .map_err(InternalError::SourceReplay)?;
             let waveform = match vcd {
                 true => Some(
-                    witness::vcd::write_words(words, &lifted).map_err(InternalError::SourceReplay)?,
+                    witness::vcd::write_words(words, &lifted)
+                        .map_err(InternalError::SourceReplay)?,
                 ),
                 false => None,
             };

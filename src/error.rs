@@ -44,10 +44,16 @@ impl ExitCode {
 pub enum InternalError {
     /// An engine's counterexample, lifted to the original system, does not reach a bad state.
     #[error("internal error: the {engine} counterexample does not replay: {reason}")]
-    TraceDoesNotReplay { engine: &'static str, reason: String },
+    TraceDoesNotReplay {
+        engine: &'static str,
+        reason: String,
+    },
     /// An engine's invariant, lifted to the original system, fails its check.
     #[error("internal error: the {engine} invariant fails its check: {reason}")]
-    InvalidInvariant { engine: &'static str, reason: String },
+    InvalidInvariant {
+        engine: &'static str,
+        reason: String,
+    },
     /// A counterexample that replays on the bit level but not in the source's own terms
     /// (word-level simulation, the CFA interpreter).
     #[error("internal error: {0}")]
@@ -56,7 +62,10 @@ pub enum InternalError {
 
 /// The message of a panic payload (`panic!` gives a `&str` or a `String`).
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {
-    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+    match (
+        payload.downcast_ref::<&str>(),
+        payload.downcast_ref::<String>(),
+    ) {
         (Some(s), _) => (*s).to_owned(),
         (_, Some(s)) => s.clone(),
         _ => "(no message)".to_owned(),

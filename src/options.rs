@@ -120,10 +120,18 @@ impl Opt {
     }
 }
 
+/// The options of `set` whose flag is true (set explicitly).
+pub fn given<const N: usize>(set: [(bool, Opt); N]) -> Vec<Opt> {
+    set.into_iter()
+        .filter(|(s, _)| *s)
+        .map(|(_, o)| o)
+        .collect()
+}
+
 impl CegarArgs {
     /// The CEGAR options given explicitly.
     fn given(&self) -> Vec<Opt> {
-        let set = [
+        given([
             (self.domain.is_some(), Opt::Domain),
             (self.refinement.is_some(), Opt::Refinement),
             (self.pred_split.is_some(), Opt::PredSplit),
@@ -132,8 +140,7 @@ impl CegarArgs {
             (self.init_prec.is_some(), Opt::InitPrec),
             (self.abstract_engine.is_some(), Opt::AbstractEngine),
             (self.max_enum.is_some(), Opt::MaxEnum),
-        ];
-        set.into_iter().filter(|(s, _)| *s).map(|(_, o)| o).collect()
+        ])
     }
 
     /// The configuration these options ask for, the unset ones at their defaults for `input`.
@@ -179,7 +186,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         Opt::Search | Opt::Prune => !circuit || cegar.builds_graph(),
         Opt::PredSplit => predicates,
         Opt::MaxEnum => match input {
-            InputKind::Circuit => cegar.builds_graph() && matches!(cegar.domain, Domain::Expl | Domain::Prod),
+            InputKind::Circuit => {
+                cegar.builds_graph() && matches!(cegar.domain, Domain::Expl | Domain::Prod)
+            }
             InputKind::C => !predicates,
         },
     }
@@ -229,9 +238,16 @@ pub fn check(
                 let hint = "the CFA analysis has expl and pred-cart";
                 return Err(unimplemented("--domain", value_name(opts.domain), hint));
             }
-            if matches!(opts.refinement, Refinement::UnsatCore | Refinement::MultiSeq) {
+            if matches!(
+                opts.refinement,
+                Refinement::UnsatCore | Refinement::MultiSeq
+            ) {
                 let hint = "the CFA analysis interpolates: seq-itp, bw-bin-itp, fw-bin-itp";
-                return Err(unimplemented("--refinement", value_name(opts.refinement), hint));
+                return Err(unimplemented(
+                    "--refinement",
+                    value_name(opts.refinement),
+                    hint,
+                ));
             }
             Ok(opts)
         }

@@ -296,11 +296,27 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
     let aag = circuit("counter4_sat.aag");
     let c = circuit("c/wrap_sat.c");
     let cases: &[(&str, &[&str], &[&str])] = &[
-        (&aag, &["--engine", "ic3", "--max-depth", "3"], &["--max-depth", "ic3", "circuits"]),
-        (&aag, &["--engine", "bmc", "--jobs", "2"], &["--jobs", "bmc"]),
+        (
+            &aag,
+            &["--engine", "ic3", "--max-depth", "3"],
+            &["--max-depth", "ic3", "circuits"],
+        ),
+        (
+            &aag,
+            &["--engine", "bmc", "--jobs", "2"],
+            &["--jobs", "bmc"],
+        ),
         (&aag, &["--domain", "pred-cart"], &["--domain", "portfolio"]),
-        (&aag, &["--engine", "kind", "--max-enum", "4"], &["--max-enum", "kind"]),
-        (&aag, &["--engine", "bmc", "--data-model", "lp64"], &["--data-model", "circuits"]),
+        (
+            &aag,
+            &["--engine", "kind", "--max-enum", "4"],
+            &["--max-enum", "kind"],
+        ),
+        (
+            &aag,
+            &["--engine", "bmc", "--data-model", "lp64"],
+            &["--data-model", "circuits"],
+        ),
         (
             &aag,
             &["--engine", "cegar", "--search", "dfs"],
@@ -308,17 +324,38 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
         ),
         (
             &aag,
-            &["--engine", "cegar", "--domain", "pred-cart", "--search", "err"],
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--search",
+                "err",
+            ],
             &["--search err", "cegar", "circuits"],
         ),
         (
             &aag,
-            &["--engine", "cegar", "--domain", "pred-cart", "--abstract-engine", "bmc"],
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--abstract-engine",
+                "bmc",
+            ],
             &["--abstract-engine", "--domain pred-cart"],
         ),
         (
             &aag,
-            &["--engine", "cegar", "--domain", "pred-cart", "--refinement", "unsat-core"],
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--refinement",
+                "unsat-core",
+            ],
             &["--refinement unsat-core", "cegar", "circuits"],
         ),
         (
@@ -341,7 +378,11 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &["--engine", "cegar", "--abstract-engine", "arg"],
             &["--abstract-engine", "cegar", "C programs"],
         ),
-        (&c, &["--engine", "cegar", "--max-depth", "9"], &["--max-depth", "C programs"]),
+        (
+            &c,
+            &["--engine", "cegar", "--max-depth", "9"],
+            &["--max-depth", "C programs"],
+        ),
     ];
     for (model, extra, named) in cases {
         let mut args = vec!["check", model];
@@ -351,7 +392,10 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
         assert_eq!(out.status.code(), Some(1), "{extra:?}: {err}");
         assert!(out.stdout.is_empty(), "{extra:?}: no verdict");
         for word in *named {
-            assert!(err.contains(word), "{extra:?}: the message names {word}: {err}");
+            assert!(
+                err.contains(word),
+                "{extra:?}: the message names {word}: {err}"
+            );
         }
     }
 }
@@ -361,10 +405,22 @@ fn default_options_fit_every_domain_and_input() {
     // The refinement follows the domain: pred-cart alone interpolates on circuits, and the
     // explicit domain on a C program (no unsat cores there) does too.
     let cases = [
-        (circuit("counter4_sat.aag"), &["--domain", "pred-cart"][..], "sat\n"),
-        (circuit("counter4_wrap_unsat.aag"), &["--domain", "prod"][..], "unsat\n"),
+        (
+            circuit("counter4_sat.aag"),
+            &["--domain", "pred-cart"][..],
+            "sat\n",
+        ),
+        (
+            circuit("counter4_wrap_unsat.aag"),
+            &["--domain", "prod"][..],
+            "unsat\n",
+        ),
         (circuit("c/wrap_sat.c"), &[][..], "sat\n"),
-        (circuit("c/division_unsat.c"), &["--domain", "pred-cart"][..], "unsat\n"),
+        (
+            circuit("c/division_unsat.c"),
+            &["--domain", "pred-cart"][..],
+            "unsat\n",
+        ),
     ];
     for (model, extra, verdict) in cases {
         let mut args = vec!["check", &model, "--engine", "cegar"];

@@ -19,7 +19,11 @@ fn warden_with_fault(fault: &str, args: &[&str]) -> Output {
 }
 
 fn circuit(name: &str) -> String {
-    common::root().join("circuits").join(name).display().to_string()
+    common::root()
+        .join("circuits")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 #[test]

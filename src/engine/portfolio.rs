@@ -156,7 +156,10 @@ mod tests {
         let mut p = Portfolio::new(vec![Box::new(Panicking), Box::new(Panicking)]);
         let run = catch_unwind(AssertUnwindSafe(|| p.check(&ts, &Budget::new(None))));
         let message = panic_message(&*run.expect_err("no worker left: the portfolio panics"));
-        assert!(message.contains("every portfolio worker panicked"), "{message}");
+        assert!(
+            message.contains("every portfolio worker panicked"),
+            "{message}"
+        );
     }
 
     #[test]

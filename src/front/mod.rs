@@ -193,7 +193,8 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
             (e.line.map(|l| format!("line {l}"))).or(e.byte.map(|b| format!("byte {b}")));
         InputError::new(path, position, e.message)
     })?;
-    let ts = aiger::to_transition_system(&file).map_err(|m| InputError::new(path, None, m))?;
+    let ts = aiger::to_transition_system(&file)
+        .map_err(|e| InputError::new(path, None, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::Aiger(file),

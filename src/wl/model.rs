@@ -308,7 +308,10 @@ impl Model {
 
     fn check_bit(&self, t: TermId, what: &str) -> Result<(), SortError> {
         if self.sort(t) != Sort::Bv(1) {
-            return Err(SortError(format!("{what} must be bitvec 1, found {}", self.sort(t))));
+            return Err(SortError(format!(
+                "{what} must be bitvec 1, found {}",
+                self.sort(t)
+            )));
         }
         Ok(())
     }

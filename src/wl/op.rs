@@ -317,7 +317,9 @@ impl Op {
         match *self {
             Op::Const(ref v) => Ok(Sort::Bv(v.width())),
             Op::Input(_) | Op::State(_) => Err(SortError("leaves have declared sorts".into())),
-            Op::ConstArray => Err(SortError("constant arrays take their sort from the state".into())),
+            Op::ConstArray => Err(SortError(
+                "constant arrays take their sort from the state".into(),
+            )),
             Op::Unary(u) => {
                 let w = bv(0)?;
                 Ok(Sort::Bv(if u.is_reduction() { 1 } else { w }))
@@ -397,7 +399,9 @@ pub const MAX_WIDTH: u32 = 1 << 24;
 
 fn checked_width(w: u64) -> Result<u32, SortError> {
     if w == 0 || w > MAX_WIDTH as u64 {
-        Err(SortError(format!("width {w} is out of range (1..={MAX_WIDTH})")))
+        Err(SortError(format!(
+            "width {w} is out of range (1..={MAX_WIDTH})"
+        )))
     } else {
         Ok(w as u32)
     }
