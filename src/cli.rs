@@ -398,7 +398,7 @@ fn counterexample(
             let waveform = match vcd {
                 true => Some(
                     witness::vcd::write_words(words, &lifted)
-                        .map_err(InternalError::SourceReplay)?,
+                        .map_err(|e| InternalError::SourceReplay(e.to_string()))?,
                 ),
                 false => None,
             };
@@ -414,11 +414,11 @@ fn counterexample(
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
             wl::replay(words, &lifted).map_err(replay_error)?;
             let path = cfa::path::from_trace(program, blocks, &lifted)
-                .map_err(InternalError::SourceReplay)?;
+                .map_err(|e| InternalError::SourceReplay(e.to_string()))?;
             let waveform = match vcd {
                 true => Some(
                     witness::vcd::write_words(words, &lifted)
-                        .map_err(InternalError::SourceReplay)?,
+                        .map_err(|e| InternalError::SourceReplay(e.to_string()))?,
                 ),
                 false => None,
             };

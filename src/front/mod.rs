@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cfa::{self, Cfa};
 use crate::ts::TransitionSystem;
+use crate::witness::WitnessError;
 use crate::wl;
 
 /// A file that could not be read or is not a valid model.
@@ -143,7 +144,7 @@ impl LoadOptions {
     }
 
     /// The options a witness records (the defaults if it records none).
-    pub fn from_witness(text: &str) -> Result<LoadOptions, String> {
+    pub fn from_witness(text: &str) -> Result<LoadOptions, WitnessError> {
         let mut options = LoadOptions::default();
         let Some(line) = text.lines().find_map(|l| l.strip_prefix(OPTIONS_LINE)) else {
             return Ok(options);
@@ -157,7 +158,7 @@ impl LoadOptions {
                         .ok_or(format!("unknown data model {value}"))?
                 }
                 "--nondet-fn" => options.nondet_functions.push(value.to_owned()),
-                _ => return Err(format!("unknown option {flag} in the witness")),
+                _ => return Err(format!("unknown option {flag} in the witness").into()),
             }
         }
         Ok(options)

@@ -39,7 +39,7 @@ pub use bitvec::BitVec;
 pub use blast::{blast, lift_trace, BitMap, Bits};
 pub use model::{Input, Model, Property, State, Term, TermId};
 pub use op::{Binary, Op, Unary, MAX_WIDTH};
-pub use sim::{replay, waveform};
+pub use sim::{replay, waveform, SimError};
 pub use sort::{Sort, SortError};
 pub use trace::Trace;
 pub use value::{ArrayValue, Value};
