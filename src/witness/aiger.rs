@@ -154,11 +154,13 @@ mod tests {
         let ts = counter(2, 3, true);
         assert!(parse("1\nb0\n0\n1\n.\n", &ts)
             .unwrap_err()
+            .0
             .contains("line 3"));
-        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().contains("b7"));
-        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().contains("'.'"));
+        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().0.contains("b7"));
+        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().0.contains("'.'"));
         assert!(parse("1\nb0\n00\n2\n.\n", &ts)
             .unwrap_err()
+            .0
             .contains("line 4"));
     }
 
