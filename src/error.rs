@@ -60,6 +60,25 @@ pub enum InternalError {
     SourceReplay(String),
 }
 
+/// Declares `pub struct $name(pub String)`: an error of one layer whose cases are told apart
+/// by their message only (sort checks, replays, witness files), with `From<String>` so that
+/// `?` lifts the layer's message-building helpers into it.
+macro_rules! message_error {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+        #[error("{0}")]
+        pub struct $name(pub String);
+
+        impl From<String> for $name {
+            fn from(message: String) -> $name {
+                $name(message)
+            }
+        }
+    };
+}
+pub(crate) use message_error;
+
 /// The message of a panic payload (`panic!` gives a `&str` or a `String`).
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     match (

@@ -12,13 +12,7 @@ fn warden(args: &[&str]) -> Output {
         .expect("run warden")
 }
 
-fn circuit(name: &str) -> String {
-    common::root()
-        .join("circuits")
-        .join(name)
-        .display()
-        .to_string()
-}
+use common::circuit;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("warden-cli-{}", std::process::id()));

@@ -10,20 +10,14 @@ mod common;
 
 use std::process::{Command, Output};
 
+use common::circuit;
+
 fn warden_with_fault(fault: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warden"))
         .args(args)
         .env("WARDEN_FAULT", fault)
         .output()
         .expect("run warden")
-}
-
-fn circuit(name: &str) -> String {
-    common::root()
-        .join("circuits")
-        .join(name)
-        .display()
-        .to_string()
 }
 
 #[test]

@@ -8,17 +8,11 @@ use std::collections::{HashMap, VecDeque};
 use super::{Cfa, Edge, Loc};
 use crate::wl::{eval, BitVec, Op, Sort, TermId, Value};
 
-/// Why a run of the interpreter does not reach the error (or went wrong): the message says at
-/// which step and why.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct RunError(pub String);
-
-impl From<String> for RunError {
-    fn from(message: String) -> RunError {
-        RunError(message)
-    }
-}
+crate::error::message_error!(
+    /// Why a run of the interpreter does not reach the error (or went wrong): the message says at
+    /// which step and why.
+    RunError
+);
 
 /// Where the values of nondet sources come from.
 pub trait Oracle {

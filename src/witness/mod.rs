@@ -3,16 +3,10 @@
 pub mod aiger;
 pub mod vcd;
 
-/// A witness file that does not fit its model or is malformed (the message says where).
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct WitnessError(pub String);
-
-impl From<String> for WitnessError {
-    fn from(message: String) -> WitnessError {
-        WitnessError(message)
-    }
-}
+crate::error::message_error!(
+    /// A witness file that does not fit its model or is malformed (the message says where).
+    WitnessError
+);
 
 impl From<&str> for WitnessError {
     fn from(message: &str) -> WitnessError {

@@ -4,17 +4,11 @@
 
 use super::{eval, Model, Op, TermId, Trace, Value};
 
-/// Why a word-level trace does not replay (the message says where and what): the trace does
-/// not fit the model, breaks a constraint, or reaches no bad state.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct SimError(pub String);
-
-impl From<String> for SimError {
-    fn from(message: String) -> SimError {
-        SimError(message)
-    }
-}
+crate::error::message_error!(
+    /// Why a word-level trace does not replay (the message says where and what): the trace does
+    /// not fit the model, breaks a constraint, or reaches no bad state.
+    SimError
+);
 
 /// The values of the terms in one frame, computed on demand.
 struct Frame<'m> {

@@ -35,14 +35,8 @@ impl fmt::Display for Sort {
     }
 }
 
-/// Operands, states or properties whose sorts do not fit (the message says which and why);
-/// the BTOR2 parser reports it with the line it comes from.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct SortError(pub String);
-
-impl From<String> for SortError {
-    fn from(message: String) -> SortError {
-        SortError(message)
-    }
-}
+crate::error::message_error!(
+    /// Operands, states or properties whose sorts do not fit (the message says which and
+    /// why); the BTOR2 parser reports it with the line it comes from.
+    SortError
+);
