@@ -3,7 +3,7 @@
 //! Nothing leaves this module unverified: a counterexample is replayed on the original system
 //! by the simulator before it becomes [`Answer::Sat`], an invariant is checked (initiation,
 //! consecution, safety) on the original system before it becomes [`Answer::Unsat`]; a failed
-//! check is an internal error.
+//! check is an internal error ([`InternalError`]).
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use crate::engine::lemmas::LemmaPool;
 use crate::engine::{
     bmc::Bmc, bmc::BmcOptions, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict,
 };
+use crate::error::InternalError;
 use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
@@ -37,6 +38,20 @@ pub enum EngineKind {
     Imc,
     /// Counterexample-guided abstraction refinement (see the CEGAR options).
     Cegar,
+}
+
+impl EngineKind {
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Portfolio => "portfolio",
+            EngineKind::Bmc => "bmc",
+            EngineKind::Kind => "kind",
+            EngineKind::Ic3 => "ic3",
+            EngineKind::Imc => "imc",
+            EngineKind::Cegar => "cegar",
+        }
+    }
 }
 
 /// Settings of one run.
@@ -74,7 +89,7 @@ impl Options {
     fn with_row(&self, row: configs::Row) -> Options {
         Options {
             engine: row.engine,
-            cegar: row.cegar,
+            cegar: row.cegar().expect("table rows are valid configurations"),
             bmc: row.bmc,
             ..self.clone()
         }
@@ -134,7 +149,11 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
 
 /// Checks the bad properties of `ts`. `Err` is an internal error (an engine's answer failed
 /// verification); it must be reported, never printed as a verdict.
-pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Report, String> {
+pub fn run(
+    ts: &TransitionSystem,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Report, InternalError> {
     let start = Instant::now();
     let mut engine = build(opts, &LemmaPool::new());
     let mut note = None;
@@ -170,6 +189,7 @@ pub fn run(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> Result<Rep
             reduced.atoms.len()
         ),
     );
+    crate::fault::inject(engine.name());
     let verdict = engine.check(&reduced, budget);
     let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
     Ok(Report {
@@ -188,18 +208,17 @@ fn verify(
     reduced: &TransitionSystem,
     restore: &Restore,
     verdict: Verdict,
-    engine: &str,
+    engine: &'static str,
     budget: &Budget,
-) -> Result<Answer, String> {
+) -> Result<Answer, InternalError> {
     Ok(match verdict {
         Verdict::Unsafe(t) => {
             let lifted = restore.trace(&t);
             match replay(ts, &lifted) {
                 Ok(_) => Answer::Sat(lifted),
                 Err(e) => {
-                    return Err(format!(
-                        "internal error: the {engine} counterexample does not replay: {e}"
-                    ))
+                    let reason = e.to_string();
+                    return Err(InternalError::TraceDoesNotReplay { engine, reason });
                 }
             }
         }
@@ -209,9 +228,8 @@ fn verify(
                 Ok(()) => Answer::Unsat(lifted),
                 Err(CertError::Interrupted) => Answer::Unknown { depth: None },
                 Err(e) => {
-                    return Err(format!(
-                        "internal error: the {engine} invariant fails its check: {e}"
-                    ))
+                    let reason = e.to_string();
+                    return Err(InternalError::InvalidInvariant { engine, reason });
                 }
             }
         }
@@ -228,8 +246,9 @@ pub fn run_cfa(
     bits: &BitMap,
     opts: &Options,
     budget: &Budget,
-) -> Result<Report, String> {
+) -> Result<Report, InternalError> {
     let start = Instant::now();
+    crate::fault::inject("cegar");
     let outcome = cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?;
     let answer = verify(
         ts,

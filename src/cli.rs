@@ -4,10 +4,14 @@
 //! Contract (as the HWMCC tools and sby expect): stdout carries only the verdict line
 //! (`sat`/`unsat`/`unknown`) and, for `sat` in the `check` form, the witness (AIGER for AIGER
 //! models, btorsim format for BTOR2 models); logs and
-//! statistics go to stderr. Exit codes: 0 for any verdict, 1 for usage errors, 2 for input
+//! statistics go to stderr. Exit codes ([`ExitCode`]): 0 for any verdict, 1 for usage errors
+//! (including options the chosen engine would ignore, see [`crate::options`]), 2 for input
 //! errors, 3 for internal errors. SIGINT/SIGTERM stop the engines, and the run prints
-//! `unknown`.
+//! `unknown`. A panic anywhere (front end, preprocessing, an engine) is caught: the run prints
+//! `unknown` and exits 3 with the message on stderr.
 
+use std::fmt::Display;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -18,9 +22,10 @@ use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::bmc::BmcOptions;
-use crate::engine::cegar::CegarOptions;
 use crate::engine::configs;
-use crate::front::{self, aiger, btor2, InputError, Model, Source};
+use crate::error::{panic_message, ExitCode, InternalError};
+use crate::front::{self, aiger, btor2, InputError, InputKind, Model, Source};
+use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 use crate::ts::{replay, Trace};
 use crate::witness;
@@ -82,7 +87,8 @@ struct CheckArgs {
     /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
     #[arg(long)]
     timeout: Option<f64>,
-    /// Deepest frame BMC (and the base case of k-induction) checks.
+    /// Deepest frame BMC (and the base case of k-induction) checks (not read by ic3, nor by
+    /// cegar unless it runs localized BMC).
     #[arg(long)]
     max_depth: Option<usize>,
     /// Memory limit in MiB: past it the run stops and prints `unknown`. The default leaves
@@ -91,26 +97,26 @@ struct CheckArgs {
     /// solver sees the stop (1200 gave peaks of 1.25 GiB where 1800 gave 2.2 GiB).
     #[arg(long, default_value_t = 1200)]
     mem_limit: u64,
-    /// Portfolio workers that run at once, one per core (default: the number of cores);
-    /// a portfolio with more configurations runs the others in time slices.
+    /// Portfolio workers that run at once, one per core (default: the number of cores;
+    /// portfolio only); a portfolio with more configurations runs the others in time slices.
     #[arg(long)]
     jobs: Option<usize>,
-    /// The portfolio's set of configurations (`warden configs` lists them).
-    #[arg(long, value_name = "NAME", default_value = crate::engine::configs::PORTFOLIOS[0].name,
-          value_parser = portfolio_name)]
-    portfolio: String,
-    /// Sizes of C's `long` and `size_t` (C programs only).
-    #[arg(long, value_enum, default_value_t = DataModelArg::Ilp32)]
-    data_model: DataModelArg,
+    /// The portfolio's set of configurations (`warden configs` lists them; portfolio only)
+    /// [default: default].
+    #[arg(long, value_name = "NAME", value_parser = portfolio_name)]
+    portfolio: Option<String>,
+    /// Sizes of C's `long` and `size_t` (C programs only) [default: ilp32].
+    #[arg(long, value_enum)]
+    data_model: Option<DataModelArg>,
     /// Reads calls of the undeclared C function NAME as nondet `int` values: an external
     /// function that returns an arbitrary value and has no other effect (repeatable).
-    /// Without it such a call is unsupported (`unknown`).
+    /// Without it such a call is unsupported (`unknown`). C programs only.
     #[arg(long, value_name = "NAME")]
     nondet_fn: Vec<String>,
     /// The CFA of a C program the engines check: large blocks (loop-free regions as one
-    /// edge) or one edge per statement.
-    #[arg(long, value_enum, default_value_t = BlocksArg::Large)]
-    blocks: BlocksArg,
+    /// edge) or one edge per statement (C programs only) [default: large].
+    #[arg(long, value_enum)]
+    blocks: Option<BlocksArg>,
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
@@ -131,14 +137,32 @@ struct CheckArgs {
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
     #[command(flatten)]
-    cegar: CegarOptions,
+    cegar: CegarArgs,
     #[command(flatten)]
     bmc: BmcOptions,
     #[command(flatten)]
     prep: PrepOptions,
 }
 
-#[derive(Copy, Clone, ValueEnum)]
+impl CheckArgs {
+    /// The options given explicitly that only some engines or inputs read (the CEGAR ones
+    /// aside).
+    fn given(&self) -> Vec<Opt> {
+        options::given([
+            (self.max_depth.is_some(), Opt::MaxDepth),
+            (self.jobs.is_some(), Opt::Jobs),
+            (self.portfolio.is_some(), Opt::Portfolio),
+            (self.bmc.step.get() != 1, Opt::BmcStep),
+            (self.bmc.dynamic, Opt::BmcDyn),
+            (self.prep != PrepOptions::default(), Opt::Prep),
+            (self.data_model.is_some(), Opt::DataModel),
+            (!self.nondet_fn.is_empty(), Opt::NondetFn),
+            (self.blocks.is_some(), Opt::Blocks),
+        ])
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
 enum DataModelArg {
     Ilp32,
     Lp64,
@@ -150,17 +174,43 @@ enum BlocksArg {
     Single,
 }
 
-/// Runs the command line; returns the process exit code.
-pub fn main() -> i32 {
+/// Whether this run owes stdout a verdict line (a `check` run): a panic then prints
+/// `unknown`.
+static VERDICT_DUE: AtomicBool = AtomicBool::new(false);
+
+/// Runs the command line; returns the process exit code. A panic is caught here: it is
+/// reported on stderr, a `check` run prints `unknown` (unless it printed its verdict
+/// already), and the exit code is [`ExitCode::Internal`].
+pub fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(hwmcc) = hwmcc_form(&args) {
+    match catch_unwind(AssertUnwindSafe(|| dispatch(&args))) {
+        Ok(code) => code,
+        Err(payload) => {
+            eprintln!(
+                "warden: internal error: panic: {}",
+                panic_message(&*payload)
+            );
+            if VERDICT_DUE.load(Ordering::SeqCst) && claim_stdout() {
+                println!("unknown");
+            }
+            ExitCode::Internal
+        }
+    }
+}
+
+/// Runs the command `args` asks for.
+fn dispatch(args: &[String]) -> ExitCode {
+    if let Some(hwmcc) = hwmcc_form(args) {
         return hwmcc;
     }
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { 1 } else { 0 };
+            return match e.use_stderr() {
+                true => ExitCode::Usage,
+                false => ExitCode::Verdict,
+            };
         }
     };
     match cli.command {
@@ -170,15 +220,22 @@ pub fn main() -> i32 {
         Command::Blast { model, output } => blast(&model, &output),
         Command::Configs => {
             print!("{}", configs::listing());
-            0
+            ExitCode::Verdict
         }
     }
 }
 
+/// The subcommands, which are never read as the MODEL of the HWMCC form (a model file named
+/// `check` is `./check` there).
+const SUBCOMMANDS: [&str; 5] = ["check", "sim", "blast", "certify", "help"];
+
 /// `warden MODEL [CEX_FILE [CERT_FILE]]` (HWMCC'25): the portfolio without a time limit,
 /// only the verdict on stdout, the witness or certificate written to the files.
-fn hwmcc_form(args: &[String]) -> Option<i32> {
+fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
     let first = args.get(1)?;
+    if SUBCOMMANDS.contains(&first.as_str()) {
+        return None;
+    }
     let path = Path::new(first);
     let model_like = path.exists()
         || path
@@ -194,17 +251,17 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         mem_limit: 1200,
         max_depth: None,
         jobs: None,
-        portfolio: configs::PORTFOLIOS[0].name.to_string(),
-        data_model: DataModelArg::Ilp32,
+        portfolio: None,
+        data_model: None,
         nondet_fn: Vec::new(),
-        blocks: BlocksArg::Large,
+        blocks: None,
         witness: args.get(2).map(PathBuf::from),
         vcd: None,
         cert: args.get(3).map(PathBuf::from),
         json: None,
         stats: false,
         verbose: 0,
-        cegar: CegarOptions::default(),
+        cegar: CegarArgs::default(),
         bmc: BmcOptions::default(),
         prep: PrepOptions::default(),
     };
@@ -246,27 +303,32 @@ fn print_verdict(text: &str) {
 }
 
 /// Exit code 2 for bad input; an unsupported construct is the verdict `unknown` (exit 0).
-fn input_error(e: &InputError) -> i32 {
+fn input_error(e: &InputError) -> ExitCode {
     if e.unsupported {
         eprintln!("warden: {e}");
         print_verdict("unknown\n");
-        return 0;
+        return ExitCode::Verdict;
     }
     eprintln!("warden: error: {e}");
-    2
+    ExitCode::Input
 }
 
-fn check(args: CheckArgs) -> i32 {
+fn check(args: CheckArgs) -> ExitCode {
     run_check(args, true)
 }
 
 /// One `check` run; `print_witness` puts the witness on stdout after the verdict line.
-fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
+fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     crate::log::set_level(args.verbose);
-    if let Err(e) = args.cegar.validate() {
-        eprintln!("warden: error: {e}");
-        return 1;
-    }
+    let input = InputKind::of(&args.model);
+    let cegar = match options::check(args.engine, input, &args.cegar, &args.given()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("warden: error: {e}");
+            return ExitCode::Usage;
+        }
+    };
+    VERDICT_DUE.store(true, Ordering::SeqCst);
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
     crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
@@ -279,13 +341,14 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         give_up(format_args!("memory still growing past the limit"))
     });
     let load = front::LoadOptions {
-        data_model: match args.data_model {
+        data_model: match args.data_model.unwrap_or(DataModelArg::Ilp32) {
             DataModelArg::Ilp32 => front::c::DataModel::Ilp32,
             DataModelArg::Lp64 => front::c::DataModel::Lp64,
         },
         nondet_functions: args.nondet_fn.clone(),
-        single_blocks: args.blocks == BlocksArg::Single,
+        single_blocks: args.blocks == Some(BlocksArg::Single),
     };
+    crate::fault::inject("front");
     let model = match front::load_with(&args.model, &load) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
@@ -296,8 +359,11 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         jobs: args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-        cegar: args.cegar,
-        portfolio: configs::portfolio(&args.portfolio)
+        cegar,
+        portfolio: args
+            .portfolio
+            .as_deref()
+            .and_then(configs::portfolio)
             .map_or(configs::PORTFOLIOS[0].name, |p| p.name),
         bmc: args.bmc,
         prep: args.prep.clone(),
@@ -314,7 +380,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
         Err(e) => {
             eprintln!("warden: {e}");
             print_verdict("unknown\n");
-            return 3;
+            return ExitCode::Internal;
         }
     };
     if let Some(n) = &report.note {
@@ -327,9 +393,9 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             let (text, vcd) = match counterexample(&model, trace, args.vcd.is_some()) {
                 Ok(c) => c,
                 Err(e) => {
-                    eprintln!("warden: internal error: {e}");
+                    eprintln!("warden: {e}");
                     print_verdict("unknown\n");
-                    return 3;
+                    return ExitCode::Internal;
                 }
             };
             if print_witness {
@@ -359,8 +425,9 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
     if args.stats {
         print_stats(&report);
     }
-    match write_file(args.json.as_deref(), json(&report).as_bytes()) {
-        Ok(()) => 0,
+    let json = json(&args.model, &report);
+    match write_file(args.json.as_deref(), json.as_bytes()) {
+        Ok(()) => ExitCode::Verdict,
         Err(code) => code,
     }
 }
@@ -372,7 +439,9 @@ fn counterexample(
     model: &Model,
     trace: &Trace,
     vcd: bool,
-) -> Result<(String, Option<String>), String> {
+) -> Result<(String, Option<String>), InternalError> {
+    let replay_error =
+        |e| InternalError::SourceReplay(format!("the word-level trace does not replay: {e}"));
     match &model.source {
         Source::Aiger(_) => Ok((
             witness::aiger::write(trace),
@@ -380,10 +449,12 @@ fn counterexample(
         )),
         Source::Btor2 { model: words, bits } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted)
-                .map_err(|e| format!("the word-level trace does not replay: {e}"))?;
+            wl::replay(words, &lifted).map_err(replay_error)?;
             let waveform = match vcd {
-                true => Some(witness::vcd::write_words(words, &lifted)?),
+                true => Some(
+                    witness::vcd::write_words(words, &lifted)
+                        .map_err(|e| InternalError::SourceReplay(e.to_string()))?,
+                ),
                 false => None,
             };
             Ok((btor2::write_witness(words, &lifted), waveform))
@@ -396,11 +467,14 @@ fn counterexample(
             read_with,
         } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted)
-                .map_err(|e| format!("the word-level trace does not replay: {e}"))?;
-            let path = cfa::path::from_trace(program, blocks, &lifted)?;
+            wl::replay(words, &lifted).map_err(replay_error)?;
+            let path = cfa::path::from_trace(program, blocks, &lifted)
+                .map_err(|e| InternalError::SourceReplay(e.to_string()))?;
             let waveform = match vcd {
-                true => Some(witness::vcd::write_words(words, &lifted)?),
+                true => Some(
+                    witness::vcd::write_words(words, &lifted)
+                        .map_err(|e| InternalError::SourceReplay(e.to_string()))?,
+                ),
                 false => None,
             };
             let text = read_with.witness_line() + &cfa::path::write(program, &path);
@@ -410,13 +484,13 @@ fn counterexample(
 }
 
 /// Writes the witness circuit of `inv`: binary AIGER for a `.aig` path, ASCII otherwise.
-fn write_certificate(model: &Model, inv: &cert::Invariant, path: &Path) -> Result<(), i32> {
+fn write_certificate(model: &Model, inv: &cert::Invariant, path: &Path) -> Result<(), ExitCode> {
     let circuit = cert::witness_circuit(&model.aiger(), inv);
     write_aiger(&circuit, path)
 }
 
 /// Writes an AIGER file: binary for a `.aig` path, ASCII otherwise.
-fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), i32> {
+fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), ExitCode> {
     let mut bytes = Vec::new();
     let written = if path.extension().is_some_and(|e| e == "aig") {
         aiger::write_binary(file, &mut bytes)
@@ -428,21 +502,21 @@ fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), i32> {
 }
 
 /// `warden blast MODEL OUT`: the bit-level system as AIGER.
-fn blast(model: &Path, output: &Path) -> i32 {
+fn blast(model: &Path, output: &Path) -> ExitCode {
     match front::load(model) {
         Ok(m) => match write_aiger(&m.aiger(), output) {
-            Ok(()) => 0,
+            Ok(()) => ExitCode::Verdict,
             Err(code) => code,
         },
         Err(e) => input_error(&e),
     }
 }
 
-fn write_file(path: Option<&Path>, bytes: &[u8]) -> Result<(), i32> {
+fn write_file(path: Option<&Path>, bytes: &[u8]) -> Result<(), ExitCode> {
     let Some(path) = path else { return Ok(()) };
     std::fs::write(path, bytes).map_err(|e| {
         eprintln!("warden: error: cannot write {}: {e}", path.display());
-        2
+        ExitCode::Input
     })
 }
 
@@ -479,31 +553,31 @@ fn print_stats(r: &Report) {
     }
 }
 
-fn json(r: &Report) -> String {
-    let stats: Vec<String> = r
-        .stats
-        .iter()
-        .map(|(k, v)| format!("\"{k}\": {v}"))
+/// The `--json` record of a run on `model` (serde_json escapes every string, file names too).
+fn json(model: &Path, r: &Report) -> String {
+    let stats: serde_json::Map<String, serde_json::Value> = (r.stats.iter())
+        .map(|(k, v)| (k.to_string(), (*v).into()))
         .collect();
-    format!(
-        "{{\"verdict\": \"{}\", \"engine\": \"{}\", \"depth\": {}, \"time_s\": {:.3}, \"peak_rss_mib\": {:.1}, \"stats\": {{{}}}}}\n",
-        verdict_word(&r.answer),
-        r.engine,
-        depth(&r.answer).map_or("null".to_string(), |d| d.to_string()),
-        r.time.as_secs_f64(),
-        peak_rss_mib(),
-        stats.join(", ")
-    )
+    let record = serde_json::json!({
+        "model": model.to_string_lossy(),
+        "verdict": verdict_word(&r.answer),
+        "engine": r.engine,
+        "depth": depth(&r.answer),
+        "time_s": (r.time.as_secs_f64() * 1000.0).round() / 1000.0,
+        "peak_rss_mib": (peak_rss_mib() * 10.0).round() / 10.0,
+        "stats": stats,
+    });
+    record.to_string() + "\n"
 }
 
-fn read_text(path: &Path) -> Result<Vec<u8>, i32> {
+fn read_text(path: &Path) -> Result<Vec<u8>, ExitCode> {
     std::fs::read(path).map_err(|e| {
         eprintln!("warden: error: cannot read {}: {e}", path.display());
-        2
+        ExitCode::Input
     })
 }
 
-fn sim(model: &Path, witness_path: &Path) -> i32 {
+fn sim(model: &Path, witness_path: &Path) -> ExitCode {
     let text = match read_text(witness_path) {
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(code) => return code,
@@ -513,7 +587,7 @@ fn sim(model: &Path, witness_path: &Path) -> i32 {
         Ok(o) => o,
         Err(e) => {
             eprintln!("warden: error: {}: {e}", witness_path.display());
-            return 2;
+            return ExitCode::Input;
         }
     };
     let model = match front::load_with(model, &load) {
@@ -529,7 +603,7 @@ fn sim(model: &Path, witness_path: &Path) -> i32 {
         Ok(w) => w,
         Err(e) => {
             println!("invalid: {}: {e}", witness_path.display());
-            return 1;
+            return ExitCode::INVALID;
         }
     };
     report_replays(&w.bad, |b| {
@@ -537,16 +611,16 @@ fn sim(model: &Path, witness_path: &Path) -> i32 {
             bad: b,
             ..w.trace.clone()
         };
-        replay(ts, &trace).map_err(|e| e.to_string())
+        replay(ts, &trace)
     })
 }
 
 /// Prints whether each claimed bad property `b` is reached (`replay_one(b)` gives the frame);
 /// exit code 0 when all are, else 1.
-fn report_replays(
+fn report_replays<E: Display>(
     bad: &[usize],
-    mut replay_one: impl FnMut(usize) -> Result<usize, String>,
-) -> i32 {
+    mut replay_one: impl FnMut(usize) -> Result<usize, E>,
+) -> ExitCode {
     let mut ok = true;
     for &b in bad {
         match replay_one(b) {
@@ -557,14 +631,13 @@ fn report_replays(
             }
         }
     }
-    if ok {
-        0
-    } else {
-        1
+    match ok {
+        true => ExitCode::Verdict,
+        false => ExitCode::INVALID,
     }
 }
 
-fn certify(model_path: &Path, cert_path: &Path) -> i32 {
+fn certify(model_path: &Path, cert_path: &Path) -> ExitCode {
     let model = match front::load(model_path) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
@@ -577,29 +650,29 @@ fn certify(model_path: &Path, cert_path: &Path) -> i32 {
         Ok(c) => c,
         Err(e) => {
             eprintln!("warden: error: {}: {e}", cert_path.display());
-            return 2;
+            return ExitCode::Input;
         }
     };
     match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
         Ok(()) => {
             println!("valid: the witness circuit certifies every property");
-            0
+            ExitCode::Verdict
         }
         Err(e) => {
             println!("invalid: {e}");
-            1
+            ExitCode::INVALID
         }
     }
 }
 
 /// `warden sim` for a C program: the nondet values of the error path, replayed in the CFA
 /// interpreter, must reach the error.
-fn sim_c(program: &cfa::Cfa, text: &str) -> i32 {
+fn sim_c(program: &cfa::Cfa, text: &str) -> ExitCode {
     let values = match cfa::path::parse_values(program, text) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("warden: error: {e}");
-            return 2;
+            return ExitCode::Input;
         }
     };
     // Generous: loops without nondet calls take steps that the path does not list.
@@ -609,23 +682,23 @@ fn sim_c(program: &cfa::Cfa, text: &str) -> i32 {
                 "valid: the error is reached after {} steps",
                 run.steps.len()
             );
-            0
+            ExitCode::Verdict
         }
         Err(e) => {
             println!("invalid: {e}");
-            1
+            ExitCode::INVALID
         }
     }
 }
 
 /// `warden sim` on a BTOR2 model: every claimed bad property must be reached by the word-level
 /// simulation of the witness.
-fn sim_btor2(model: &wl::Model, text: &str, witness_path: &Path) -> i32 {
+fn sim_btor2(model: &wl::Model, text: &str, witness_path: &Path) -> ExitCode {
     let w = match btor2::parse_witness(text, model) {
         Ok(w) => w,
         Err(e) => {
             println!("invalid: {}: {e}", witness_path.display());
-            return 1;
+            return ExitCode::INVALID;
         }
     };
     report_replays(&w.bad, |b| {

@@ -9,7 +9,9 @@
 //! - [`sat`] and [`unroll`]: the SAT layer (CaDiCaL) and lazy time-frame expansion;
 //! - [`engine`]: the model-checking algorithms, all behind [`engine::Engine`];
 //! - [`witness`]: AIGER witnesses and VCD waveforms of the results;
-//! - [`check`]: one checking run from file to printed, verified verdict.
+//! - [`check`]: one checking run from file to printed, verified verdict;
+//! - [`options`]: which engine reads which option on which input; [`error`]: exit codes and
+//!   internal errors.
 
 pub mod aig;
 pub mod budget;
@@ -18,8 +20,11 @@ pub mod cfa;
 pub mod check;
 pub mod cli;
 pub mod engine;
+pub mod error;
+pub mod fault;
 pub mod front;
 pub mod log;
+pub mod options;
 pub mod prep;
 pub mod rng;
 pub mod sat;

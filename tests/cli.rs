@@ -12,13 +12,7 @@ fn warden(args: &[&str]) -> Output {
         .expect("run warden")
 }
 
-fn circuit(name: &str) -> String {
-    common::root()
-        .join("circuits")
-        .join(name)
-        .display()
-        .to_string()
-}
+use common::circuit;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("warden-cli-{}", std::process::id()));
@@ -103,9 +97,34 @@ fn vcd_and_json_outputs_are_written() {
     let vcd = std::fs::read_to_string(vcd).unwrap();
     assert!(vcd.contains("$enddefinitions $end"));
     assert!(vcd.contains("#11"), "11 frames in the waveform");
-    let json = std::fs::read_to_string(json).unwrap();
-    assert!(json.contains("\"verdict\": \"sat\""));
-    assert!(json.contains("\"depth\": 11"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(json["verdict"], "sat");
+    assert_eq!(json["depth"], 11);
+    assert_eq!(json["engine"], "bmc");
+}
+
+#[test]
+fn json_escapes_a_quote_in_the_file_name() {
+    let model = temp("we\"ird\\name.aag");
+    std::fs::copy(circuit("counter4_wrap_unsat.aag"), &model).unwrap();
+    let json = temp("quoted.json");
+    let out = warden(&[
+        "check",
+        model.to_str().unwrap(),
+        "--engine",
+        "ic3",
+        "--stats",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(json).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(json["model"], model.to_str().unwrap());
+    assert_eq!(json["verdict"], "unsat");
+    assert!(json["depth"].is_null());
+    assert!(json["stats"].is_object(), "{text}");
 }
 
 #[test]
@@ -163,6 +182,23 @@ fn sigterm_prints_unknown_and_exits_cleanly() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+}
+
+#[test]
+fn a_file_named_check_does_not_turn_check_into_the_hwmcc_form() {
+    let dir = temp("with-check-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("check"), "not a model").unwrap();
+    std::fs::copy(circuit("counter4_sat.aag"), dir.join("m.aag")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(["check", "m.aag", "--engine", "bmc"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The `check` form prints the witness after the verdict; the HWMCC form only the verdict.
+    assert!(stdout.starts_with("sat\n1\nb0\n"), "{stdout}");
 }
 
 #[test]
@@ -238,6 +274,8 @@ fn cegar_axes_are_options_and_invalid_combinations_are_usage_errors() {
         "cegar",
         "--domain",
         "pred-cart",
+        "--refinement",
+        "unsat-core",
     ]);
     assert_eq!(
         out.status.code(),
@@ -245,4 +283,145 @@ fn cegar_axes_are_options_and_invalid_combinations_are_usage_errors() {
         "unsat-core needs the explicit domain"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engine_input() {
+    let aag = circuit("counter4_sat.aag");
+    let c = circuit("c/wrap_sat.c");
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            &aag,
+            &["--engine", "ic3", "--max-depth", "3"],
+            &["--max-depth", "ic3", "circuits"],
+        ),
+        (
+            &aag,
+            &["--engine", "bmc", "--jobs", "2"],
+            &["--jobs", "bmc"],
+        ),
+        (&aag, &["--domain", "pred-cart"], &["--domain", "portfolio"]),
+        (
+            &aag,
+            &["--engine", "kind", "--max-enum", "4"],
+            &["--max-enum", "kind"],
+        ),
+        (
+            &aag,
+            &["--engine", "bmc", "--data-model", "lp64"],
+            &["--data-model", "circuits"],
+        ),
+        (
+            &aag,
+            &["--engine", "cegar", "--search", "dfs"],
+            &["--search", "cegar", "--abstract-engine ic3", "circuits"],
+        ),
+        (
+            &aag,
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--search",
+                "err",
+            ],
+            &["--search err", "cegar", "circuits"],
+        ),
+        (
+            &aag,
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--abstract-engine",
+                "bmc",
+            ],
+            &["--abstract-engine", "--domain pred-cart"],
+        ),
+        (
+            &aag,
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--refinement",
+                "unsat-core",
+            ],
+            &["--refinement unsat-core", "cegar", "circuits"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--domain", "pred-bool"],
+            &["--domain pred-bool", "cegar", "C programs"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--refinement", "unsat-core"],
+            &["--refinement unsat-core", "cegar", "C programs"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--refinement", "multi-seq"],
+            &["--refinement multi-seq", "C programs"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--abstract-engine", "arg"],
+            &["--abstract-engine", "cegar", "C programs"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--max-depth", "9"],
+            &["--max-depth", "C programs"],
+        ),
+    ];
+    for (model, extra, named) in cases {
+        let mut args = vec!["check", model];
+        args.extend_from_slice(extra);
+        let out = warden(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "{extra:?}: no verdict");
+        for word in *named {
+            assert!(
+                err.contains(word),
+                "{extra:?}: the message names {word}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn default_options_fit_every_domain_and_input() {
+    // The refinement follows the domain: pred-cart alone interpolates on circuits, and the
+    // explicit domain on a C program (no unsat cores there) does too.
+    let cases = [
+        (
+            circuit("counter4_sat.aag"),
+            &["--domain", "pred-cart"][..],
+            "sat\n",
+        ),
+        (
+            circuit("counter4_wrap_unsat.aag"),
+            &["--domain", "prod"][..],
+            "unsat\n",
+        ),
+        (circuit("c/wrap_sat.c"), &[][..], "sat\n"),
+        (
+            circuit("c/division_unsat.c"),
+            &["--domain", "pred-cart"][..],
+            "unsat\n",
+        ),
+    ];
+    for (model, extra, verdict) in cases {
+        let mut args = vec!["check", &model, "--engine", "cegar"];
+        args.extend_from_slice(extra);
+        let out = warden(&args);
+        assert_eq!(out.status.code(), Some(0), "{model} {extra:?}: {out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.starts_with(verdict), "{model} {extra:?}: {stdout}");
+    }
 }

@@ -8,7 +8,7 @@
 
 mod witness_circuit;
 
-pub use witness_circuit::{certify, witness_circuit};
+pub use witness_circuit::{certify, witness_circuit, CertifyError};
 
 use crate::aig::Lit;
 use crate::sat::{Cadical, SatResult, Solver};

@@ -10,9 +10,9 @@
 //! the model (same resets and next-state functions on the shared latches, constraints implied
 //! by the model's, its property implying the model's) and its property must be inductive.
 
-use super::{check, solve_frames, Invariant};
+use super::{check, solve_frames, CertError, Invariant};
 use crate::aig::Lit;
-use crate::front::aiger::{from_transition_system, to_transition_system, Aiger};
+use crate::front::aiger::{from_transition_system, to_transition_system, Aiger, UnsupportedReset};
 use crate::sat::SatResult;
 use crate::ts::TransitionSystem;
 use crate::unroll::Start;
@@ -41,27 +41,41 @@ pub fn witness_circuit(model: &Aiger, inv: &Invariant) -> Aiger {
     a
 }
 
+/// Why a witness circuit does not certify a model.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    /// The witness circuit uses a reset function.
+    #[error(transparent)]
+    Reset(#[from] UnsupportedReset),
+    /// The circuit does not fit the model, or one of its checks fails (the message says which).
+    #[error("{0}")]
+    Invalid(String),
+    /// The invariant the circuit stands for fails its check on the model.
+    #[error("{0}")]
+    Check(CertError),
+}
+
 /// Checks that `cert` is a valid witness circuit for `model` (read from the file `file`).
 pub fn certify(
     model: &TransitionSystem,
     file: &Aiger,
     cert: &Aiger,
     budget: &Budget,
-) -> Result<(), String> {
+) -> Result<(), CertifyError> {
     let w = to_transition_system(cert)?;
     if w.bad.len() != 1 {
-        return Err(format!(
+        return Err(CertifyError::Invalid(format!(
             "the witness has {} properties, expected 1",
             w.bad.len()
-        ));
+        )));
     }
     let mut ext = model.clone();
     let mut map: Vec<Option<Lit>> = vec![None; w.aig.num_vars()];
     for (i, v) in w.inputs.iter().enumerate() {
         let target = mapped(&w.names.inputs[i], i, &file.inputs).ok_or_else(|| {
-            format!(
+            CertifyError::Invalid(format!(
                 "witness input {i} is not an input of the model (oracle inputs are not supported)"
-            )
+            ))
         })?;
         map[v.index()] = Some(model.inputs[target].lit());
     }
@@ -71,9 +85,9 @@ pub fn certify(
         let image = match mapped(&w.names.latches[i], i, &file_latches) {
             Some(m) => {
                 if model.latches[m].init != l.init {
-                    return Err(format!(
+                    return Err(CertifyError::Invalid(format!(
                         "reset check: witness latch {i} does not reset like model latch {m}"
-                    ));
+                    )));
                 }
                 shared.push((i, m));
                 model.latches[m].var.lit()
@@ -127,15 +141,17 @@ pub fn certify(
             vec![un.lit(s, lit, 0)]
         }) {
             SatResult::Unsat => {}
-            SatResult::Sat => return Err(what.into()),
-            SatResult::Interrupted => return Err("the check was interrupted".into()),
+            SatResult::Sat => return Err(CertifyError::Invalid(what.into())),
+            SatResult::Interrupted => {
+                return Err(CertifyError::Invalid("the check was interrupted".into()))
+            }
         }
     }
     let inv = Invariant {
         system: ext,
         predicate: property,
     };
-    check(model, &inv, budget).map_err(|e| e.to_string())
+    check(model, &inv, budget).map_err(CertifyError::Check)
 }
 
 /// The model index a witness input or latch simulates: its `= <literal>` symbol, or its
@@ -169,14 +185,11 @@ mod tests {
         let budget = Budget::new(None);
         let inv = Invariant::from_clauses(&ts, &[vec![!b1, !b2]]);
         let cert = witness_circuit(&file, &inv);
-        assert_eq!(certify(&ts, &file, &cert, &budget), Ok(()));
+        certify(&ts, &file, &cert, &budget).unwrap();
         // Round trip through the binary format keeps it valid.
         let mut bytes = Vec::new();
         crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
-        assert_eq!(
-            certify(&ts, &file, &parse(&bytes).unwrap(), &budget),
-            Ok(())
-        );
+        certify(&ts, &file, &parse(&bytes).unwrap(), &budget).unwrap();
         // Dropping the only clause leaves the property alone, which is not inductive (6 -> 7).
         let weak = witness_circuit(&file, &Invariant::from_clauses(&ts, &[]));
         assert!(certify(&ts, &file, &weak, &budget).is_err());
@@ -191,7 +204,7 @@ mod tests {
         let b2 = changed.latches[2].var.lit();
         let inv = Invariant::from_clauses(&changed, &[vec![!b2]]);
         let cert = witness_circuit(&file, &inv);
-        let err = certify(&ts, &file, &cert, &budget).unwrap_err();
+        let err = certify(&ts, &file, &cert, &budget).unwrap_err().to_string();
         assert!(err.contains("transition"), "{err}");
     }
 }

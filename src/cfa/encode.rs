@@ -17,7 +17,7 @@ pub fn pc_width(cfa: &Cfa) -> u32 {
 }
 
 /// The word-level model of `cfa` (see the module documentation for its layout).
-pub fn encode(cfa: &Cfa) -> Result<wl::Model, String> {
+pub fn encode(cfa: &Cfa) -> Result<wl::Model, wl::SortError> {
     let mut m = cfa.terms.clone();
     let width = pc_width(cfa);
     let pc_state = m.add_state(Sort::Bv(width), Some("pc".into()));

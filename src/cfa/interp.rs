@@ -8,6 +8,12 @@ use std::collections::{HashMap, VecDeque};
 use super::{Cfa, Edge, Loc};
 use crate::wl::{eval, BitVec, Op, Sort, TermId, Value};
 
+crate::error::message_error!(
+    /// Why a run of the interpreter does not reach the error (or went wrong): the message says at
+    /// which step and why.
+    RunError
+);
+
 /// Where the values of nondet sources come from.
 pub trait Oracle {
     /// The value nondet source `nondet` would give if an edge drawing it as its
@@ -110,7 +116,7 @@ impl Run {
 
 /// Executes `cfa` from its entry for at most `max_steps` edges, stopping at the error or
 /// where no edge is enabled. Two enabled edges at once break the CFA's contract: an error.
-pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, String> {
+pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, RunError> {
     let outgoing = cfa.outgoing();
     let mut vars: Vec<Value> = cfa.vars.iter().map(|v| Value::zero(v.sort)).collect();
     let mut loc = cfa.entry;
@@ -129,10 +135,10 @@ pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, 
             let mut eval = Eval::new(cfa, &vars, &inputs);
             if eval.value(edge.guard).as_bv().is_some_and(BitVec::is_true) {
                 if fired.is_some() {
-                    return Err(format!(
+                    return Err(RunError(format!(
                         "two edges of location {} are enabled in step {k}",
                         loc.0
-                    ));
+                    )));
                 }
                 let values: Vec<(usize, Value)> = edge
                     .assigns

@@ -2,7 +2,7 @@
 //! nondet values it draws, confirmed by replaying that sequence alone in the interpreter, and
 //! printed as source lines.
 
-use super::interp::{self, BlockInputs, Sequence, Step};
+use super::interp::{self, BlockInputs, RunError, Sequence, Step};
 use super::Cfa;
 use crate::wl::{self, ArrayValue, BitVec, Sort, Value};
 
@@ -17,13 +17,15 @@ pub struct ErrorPath {
 /// `cfa` is run with each block's nondet values from the trace's frame of that block, which
 /// gives the values drawn; replaying only those values, in order, must reach the error, else
 /// the path is rejected.
-pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, String> {
+pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, RunError> {
     let kept = super::lbe::kept_locations(blocks);
     let mut oracle = BlockInputs::new(cfa, kept, &trace.inputs);
     let max_steps = trace.inputs.len().saturating_mul(cfa.edges.len() + 1);
     let run = interp::run(cfa, &mut oracle, max_steps)?;
     if !run.reached(cfa) {
-        return Err("the counterexample does not reach the error in the CFA interpreter".into());
+        return Err(RunError(
+            "the counterexample does not reach the error in the CFA interpreter".into(),
+        ));
     }
     let drawn: Vec<Value> = (run.steps.iter())
         .flat_map(|s| s.drawn.iter().map(|(_, v)| v.clone()))
@@ -36,12 +38,14 @@ pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPat
 
 /// Runs `cfa` on the nondet values `drawn` (in drawing order); the run must reach the error
 /// within `max_steps` edges.
-pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, String> {
+pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, RunError> {
     let mut sequence = Sequence::new(cfa, drawn);
     let run = interp::run(cfa, &mut sequence, max_steps)?;
     match run.reached(cfa) {
         true => Ok(run),
-        false => Err("replaying the nondet values does not reach the error".into()),
+        false => Err(RunError(
+            "replaying the nondet values does not reach the error".into(),
+        )),
     }
 }
 
@@ -124,7 +128,7 @@ fn decimal(b: &BitVec, signed: bool) -> String {
 /// The nondet values of an error path as [`write`] prints it, in order, each of the sort of
 /// the source it names (`line N: WHAT = VALUE, ...`). Sources are matched by line and name,
 /// in order of their creation among those that match.
-pub fn parse_values(cfa: &Cfa, text: &str) -> Result<Vec<Value>, String> {
+pub fn parse_values(cfa: &Cfa, text: &str) -> Result<Vec<Value>, RunError> {
     let mut values = Vec::new();
     for (i, row) in text.lines().enumerate() {
         let Some(rest) = row.strip_prefix("line ") else {

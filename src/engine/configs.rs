@@ -13,6 +13,8 @@ use clap::Parser;
 use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
+use crate::front::InputKind;
+use crate::options::{self, CegarArgs, UsageError};
 
 /// One engine configuration.
 pub struct Config {
@@ -89,9 +91,17 @@ pub struct Row {
     #[arg(long, value_enum)]
     pub engine: EngineKind,
     #[command(flatten)]
-    pub cegar: CegarOptions,
+    pub cegar: CegarArgs,
     #[command(flatten)]
     pub bmc: BmcOptions,
+}
+
+impl Row {
+    /// The CEGAR configuration of this row, with the defaults of a circuit (the portfolio's
+    /// workers check the bit-level system, also for a C program's encoding).
+    pub fn cegar(&self) -> Result<CegarOptions, UsageError> {
+        options::check(self.engine, InputKind::Circuit, &self.cegar, &[])
+    }
 }
 
 impl Config {
@@ -134,7 +144,7 @@ mod tests {
         for c in CONFIGS {
             let row = c.row();
             assert_ne!(row.engine, EngineKind::Portfolio, "{}", c.name);
-            assert!(row.cegar.validate().is_ok(), "{}", c.name);
+            assert!(row.cegar().is_ok(), "{}", c.name);
         }
     }
 

@@ -2,13 +2,20 @@
 //! others are stopped. Workers share a [`LemmaPool`], so IC3's proved lemmas strengthen
 //! k-induction while both run. With more workers than slots (`--jobs`), they take turns in
 //! time slices ([`crate::timeslice`]).
+//!
+//! Each worker runs under `catch_unwind`: a panicking engine is reported on stderr (its name
+//! and the message) and the others go on, so one engine's bug does not cost the answers of the
+//! rest. If every worker panicked there is no answer at all, and the portfolio panics in turn
+//! (the command line turns that into `unknown` and exit code 3).
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::Mutex;
 
 use std::time::Duration;
 
 use super::{Engine, Stats, Verdict};
+use crate::error::panic_message;
 use crate::timeslice::{run_gated, Gate};
 use crate::ts::TransitionSystem;
 use crate::Budget;
@@ -61,6 +68,8 @@ impl Engine for Portfolio {
         let stats = Mutex::new(Vec::new());
         let mut answer: Option<(&'static str, Verdict)> = None;
         let mut deepest: Option<usize> = None;
+        let workers = self.workers.len();
+        let mut panicked = 0;
         std::thread::scope(|s| {
             let gate = self
                 .slots
@@ -69,16 +78,30 @@ impl Engine for Portfolio {
             for mut worker in self.workers.drain(..) {
                 let (tx, race, stats, gate) = (tx.clone(), race.clone(), &stats, gate.clone());
                 s.spawn(move || {
-                    let v = match &gate {
-                        Some(g) => run_gated(g, &|| race.expired(), || worker.check(ts, &race)),
-                        None => worker.check(ts, &race),
-                    };
-                    stats.lock().unwrap().extend(worker.stats());
-                    let _ = tx.send((worker.name(), v));
+                    let name = worker.name();
+                    let run = catch_unwind(AssertUnwindSafe(|| {
+                        crate::fault::inject(name);
+                        match &gate {
+                            Some(g) => run_gated(g, &|| race.expired(), || worker.check(ts, &race)),
+                            None => worker.check(ts, &race),
+                        }
+                    }));
+                    let v = run.map_err(|payload| {
+                        let message = panic_message(&*payload);
+                        eprintln!("warden: engine {name} panicked: {message}; the others go on");
+                    });
+                    if v.is_ok() {
+                        stats.lock().unwrap().extend(worker.stats());
+                    }
+                    let _ = tx.send((name, v));
                 });
             }
             drop(tx);
             for (name, v) in rx {
+                let Ok(v) = v else {
+                    panicked += 1;
+                    continue;
+                };
                 match v {
                     Verdict::Unknown { depth } => deepest = deepest.max(depth),
                     definite if answer.is_none() => {
@@ -95,6 +118,9 @@ impl Engine for Portfolio {
             Some((name, v)) => {
                 self.winner = Some(name);
                 v
+            }
+            None if workers > 0 && panicked == workers => {
+                panic!("every portfolio worker panicked ({workers})")
             }
             None => Verdict::Unknown { depth: deepest },
         }
@@ -121,6 +147,44 @@ mod tests {
             v => panic!("expected a counterexample, got {v:?}"),
         }
         assert_eq!(p.winner(), Some("bmc"));
+    }
+
+    /// An engine with a bug: it panics when it checks.
+    struct Panicking;
+
+    impl Engine for Panicking {
+        fn name(&self) -> &'static str {
+            "panicking"
+        }
+        fn check(&mut self, _: &TransitionSystem, _: &Budget) -> Verdict {
+            panic!("engine bug")
+        }
+        fn stats(&self) -> Stats {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_panicking_worker_does_not_stop_the_others() {
+        let ts = counter(4, 9, false);
+        let mut p = Portfolio::new(vec![Box::new(Panicking), Box::new(Bmc::new(None))]);
+        match p.check(&ts, &Budget::new(None)) {
+            Verdict::Unsafe(t) => assert_eq!(t.depth(), 9),
+            v => panic!("expected a counterexample, got {v:?}"),
+        }
+        assert_eq!(p.winner(), Some("bmc"));
+    }
+
+    #[test]
+    fn a_portfolio_whose_every_worker_panicked_panics() {
+        let ts = counter(4, 9, false);
+        let mut p = Portfolio::new(vec![Box::new(Panicking), Box::new(Panicking)]);
+        let run = catch_unwind(AssertUnwindSafe(|| p.check(&ts, &Budget::new(None))));
+        let message = panic_message(&*run.expect_err("no worker left: the portfolio panics"));
+        assert!(
+            message.contains("every portfolio worker panicked"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -11,10 +11,12 @@ use std::path::{Path, PathBuf};
 
 use crate::cfa::{self, Cfa};
 use crate::ts::TransitionSystem;
+use crate::witness::WitnessError;
 use crate::wl;
 
 /// A file that could not be read or is not a valid model.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{}{}: {message}", path.display(), position.as_ref().map_or(String::new(), |p| format!(": {p}")))]
 pub struct InputError {
     pub path: PathBuf,
     /// `line N` or `byte N`, when the problem has a position.
@@ -25,17 +27,32 @@ pub struct InputError {
     pub unsupported: bool,
 }
 
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
-        if let Some(p) = &self.position {
-            write!(f, ": {p}")?;
+/// The two kinds of input, as far as the command line's options are concerned: circuits
+/// (AIGER, BTOR2) and C programs, told apart by the file name.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum InputKind {
+    Circuit,
+    C,
+}
+
+impl InputKind {
+    /// C for a `.c`/`.i` name, else a circuit.
+    pub fn of(path: &Path) -> InputKind {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("c" | "i") => InputKind::C,
+            _ => InputKind::Circuit,
         }
-        write!(f, ": {}", self.message)
     }
 }
 
-impl std::error::Error for InputError {}
+impl fmt::Display for InputKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            InputKind::Circuit => "circuits (AIGER, BTOR2)",
+            InputKind::C => "C programs",
+        })
+    }
+}
 
 impl InputError {
     fn new(path: &Path, position: Option<String>, message: impl Into<String>) -> InputError {
@@ -127,7 +144,7 @@ impl LoadOptions {
     }
 
     /// The options a witness records (the defaults if it records none).
-    pub fn from_witness(text: &str) -> Result<LoadOptions, String> {
+    pub fn from_witness(text: &str) -> Result<LoadOptions, WitnessError> {
         let mut options = LoadOptions::default();
         let Some(line) = text.lines().find_map(|l| l.strip_prefix(OPTIONS_LINE)) else {
             return Ok(options);
@@ -141,7 +158,7 @@ impl LoadOptions {
                         .ok_or(format!("unknown data model {value}"))?
                 }
                 "--nondet-fn" => options.nondet_functions.push(value.to_owned()),
-                _ => return Err(format!("unknown option {flag} in the witness")),
+                _ => return Err(format!("unknown option {flag} in the witness").into()),
             }
         }
         Ok(options)
@@ -158,8 +175,7 @@ pub fn load(path: &Path) -> Result<Model, InputError> {
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Model, InputError> {
     let data = std::fs::read(path)
         .map_err(|e| InputError::new(path, None, format!("cannot read: {e}")))?;
-    let ext = path.extension().and_then(|e| e.to_str());
-    if let Some("c" | "i") = ext {
+    if InputKind::of(path) == InputKind::C {
         return load_c(path, &data, options);
     }
     let by_name = path
@@ -178,7 +194,8 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
             (e.line.map(|l| format!("line {l}"))).or(e.byte.map(|b| format!("byte {b}")));
         InputError::new(path, position, e.message)
     })?;
-    let ts = aiger::to_transition_system(&file).map_err(|m| InputError::new(path, None, m))?;
+    let ts = aiger::to_transition_system(&file)
+        .map_err(|e| InputError::new(path, None, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::Aiger(file),
@@ -192,7 +209,7 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     })?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (ts, bits) = wl::blast(&model).map_err(|m| InputError::new(path, None, m))?;
+    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::new(path, None, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },
@@ -227,11 +244,8 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
     if !options.single_blocks {
         cfa::lbe::large_blocks(&mut blocks);
     }
-    let model = cfa::encode::encode(&blocks).map_err(|m| InputError::new(path, None, m))?;
-    let (ts, bits) = wl::blast(&model).map_err(|m| match m.starts_with("unsupported") {
-        true => InputError::unsupported(path, m),
-        false => InputError::new(path, None, m),
-    })?;
+    let model = cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.0))?;
+    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::unsupported(path, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::C {

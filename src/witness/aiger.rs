@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use super::WitnessError;
 use crate::ts::{Trace, TransitionSystem};
 
 /// The witness text of `trace` (which must be a trace of the original, unreduced system).
@@ -39,7 +40,7 @@ pub struct Witness {
 
 /// Parses a witness for `ts`. `x` values are grounded: latches with a reset value take it,
 /// everything else takes 0 (the AIGER convention that `x` must be valid when grounded to 0).
-pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, String> {
+pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -54,14 +55,14 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, String> {
     match status {
         "1" => {}
         "0" | "2" => {
-            return Err(format!(
+            return Err(WitnessError(format!(
                 "line {n}: status {status}: no counterexample to check"
-            ))
+            )))
         }
         s => {
-            return Err(format!(
+            return Err(WitnessError(format!(
                 "line {n}: expected the status line '1', found '{s}'"
-            ))
+            )))
         }
     }
     let (n, props) = next("the property line")?;
@@ -72,17 +73,17 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, String> {
             .and_then(|i| i.parse::<usize>().ok())
             .ok_or_else(|| format!("line {n}: expected properties like 'b0', found '{p}'"))?;
         if idx >= ts.bad.len() {
-            return Err(format!(
+            return Err(WitnessError(format!(
                 "line {n}: property b{idx} does not exist ({} bad properties)",
                 ts.bad.len()
-            ));
+            )));
         }
         bad.push(idx);
     }
     if bad.is_empty() {
-        return Err(format!(
+        return Err(WitnessError(format!(
             "line {n}: no property named (justice witnesses are not supported)"
-        ));
+        )));
     }
     let (n, init_line) = next("the initial state line")?;
     let init = values(n, init_line, ts.latches.len(), "latch")?
@@ -109,19 +110,21 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, String> {
     })
 }
 
-fn values(n: usize, line: &str, len: usize, what: &str) -> Result<Vec<Option<bool>>, String> {
+fn values(n: usize, line: &str, len: usize, what: &str) -> Result<Vec<Option<bool>>, WitnessError> {
     if line.len() != len {
-        return Err(format!(
+        return Err(WitnessError(format!(
             "line {n}: expected {len} {what} values, found {}",
             line.len()
-        ));
+        )));
     }
     line.chars()
         .map(|c| match c {
             '0' => Ok(Some(false)),
             '1' => Ok(Some(true)),
             'x' | 'X' => Ok(None),
-            c => Err(format!("line {n}: expected 0, 1 or x, found '{c}'")),
+            c => Err(WitnessError(format!(
+                "line {n}: expected 0, 1 or x, found '{c}'"
+            ))),
         })
         .collect()
 }
@@ -151,11 +154,13 @@ mod tests {
         let ts = counter(2, 3, true);
         assert!(parse("1\nb0\n0\n1\n.\n", &ts)
             .unwrap_err()
+            .0
             .contains("line 3"));
-        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().contains("b7"));
-        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().contains("'.'"));
+        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().0.contains("b7"));
+        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().0.contains("'.'"));
         assert!(parse("1\nb0\n00\n2\n.\n", &ts)
             .unwrap_err()
+            .0
             .contains("line 4"));
     }
 

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::ts::{simulate, Trace, TransitionSystem};
-use crate::wl;
+use crate::wl::{self, SimError};
 
 /// One waveform signal: its name, width and value in every frame (binary, most significant
 /// bit first).
@@ -61,7 +61,7 @@ pub fn write(ts: &TransitionSystem, trace: &Trace) -> String {
 /// The VCD text of a word-level trace: every bit-vector input, state, output and named signal
 /// of the model with its own name and width, and the bad properties (arrays are left out: VCD has
 /// no array variables).
-pub fn write_words(model: &wl::Model, trace: &wl::Trace) -> Result<String, String> {
+pub fn write_words(model: &wl::Model, trace: &wl::Trace) -> Result<String, SimError> {
     let mut named: Vec<(String, wl::TermId)> = Vec::new();
     for (i, input) in model.inputs().iter().enumerate() {
         named.push((model.input_name(i), input.term));

@@ -14,7 +14,7 @@
 //!
 //! ```no_run
 //! # fn demo(text: &str, find: impl Fn(&warden::ts::TransitionSystem) -> warden::ts::Trace)
-//! #     -> Result<(), String> {
+//! #     -> Result<(), Box<dyn std::error::Error>> {
 //! use warden::{front::btor2, wl};
 //! let model = btor2::parse(text).map_err(|e| e.to_string())?;
 //! let (ts, bits) = wl::blast(&model)?;
@@ -39,7 +39,7 @@ pub use bitvec::BitVec;
 pub use blast::{blast, lift_trace, BitMap, Bits};
 pub use model::{Input, Model, Property, State, Term, TermId};
 pub use op::{Binary, Op, Unary, MAX_WIDTH};
-pub use sim::{replay, waveform};
-pub use sort::Sort;
+pub use sim::{replay, waveform, SimError};
+pub use sort::{Sort, SortError};
 pub use trace::Trace;
 pub use value::{ArrayValue, Value};

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{eval, BitVec, Op, Sort, Value};
+use super::{eval, BitVec, Op, Sort, SortError, Value};
 
 /// A term of a [`Model`]. Arguments always have smaller ids, so ascending id order is a
 /// topological order (simulation and blasting walk it iteratively, never recursively).
@@ -168,7 +168,7 @@ impl Model {
 
     /// `op` applied to `args`, after checking the sorts. Constant operands are folded and a
     /// few trivial identities (`ite` on a constant, double negation) are applied.
-    pub fn apply(&mut self, op: Op, args: &[TermId]) -> Result<TermId, String> {
+    pub fn apply(&mut self, op: Op, args: &[TermId]) -> Result<TermId, SortError> {
         if let Op::Const(v) = op {
             return Ok(self.constant_term(v));
         }
@@ -216,7 +216,7 @@ impl Model {
     }
 
     /// The array of sort `sort` holding `element` everywhere.
-    pub fn const_array(&mut self, sort: Sort, element: TermId) -> Result<TermId, String> {
+    pub fn const_array(&mut self, sort: Sort, element: TermId) -> Result<TermId, SortError> {
         match sort {
             Sort::Array { element: w, .. } if self.sort(element) == Sort::Bv(w) => {
                 Ok(self.intern(Term {
@@ -225,10 +225,10 @@ impl Model {
                     sort,
                 }))
             }
-            _ => Err(format!(
+            _ => Err(SortError(format!(
                 "a {} cannot initialise every element of an {sort}",
                 self.sort(element)
-            )),
+            ))),
         }
     }
 
@@ -267,24 +267,24 @@ impl Model {
         }
     }
 
-    fn check_state_value(&self, state: usize, value: TermId, what: &str) -> Result<(), String> {
+    fn check_state_value(&self, state: usize, value: TermId, what: &str) -> Result<(), SortError> {
         let s = self
             .states
             .get(state)
             .ok_or_else(|| format!("state {state} does not exist"))?;
         if self.sort(value) != s.sort {
-            return Err(format!(
+            return Err(SortError(format!(
                 "{what} of a state of sort {} must have that sort, found {}",
                 s.sort,
                 self.sort(value)
-            ));
+            )));
         }
         Ok(())
     }
 
     /// Sets the initial value of `state` (an array state may take a bit-vector element, which
     /// initialises every index).
-    pub fn set_init(&mut self, state: usize, value: TermId) -> Result<(), String> {
+    pub fn set_init(&mut self, state: usize, value: TermId) -> Result<(), SortError> {
         let value = match self.states.get(state).map(|s| s.sort) {
             Some(sort @ Sort::Array { .. }) if !self.sort(value).is_array() => {
                 self.const_array(sort, value)?
@@ -293,45 +293,48 @@ impl Model {
         };
         self.check_state_value(state, value, "the initial value")?;
         if self.states[state].init.replace(value).is_some() {
-            return Err("the state already has an init".into());
+            return Err(SortError("the state already has an init".into()));
         }
         Ok(())
     }
 
-    pub fn set_next(&mut self, state: usize, value: TermId) -> Result<(), String> {
+    pub fn set_next(&mut self, state: usize, value: TermId) -> Result<(), SortError> {
         self.check_state_value(state, value, "the next value")?;
         if self.states[state].next.replace(value).is_some() {
-            return Err("the state already has a next".into());
+            return Err(SortError("the state already has a next".into()));
         }
         Ok(())
     }
 
-    fn check_bit(&self, t: TermId, what: &str) -> Result<(), String> {
+    fn check_bit(&self, t: TermId, what: &str) -> Result<(), SortError> {
         if self.sort(t) != Sort::Bv(1) {
-            return Err(format!("{what} must be bitvec 1, found {}", self.sort(t)));
+            return Err(SortError(format!(
+                "{what} must be bitvec 1, found {}",
+                self.sort(t)
+            )));
         }
         Ok(())
     }
 
-    pub fn add_bad(&mut self, term: TermId, name: Option<String>) -> Result<(), String> {
+    pub fn add_bad(&mut self, term: TermId, name: Option<String>) -> Result<(), SortError> {
         self.check_bit(term, "a bad property")?;
         self.bad.push(Property { term, name });
         Ok(())
     }
 
-    pub fn add_constraint(&mut self, term: TermId) -> Result<(), String> {
+    pub fn add_constraint(&mut self, term: TermId) -> Result<(), SortError> {
         self.check_bit(term, "a constraint")?;
         self.constraints.push(term);
         Ok(())
     }
 
-    pub fn add_fairness(&mut self, term: TermId) -> Result<(), String> {
+    pub fn add_fairness(&mut self, term: TermId) -> Result<(), SortError> {
         self.check_bit(term, "a fairness constraint")?;
         self.fairness.push(term);
         Ok(())
     }
 
-    pub fn add_justice(&mut self, terms: Vec<TermId>) -> Result<(), String> {
+    pub fn add_justice(&mut self, terms: Vec<TermId>) -> Result<(), SortError> {
         for &t in &terms {
             self.check_bit(t, "a justice condition")?;
         }

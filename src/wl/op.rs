@@ -2,7 +2,7 @@
 //! the simulator and the blaster each implement every operator on its own (and the property
 //! tests compare the two).
 
-use super::{BitVec, Sort};
+use super::{BitVec, Sort, SortError};
 
 /// Unary bit-vector operators.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -276,7 +276,7 @@ impl Op {
 
     /// The sort of the result of this operator on arguments of sorts `args`, or why the
     /// arguments do not fit (leaves take their sort from their declaration, not from here).
-    pub fn result_sort(&self, args: &[Sort]) -> Result<Sort, String> {
+    pub fn result_sort(&self, args: &[Sort]) -> Result<Sort, SortError> {
         let arity = match self {
             Op::Const(_) | Op::Input(_) | Op::State(_) => 0,
             Op::ConstArray | Op::Unary(_) | Op::Extend { .. } | Op::Slice { .. } => 1,
@@ -284,11 +284,11 @@ impl Op {
             Op::Ite | Op::Write => 3,
         };
         if args.len() != arity {
-            return Err(format!(
+            return Err(SortError(format!(
                 "{} takes {arity} operands, found {}",
                 self.name(),
                 args.len()
-            ));
+            )));
         }
         let bv = |i: usize| {
             args[i].bv_width().ok_or_else(|| {
@@ -304,20 +304,22 @@ impl Op {
             if args[i] == args[j] {
                 Ok(())
             } else {
-                Err(format!(
+                Err(SortError(format!(
                     "operands {} and {} of {} must have the same sort, found {} and {}",
                     i + 1,
                     j + 1,
                     self.name(),
                     args[i],
                     args[j]
-                ))
+                )))
             }
         };
         match *self {
             Op::Const(ref v) => Ok(Sort::Bv(v.width())),
-            Op::Input(_) | Op::State(_) => Err("leaves have declared sorts".into()),
-            Op::ConstArray => Err("constant arrays take their sort from the state".into()),
+            Op::Input(_) | Op::State(_) => Err(SortError("leaves have declared sorts".into())),
+            Op::ConstArray => Err(SortError(
+                "constant arrays take their sort from the state".into(),
+            )),
             Op::Unary(u) => {
                 let w = bv(0)?;
                 Ok(Sort::Bv(if u.is_reduction() { 1 } else { w }))
@@ -326,9 +328,9 @@ impl Op {
             Op::Slice { upper, lower } => {
                 let w = bv(0)?;
                 if lower > upper || upper >= w {
-                    return Err(format!(
+                    return Err(SortError(format!(
                         "slice bounds {upper}..{lower} do not fit an operand of width {w}"
-                    ));
+                    )));
                 }
                 Ok(Sort::Bv(upper - lower + 1))
             }
@@ -343,47 +345,47 @@ impl Op {
                 }
                 same(0, 1)?;
                 if matches!(b, Binary::Iff | Binary::Implies) && wa != 1 {
-                    return Err(format!(
+                    return Err(SortError(format!(
                         "operands of {} must be bitvec 1, found {}",
                         b.name(),
                         args[0]
-                    ));
+                    )));
                 }
                 Ok(Sort::Bv(if b.is_predicate() { 1 } else { wa }))
             }
             Op::Ite => {
                 if args[0] != Sort::Bv(1) {
-                    return Err(format!(
+                    return Err(SortError(format!(
                         "the condition of ite must be bitvec 1, found {}",
                         args[0]
-                    ));
+                    )));
                 }
                 same(1, 2)?;
                 Ok(args[1])
             }
             Op::Read | Op::Write => {
                 let Sort::Array { index, element } = args[0] else {
-                    return Err(format!(
+                    return Err(SortError(format!(
                         "operand 1 of {} must be an array, found {}",
                         self.name(),
                         args[0]
-                    ));
+                    )));
                 };
                 if args[1] != Sort::Bv(index) {
-                    return Err(format!(
+                    return Err(SortError(format!(
                         "the index of {} must be bitvec {index}, found {}",
                         self.name(),
                         args[1]
-                    ));
+                    )));
                 }
                 if *self == Op::Read {
                     return Ok(Sort::Bv(element));
                 }
                 if args[2] != Sort::Bv(element) {
-                    return Err(format!(
+                    return Err(SortError(format!(
                         "the element of write must be bitvec {element}, found {}",
                         args[2]
-                    ));
+                    )));
                 }
                 Ok(args[0])
             }
@@ -395,9 +397,11 @@ impl Op {
 /// width arithmetic from overflowing.
 pub const MAX_WIDTH: u32 = 1 << 24;
 
-fn checked_width(w: u64) -> Result<u32, String> {
+fn checked_width(w: u64) -> Result<u32, SortError> {
     if w == 0 || w > MAX_WIDTH as u64 {
-        Err(format!("width {w} is out of range (1..={MAX_WIDTH})"))
+        Err(SortError(format!(
+            "width {w} is out of range (1..={MAX_WIDTH})"
+        )))
     } else {
         Ok(w as u32)
     }

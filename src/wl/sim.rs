@@ -4,6 +4,12 @@
 
 use super::{eval, Model, Op, TermId, Trace, Value};
 
+crate::error::message_error!(
+    /// Why a word-level trace does not replay (the message says where and what): the trace does
+    /// not fit the model, breaks a constraint, or reaches no bad state.
+    SimError
+);
+
 /// The values of the terms in one frame, computed on demand.
 struct Frame<'m> {
     model: &'m Model,
@@ -23,7 +29,7 @@ impl<'m> Frame<'m> {
     }
 
     /// Evaluates every term `roots` need, in ascending (topological) order.
-    fn eval(&mut self, roots: &[TermId]) -> Result<(), String> {
+    fn eval(&mut self, roots: &[TermId]) -> Result<(), SimError> {
         let mut todo = Vec::new();
         let mut stack = roots.to_vec();
         let mut seen = std::collections::HashSet::new();
@@ -55,42 +61,42 @@ impl<'m> Frame<'m> {
         Ok(())
     }
 
-    fn get(&mut self, t: TermId) -> Result<&Value, String> {
+    fn get(&mut self, t: TermId) -> Result<&Value, SimError> {
         self.eval(&[t])?;
         Ok(self.values[t.index()].as_ref().expect("just evaluated"))
     }
 
-    fn holds(&mut self, t: TermId) -> Result<bool, String> {
+    fn holds(&mut self, t: TermId) -> Result<bool, SimError> {
         Ok(self.get(t)?.as_bv().is_some_and(|v| v.is_true()))
     }
 }
 
 /// Checks that the trace's vectors have the model's shape and sorts.
-fn check_shape(model: &Model, trace: &Trace) -> Result<(), String> {
+fn check_shape(model: &Model, trace: &Trace) -> Result<(), SimError> {
     if trace.bad >= model.bad().len() {
-        return Err(format!(
+        return Err(SimError(format!(
             "bad property {} does not exist ({} bad properties)",
             trace.bad,
             model.bad().len()
-        ));
+        )));
     }
     if trace.inputs.is_empty() || trace.states.len() != trace.inputs.len() {
-        return Err(format!(
+        return Err(SimError(format!(
             "{} input frames and {} state frames (they must be equal and non-zero)",
             trace.inputs.len(),
             trace.states.len()
-        ));
+        )));
     }
     for (k, (row, srow)) in trace.inputs.iter().zip(&trace.states).enumerate() {
         if row.len() != model.inputs().len() || srow.len() != model.states().len() {
-            return Err(format!(
+            return Err(SimError(format!(
                 "frame {k} does not have a value per input and state"
-            ));
+            )));
         }
         if let Some(i) = (0..row.len()).find(|&i| !row[i].has_sort(model.inputs()[i].sort)) {
-            return Err(format!(
+            return Err(SimError(format!(
                 "frame {k}: input {i} has a value of the wrong sort"
-            ));
+            )));
         }
         let wrong = |s: usize| {
             srow[s]
@@ -98,16 +104,16 @@ fn check_shape(model: &Model, trace: &Trace) -> Result<(), String> {
                 .is_some_and(|v| !v.has_sort(model.states()[s].sort))
         };
         if let Some(s) = (0..srow.len()).find(|&s| wrong(s)) {
-            return Err(format!(
+            return Err(SimError(format!(
                 "frame {k}: state {s} has a value of the wrong sort"
-            ));
+            )));
         }
     }
     Ok(())
 }
 
 /// The initial state: witness values, zero where not given, `init` where there is one.
-fn initial_state(model: &Model, trace: &Trace) -> Result<Vec<Option<Value>>, String> {
+fn initial_state(model: &Model, trace: &Trace) -> Result<Vec<Option<Value>>, SimError> {
     let order = model
         .init_order()
         .map_err(|s| format!("the initial value of state {s} depends on itself"))?;
@@ -129,9 +135,9 @@ fn initial_state(model: &Model, trace: &Trace) -> Result<Vec<Option<Value>>, Str
         };
         let value = frame.get(init)?.clone();
         if given[s].as_ref().is_some_and(|g| !g.equals(&value)) {
-            return Err(format!(
+            return Err(SimError(format!(
                 "the trace gives state {s} an initial value other than its init"
-            ));
+            )));
         }
         frame.states[s] = Some(value);
     }
@@ -145,7 +151,7 @@ fn successor(
     frame: &mut Frame,
     trace: &Trace,
     k: usize,
-) -> Result<Vec<Option<Value>>, String> {
+) -> Result<Vec<Option<Value>>, SimError> {
     let following = trace.states.get(k + 1);
     let mut states = Vec::with_capacity(model.states().len());
     for (s, state) in model.states().iter().enumerate() {
@@ -154,10 +160,10 @@ fn successor(
             Some(next) => {
                 let v = frame.get(next)?.clone();
                 if given.as_ref().is_some_and(|g| !g.equals(&v)) {
-                    return Err(format!(
+                    return Err(SimError(format!(
                         "the trace gives state {s} in frame {} a value other than its next",
                         k + 1
-                    ));
+                    )));
                 }
                 v
             }
@@ -170,7 +176,7 @@ fn successor(
 
 /// Simulates `trace` on `model`. Returns the first frame in which `trace.bad` holds while
 /// every constraint has held in every frame so far.
-pub fn replay(model: &Model, trace: &Trace) -> Result<usize, String> {
+pub fn replay(model: &Model, trace: &Trace) -> Result<usize, SimError> {
     check_shape(model, trace)?;
     let mut states = initial_state(model, trace)?;
     let bad = model.bad()[trace.bad].term;
@@ -178,7 +184,7 @@ pub fn replay(model: &Model, trace: &Trace) -> Result<usize, String> {
         let mut frame = Frame::new(model, states, inputs);
         for (c, &t) in model.constraints().iter().enumerate() {
             if !frame.holds(t)? {
-                return Err(format!("constraint {c} is violated in frame {k}"));
+                return Err(SimError(format!("constraint {c} is violated in frame {k}")));
             }
         }
         if frame.holds(bad)? {
@@ -186,22 +192,26 @@ pub fn replay(model: &Model, trace: &Trace) -> Result<usize, String> {
         }
         states = successor(model, &mut frame, trace, k)?;
     }
-    Err(format!(
+    Err(SimError(format!(
         "bad property {} is not reached in {} frames",
         trace.bad,
         trace.inputs.len()
-    ))
+    )))
 }
 
 /// The values of `terms` in every frame of `trace` (for waveforms: constraints and properties
 /// are not checked, and every frame is simulated).
-pub fn waveform(model: &Model, trace: &Trace, terms: &[TermId]) -> Result<Vec<Vec<Value>>, String> {
+pub fn waveform(
+    model: &Model,
+    trace: &Trace,
+    terms: &[TermId],
+) -> Result<Vec<Vec<Value>>, SimError> {
     check_shape(model, trace)?;
     let mut states = initial_state(model, trace)?;
     let mut out = Vec::with_capacity(trace.inputs.len());
     for (k, inputs) in trace.inputs.iter().enumerate() {
         let mut frame = Frame::new(model, states, inputs);
-        let row: Result<Vec<Value>, String> =
+        let row: Result<Vec<Value>, SimError> =
             terms.iter().map(|&t| frame.get(t).cloned()).collect();
         out.push(row?);
         states = successor(model, &mut frame, trace, k)?;

@@ -34,3 +34,9 @@ impl fmt::Display for Sort {
         }
     }
 }
+
+crate::error::message_error!(
+    /// Operands, states or properties whose sorts do not fit (the message says which and
+    /// why); the BTOR2 parser reports it with the line it comes from.
+    SortError
+);

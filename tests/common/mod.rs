@@ -17,6 +17,11 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The path of `circuits/NAME`, as a command-line argument.
+pub fn circuit(name: &str) -> String {
+    root().join("circuits").join(name).display().to_string()
+}
+
 pub fn circuits() -> Vec<Circuit> {
     let dir = root().join("circuits");
     let text = std::fs::read_to_string(dir.join("manifest.tsv")).expect("circuits/manifest.tsv");

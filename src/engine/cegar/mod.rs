@@ -147,42 +147,31 @@ pub enum AbstractEngine {
     Arg,
 }
 
-/// The CEGAR configuration: one value per axis of seed 000 that this engine implements
-/// (also the `--engine cegar` options of the command line).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::Args)]
-#[command(next_help_heading = "CEGAR (--engine cegar)")]
+/// The CEGAR configuration: one value per axis of seed 000 that this engine implements. The
+/// command line ([`crate::options::CegarArgs`]) fills it in, with defaults that fit together.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct CegarOptions {
     /// Abstract domain.
-    #[arg(long, value_enum, default_value_t)]
     pub domain: Domain,
     /// Refinement of a spurious counterexample.
-    #[arg(long, value_enum, default_value_t)]
     pub refinement: Refinement,
     /// How interpolants become predicates (predicate domains).
-    #[arg(long, value_enum, default_value_t)]
     pub pred_split: PredSplit,
     /// Order of expansion of the abstract reachability graph.
-    #[arg(long, value_enum, default_value_t)]
     pub search: Search,
     /// What of the abstract reachability graph survives a refinement.
-    #[arg(long, value_enum, default_value_t)]
     pub prune: Prune,
     /// Initial precision.
-    #[arg(long, value_enum, default_value_t)]
     pub init_prec: InitPrec,
     /// Engine for the localized system (explicit domain).
-    #[arg(long, value_enum, default_value_t)]
     pub abstract_engine: AbstractEngine,
     /// Successor valuations of the tracked latches enumerated per step before their values
-    /// become unknown (explicit domain with `--abstract-engine arg`, and `prod`; on C programs
-    /// the explicit domain's tracked variables); 0: no limit.
-    /// Doubled whenever a refinement finds nothing new to track.
-    #[arg(long, default_value_t = DEFAULT_MAX_ENUM, value_name = "K")]
+    /// become unknown; 0: no limit. Doubled whenever a refinement finds nothing new to track.
     pub max_enum: usize,
 }
 
 /// Seed 000 (RQ1) found limits 5 to 50 best overall.
-const DEFAULT_MAX_ENUM: usize = 10;
+pub const DEFAULT_MAX_ENUM: usize = 10;
 
 impl Default for CegarOptions {
     fn default() -> CegarOptions {
@@ -201,29 +190,36 @@ impl Default for CegarOptions {
 
 impl CegarOptions {
     /// Why this combination cannot run, if it cannot (the caller reports it as a usage error).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if self.domain != Domain::Expl && self.refinement == Refinement::UnsatCore {
-            return Err(
-                "--refinement unsat-core needs --domain expl (predicate and product \
-                 domains refine with interpolants)"
-                    .into(),
-            );
+            return Err(ConfigError::UnsatCoreNeedsExpl);
         }
         if self.refinement == Refinement::MultiSeq && !self.builds_graph() {
-            return Err(
-                "--refinement multi-seq needs an abstract reachability graph: a \
-                 predicate or product domain, or --abstract-engine arg"
-                    .into(),
-            );
+            return Err(ConfigError::MultiSeqNeedsGraph);
         }
         Ok(())
     }
 
     /// Whether this configuration explores an abstract reachability graph (rather than
     /// handing a localized system to another engine).
-    fn builds_graph(&self) -> bool {
+    pub fn builds_graph(&self) -> bool {
         self.domain != Domain::Expl || self.abstract_engine == AbstractEngine::Arg
     }
+}
+
+/// A CEGAR configuration that cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error(
+        "--refinement unsat-core needs --domain expl (predicate and product domains refine \
+         with interpolants)"
+    )]
+    UnsatCoreNeedsExpl,
+    #[error(
+        "--refinement multi-seq needs an abstract reachability graph: a predicate or product \
+         domain, or --abstract-engine arg"
+    )]
+    MultiSeqNeedsGraph,
 }
 
 /// Counters of one CEGAR run.

@@ -14,9 +14,10 @@
 //! refined node (`--prune lazy`) or rebuilt (`--prune full`). A complete graph is a proof, turned into an invariant of the encoded model
 //! ([`invariant`]) that the caller checks.
 //!
-//! Options that have no CFA counterpart here: `pred-bool`, `pred-split` and `prod` run the
-//! Cartesian predicate abstraction, `--refinement unsat-core` and `multi-seq` interpolate
-//! sequences, `--abstract-engine` does not apply.
+//! Options that have no CFA counterpart here (`--domain pred-bool|pred-split|prod`,
+//! `--refinement unsat-core|multi-seq`, `--abstract-engine`) are rejected by the command line
+//! ([`crate::options`]); should a caller pass them anyway, the predicate domains run the
+//! Cartesian abstraction and the refinements sequence interpolation.
 
 mod abstraction;
 mod arg;
@@ -32,6 +33,7 @@ use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement}
 use super::{Stats, Verdict};
 use crate::aig;
 use crate::cfa::{self, Cfa};
+use crate::error::InternalError;
 use crate::ts::{Trace, TransitionSystem};
 use crate::wl::{self, BitMap, BitVec, Value};
 use crate::Budget;
@@ -79,7 +81,7 @@ pub fn check(
     bits: &BitMap,
     opts: &CegarOptions,
     budget: &Budget,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, InternalError> {
     let mut counters = Counters::default();
     let unknown = |why: String, counters: &Counters| Outcome {
         verdict: Verdict::Unknown { depth: None },
@@ -88,7 +90,7 @@ pub fn check(
     };
     let mut prog = match Program::new(cfa, budget) {
         Ok(p) => p,
-        Err(e) => return Ok(unknown(e, &counters)),
+        Err(e) => return Ok(unknown(e.to_string(), &counters)),
     };
     let dist = distances(cfa);
     if dist[cfa.exit.index()].is_some() {
@@ -374,13 +376,13 @@ fn counterexample(
     bits: &BitMap,
     edges: &[usize],
     drawn: &path::Drawn,
-) -> Result<Trace, String> {
+) -> Result<Trace, InternalError> {
     let cfa = prog.cfa;
     let values: Vec<Value> = (drawn.iter().flatten())
         .map(|(n, b)| value_of(cfa, *n, b))
         .collect();
     cfa::path::replay(cfa, values, edges.len())
-        .map_err(|e| format!("internal error: the cegar error path: {e}"))?;
+        .map_err(|e| InternalError::SourceReplay(format!("the cegar error path: {e}")))?;
     let position: HashMap<aig::Var, usize> = (ts.inputs.iter().enumerate())
         .map(|(i, &v)| (v, i))
         .collect();

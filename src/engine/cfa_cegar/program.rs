@@ -36,9 +36,9 @@ pub(super) struct Program<'a> {
 }
 
 impl<'a> Program<'a> {
-    /// Blasts every edge of `cfa`, or an `unsupported: ...` message (arrays too large), or
-    /// `interrupted` when `budget` expires during the blasting.
-    pub fn new(cfa: &'a Cfa, budget: &Budget) -> Result<Program<'a>, String> {
+    /// Blasts every edge of `cfa`, or says why it could not: what the blaster does not
+    /// support (arrays too large), or `budget` expiring during the blasting.
+    pub fn new(cfa: &'a Cfa, budget: &Budget) -> Result<Program<'a>, wl::blast::BlastError> {
         let mut aig = Aig::new();
         let var_bits: Vec<wl::Bits> = (cfa.vars.iter())
             .map(|v| wl::blast::leaf_bits(&mut aig, v.sort))
@@ -72,12 +72,14 @@ impl<'a> Program<'a> {
             }
             edges.push(EdgeBits { guard, next });
         }
+        // The translator makes every nondet source an input term; anything else is its bug
+        // (a panic: `unknown`, exit 3).
         let nondet_inputs: Vec<usize> = (cfa.nondets.iter())
             .map(|n| match cfa.terms.term(n.term).op {
-                wl::Op::Input(j) => Ok(j),
-                _ => Err(format!("nondet source {} is not an input term", n.what)),
+                wl::Op::Input(j) => j,
+                _ => panic!("nondet source {} is not an input term", n.what),
             })
-            .collect::<Result<_, String>>()?;
+            .collect();
         let nondets = nondet_inputs
             .iter()
             .map(|&j| nondet_bits[j].flat())

@@ -26,7 +26,7 @@ mod write;
 
 pub use from_ts::from_transition_system;
 pub use parse::{parse, ParseError};
-pub use to_ts::to_transition_system;
+pub use to_ts::{to_transition_system, UnsupportedReset};
 pub use write::{write_ascii, write_binary};
 
 /// A latch: its literal, next-state literal and reset.

@@ -7,9 +7,21 @@ use super::Aiger;
 use crate::aig::Lit;
 use crate::ts::TransitionSystem;
 
+/// A latch with an AIGER 1.9.23 reset function (neither 0, 1 nor itself).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unsupported: latch {latch} (literal {lit}) has the reset function {reset} (AIGER 1.9.23 \
+     reset functions are not supported yet)"
+)]
+pub struct UnsupportedReset {
+    pub latch: usize,
+    pub lit: u32,
+    pub reset: u32,
+}
+
 /// Builds the transition system of `a`. The parser has already checked ranges, definitions
 /// and acyclicity; what remains are features the core does not support yet.
-pub fn to_transition_system(a: &Aiger) -> Result<TransitionSystem, String> {
+pub fn to_transition_system(a: &Aiger) -> Result<TransitionSystem, UnsupportedReset> {
     let mut ts = TransitionSystem::default();
     let nvars = a.maxvar as usize + 1;
     let mut map: Vec<Option<Lit>> = vec![None; nvars];
@@ -23,12 +35,12 @@ pub fn to_transition_system(a: &Aiger) -> Result<TransitionSystem, String> {
             0 => Some(false),
             1 => Some(true),
             r if r == l.lit => None,
-            r => {
-                return Err(format!(
-                    "unsupported: latch {i} (literal {}) has the reset function {r} \
-                     (AIGER 1.9.23 reset functions are not supported yet)",
-                    l.lit
-                ))
+            reset => {
+                return Err(UnsupportedReset {
+                    latch: i,
+                    lit: l.lit,
+                    reset,
+                })
             }
         };
         let name = a.symbols.latches.get(i).cloned().flatten();

@@ -1,24 +1,26 @@
 //! The BTOR2 reader: one line at a time into a [`Model`], checking every sort.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use crate::wl::{Binary, BitVec, Model, Op, Sort, TermId, Unary, MAX_WIDTH};
 
 /// A BTOR2 syntax or sort error, at a line (1-based).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
 pub struct ParseError {
     pub line: usize,
     pub message: String,
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+/// What is wrong with the line being read; [`parse`] adds the line number.
+#[derive(Debug)]
+struct LineError(String);
+
+impl From<String> for LineError {
+    fn from(message: String) -> LineError {
+        LineError(message)
     }
 }
-
-impl std::error::Error for ParseError {}
 
 /// What a node id names.
 #[derive(Copy, Clone)]
@@ -43,7 +45,7 @@ pub fn parse(text: &str) -> Result<Model, ParseError> {
         if tokens.is_empty() {
             continue;
         }
-        p.line(&tokens).map_err(|message| ParseError {
+        p.line(&tokens).map_err(|LineError(message)| ParseError {
             line: i + 1,
             message,
         })?;
@@ -65,45 +67,47 @@ struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    fn next(&mut self, what: &str) -> Result<&'a str, String> {
-        self.rest
-            .next()
-            .copied()
-            .ok_or_else(|| format!("node {}: {} is missing its {what}", self.id, self.tag))
+    fn next(&mut self, what: &str) -> Result<&'a str, LineError> {
+        self.rest.next().copied().ok_or_else(|| {
+            LineError(format!(
+                "node {}: {} is missing its {what}",
+                self.id, self.tag
+            ))
+        })
     }
 
-    fn number(&mut self, what: &str) -> Result<u64, String> {
+    fn number(&mut self, what: &str) -> Result<u64, LineError> {
         let s = self.next(what)?;
         s.parse().map_err(|_| {
-            format!(
+            LineError(format!(
                 "node {}: {} expects a non-negative number as its {what}, found '{s}'",
                 self.id, self.tag
-            )
+            ))
         })
     }
 
     /// The optional symbol; anything after it is an error.
-    fn symbol(&mut self) -> Result<Option<String>, String> {
+    fn symbol(&mut self) -> Result<Option<String>, LineError> {
         let symbol = self.rest.next().map(|s| s.to_string());
         if let Some(extra) = self.rest.next() {
-            return Err(format!(
+            return Err(LineError(format!(
                 "node {}: unexpected '{extra}' after the symbol of {}",
                 self.id, self.tag
-            ));
+            )));
         }
         Ok(symbol)
     }
 }
 
 impl Parser {
-    fn line(&mut self, tokens: &[&str]) -> Result<(), String> {
+    fn line(&mut self, tokens: &[&str]) -> Result<(), LineError> {
         let id: u64 = tokens[0]
             .parse()
             .ok()
             .filter(|&n| n > 0)
             .ok_or_else(|| format!("expected a positive node id, found '{}'", tokens[0]))?;
         if self.ids.contains_key(&id) {
-            return Err(format!("node {id} is defined twice"));
+            return Err(LineError(format!("node {id} is defined twice")));
         }
         let tag = *tokens
             .get(1)
@@ -132,9 +136,9 @@ impl Parser {
                 f.symbol()?;
                 let state_sort = self.model.states()[state].sort;
                 if sort != state_sort {
-                    return Err(format!(
+                    return Err(LineError(format!(
                         "node {id}: {tag} has sort {sort} but its state has sort {state_sort}"
-                    ));
+                    )));
                 }
                 let set = if tag == "init" {
                     self.model.set_init(state, value)
@@ -147,9 +151,9 @@ impl Parser {
             "const" | "constd" | "consth" | "zero" | "one" | "ones" => {
                 let sort = self.sort_ref(&mut f)?;
                 let Sort::Bv(w) = sort else {
-                    return Err(format!(
+                    return Err(LineError(format!(
                         "node {id}: {tag} expects a bit-vector sort, found {sort}"
-                    ));
+                    )));
                 };
                 let value = match tag {
                     "zero" => BitVec::zero(w),
@@ -200,16 +204,16 @@ impl Parser {
     }
 
     /// `sort bitvec W` / `sort array I E`.
-    fn sort(&mut self, f: &mut Fields) -> Result<Sort, String> {
+    fn sort(&mut self, f: &mut Fields) -> Result<Sort, LineError> {
         let id = f.id;
         let kind = f.next("kind (bitvec or array)")?;
         let sort = match kind {
             "bitvec" => {
                 let w = f.number("width")?;
                 if w == 0 || w > MAX_WIDTH as u64 {
-                    return Err(format!(
+                    return Err(LineError(format!(
                         "node {id}: bit-vector width {w} is out of range (1..={MAX_WIDTH})"
-                    ));
+                    )));
                 }
                 Sort::Bv(w as u32)
             }
@@ -219,52 +223,52 @@ impl Parser {
                 match (index, element) {
                     (Sort::Bv(index), Sort::Bv(element)) => Sort::Array { index, element },
                     _ => {
-                        return Err(format!(
+                        return Err(LineError(format!(
                             "node {id}: unsupported: arrays of arrays (index {index}, element \
                              {element})"
-                        ))
+                        )))
                     }
                 }
             }
-            k => return Err(format!("node {id}: unknown sort kind '{k}'")),
+            k => return Err(LineError(format!("node {id}: unknown sort kind '{k}'"))),
         };
         f.symbol()?;
         Ok(sort)
     }
 
-    fn entry(&self, f: &Fields, token: u64, what: &str) -> Result<Entry, String> {
+    fn entry(&self, f: &Fields, token: u64, what: &str) -> Result<Entry, LineError> {
         self.ids.get(&token).copied().ok_or_else(|| {
-            format!(
+            LineError(format!(
                 "node {}: {what} {token} of {} is not defined (ids must be defined before use)",
                 f.id, f.tag
-            )
+            ))
         })
     }
 
-    fn sort_ref(&self, f: &mut Fields) -> Result<Sort, String> {
+    fn sort_ref(&self, f: &mut Fields) -> Result<Sort, LineError> {
         let s = f.number("sort id")?;
         match self.entry(f, s, "sort")? {
             Entry::Sort(sort) => Ok(sort),
-            _ => Err(format!(
+            _ => Err(LineError(format!(
                 "node {}: {} expects a sort id, but {s} is not a sort",
                 f.id, f.tag
-            )),
+            ))),
         }
     }
 
-    fn state_ref(&self, f: &mut Fields) -> Result<usize, String> {
+    fn state_ref(&self, f: &mut Fields) -> Result<usize, LineError> {
         let s = f.number("state id")?;
         match self.entry(f, s, "state")? {
             Entry::State(i) => Ok(i),
-            _ => Err(format!(
+            _ => Err(LineError(format!(
                 "node {}: {} expects a state, but {s} is not a state",
                 f.id, f.tag
-            )),
+            ))),
         }
     }
 
     /// An operand: a node id, negated (bitwise `not`) when written `-id`.
-    fn operand(&mut self, f: &mut Fields) -> Result<TermId, String> {
+    fn operand(&mut self, f: &mut Fields) -> Result<TermId, LineError> {
         let token = f.next("operand")?;
         let (negated, digits) = match token.strip_prefix('-') {
             Some(d) => (true, d),
@@ -280,27 +284,27 @@ impl Parser {
             Entry::Term(t) => t,
             Entry::State(i) => self.model.states()[i].term,
             Entry::Sort(_) | Entry::Other => {
-                return Err(format!(
+                return Err(LineError(format!(
                     "node {}: operand {n} of {} is not a value (a sort or a property line)",
                     f.id, f.tag
-                ))
+                )))
             }
         };
         if !negated {
             return Ok(t);
         }
         self.model.apply(Op::Unary(Unary::Not), &[t]).map_err(|_| {
-            format!(
+            LineError(format!(
                 "node {}: operand -{n} of {}: only bit-vectors can be negated, found {}",
                 f.id,
                 f.tag,
                 self.model.sort(t)
-            )
+            ))
         })
     }
 
     /// An operator node: `ID OP SORT ARGS... [SYMBOL]`, its result checked against SORT.
-    fn operation(&mut self, f: &mut Fields) -> Result<TermId, String> {
+    fn operation(&mut self, f: &mut Fields) -> Result<TermId, LineError> {
         let (id, tag) = (f.id, f.tag);
         let (op, arity) = if let Some(u) = Unary::from_name(tag) {
             (Op::Unary(u), 1)
@@ -318,19 +322,19 @@ impl Parser {
                 "slice" => (Op::Slice { upper: 0, lower: 0 }, 1),
                 "ite" | "write" => (if tag == "ite" { Op::Ite } else { Op::Write }, 3),
                 "read" => (Op::Read, 2),
-                _ => return Err(format!("node {id}: unknown tag '{tag}'")),
+                _ => return Err(LineError(format!("node {id}: unknown tag '{tag}'"))),
             }
         };
         let declared = self.sort_ref(f)?;
         let args = (0..arity)
             .map(|_| self.operand(f))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut index = |what: &str| -> Result<u32, String> {
+        let mut index = |what: &str| -> Result<u32, LineError> {
             let n = f.number(what)?;
             u32::try_from(n)
                 .ok()
                 .filter(|&n| n <= MAX_WIDTH)
-                .ok_or_else(|| format!("node {id}: {tag}: {what} {n} is out of range"))
+                .ok_or_else(|| LineError(format!("node {id}: {tag}: {what} {n} is out of range")))
         };
         let op = match op {
             Op::Extend { signed, .. } => Op::Extend {
@@ -351,9 +355,9 @@ impl Parser {
             .map_err(|e| format!("node {id}: {e}"))?;
         let found = self.model.sort(t);
         if found != declared {
-            return Err(format!(
+            return Err(LineError(format!(
                 "node {id}: {tag} is declared with sort {declared} but its operands give {found}"
-            ));
+            )));
         }
         self.named(t, name);
         Ok(t)

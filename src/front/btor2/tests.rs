@@ -223,7 +223,7 @@ fn witnesses_with_errors_are_rejected_with_their_line() {
         ("sat\nb0\n@0\n0 0001\n", "does not end"),
     ];
     for (text, what) in cases {
-        let e = parse_witness(text, &m).unwrap_err();
+        let e = parse_witness(text, &m).unwrap_err().to_string();
         assert!(e.contains(what), "{text}: {e}");
     }
 }

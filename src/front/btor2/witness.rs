@@ -16,6 +16,7 @@
 
 use std::fmt::Write as _;
 
+use crate::witness::WitnessError;
 use crate::wl::{BitVec, Model, Sort, Trace, Value};
 
 /// The witness text of `trace` on `model`.
@@ -70,7 +71,7 @@ pub struct Witness {
 
 /// Reads a btorsim-format witness for `model`. Unassigned inputs and states without `init`
 /// are zero, as in btorsim. Errors name the line.
-pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
+pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -80,7 +81,7 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
         match lines.next() {
             Some((_, "sat")) => break,
             Some(_) => continue,
-            None => return Err("no 'sat' line".into()),
+            None => return Err(WitnessError("no 'sat' line".into())),
         }
     }
     let (n, props) = lines.next().ok_or("no property line after 'sat'")?;
@@ -89,12 +90,16 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
         let index = p.strip_prefix('b').and_then(|d| d.parse::<usize>().ok());
         match index {
             Some(b) if b < model.bad().len() => bad.push(b),
-            Some(b) => return Err(format!("line {n}: bad property b{b} does not exist")),
+            Some(b) => {
+                return Err(WitnessError(format!(
+                    "line {n}: bad property b{b} does not exist"
+                )))
+            }
             None => {
-                return Err(format!(
+                return Err(WitnessError(format!(
                     "line {n}: expected bad properties 'b<i>', found '{p}' (justice witnesses \
                      are not supported)"
-                ))
+                )))
             }
         }
     }
@@ -105,7 +110,7 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
     let mut block: Option<(bool, usize)> = None;
     let mut ended = false;
     for (n, line) in lines.by_ref() {
-        let at = |m: String| format!("line {n}: {m}");
+        let at = |m: String| WitnessError(format!("line {n}: {m}"));
         if line == "." {
             ended = true;
             break;
@@ -156,13 +161,13 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
                 .ok_or_else(|| at(format!("there is no input {pos}")))?;
             (i.sort, &mut inputs[k][pos])
         };
-        assign(slot, sort, &fields[1..]).map_err(at)?;
+        assign(slot, sort, &fields[1..]).map_err(|e| at(e.0))?;
     }
     if !ended {
-        return Err("the witness does not end with '.'".into());
+        return Err(WitnessError("the witness does not end with '.'".into()));
     }
     if states.is_empty() {
-        return Err("the witness has no frame".into());
+        return Err(WitnessError("the witness has no frame".into()));
     }
     let trace = Trace {
         bad: bad.first().copied().unwrap_or(0),
@@ -173,7 +178,7 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, String> {
 }
 
 /// Stores `VALUE` or `[INDEX] VALUE` (the symbol after it is ignored) into `slot`.
-fn assign(slot: &mut Value, sort: Sort, fields: &[&str]) -> Result<(), String> {
+fn assign(slot: &mut Value, sort: Sort, fields: &[&str]) -> Result<(), WitnessError> {
     let binary = |s: Option<&&str>, width: u32, what: &str| {
         let s = s.ok_or_else(|| format!("missing {what}"))?;
         BitVec::parse_binary(s)

@@ -12,6 +12,24 @@ use super::{Binding, CError, CType, IntTy, Translator, R};
 use crate::cfa::VarId;
 use crate::wl::{BitVec, Op, Sort};
 
+/// An unsupported construct, named as `unsupported: CONSTRUCT at line N` reports it (the
+/// caller knows the line).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct Construct(pub(super) String);
+
+impl From<String> for Construct {
+    fn from(name: String) -> Construct {
+        Construct(name)
+    }
+}
+
+impl From<Construct> for String {
+    fn from(c: Construct) -> String {
+        c.0
+    }
+}
+
 /// A declarator reduced to what the subset allows.
 pub(super) enum Declared {
     Object(String, CType),
@@ -24,7 +42,7 @@ impl<'a> Translator<'a> {
     pub(super) fn base_type<'s>(
         &mut self,
         specs: impl Iterator<Item = &'s Node<TypeSpecifier>>,
-    ) -> Result<CType, String> {
+    ) -> Result<CType, Construct> {
         let (mut longs, mut short, mut char, mut unsigned) = (0, false, false, false);
         let mut result = None;
         for s in specs {
@@ -42,16 +60,15 @@ impl<'a> Translator<'a> {
                 }
                 TypeSpecifier::TypedefName(name) => {
                     let t = self.typedefs.get(&name.node.name).cloned();
-                    result =
-                        Some(t.unwrap_or_else(|| {
-                            Err(format!("unknown type name {}", name.node.name))
-                        })?);
+                    result = Some(t.unwrap_or_else(|| {
+                        Err(Construct(format!("unknown type name {}", name.node.name)))
+                    })?);
                 }
                 TypeSpecifier::Float | TypeSpecifier::Double => {
-                    return Err("floating-point type".into())
+                    return Err(Construct("floating-point type".into()))
                 }
-                TypeSpecifier::Struct(_) => return Err("struct or union type".into()),
-                _ => return Err("type specifier".into()),
+                TypeSpecifier::Struct(_) => return Err(Construct("struct or union type".into())),
+                _ => return Err(Construct("type specifier".into())),
             }
         }
         if let Some(t) = result {
@@ -68,7 +85,7 @@ impl<'a> Translator<'a> {
     }
 
     /// Binds the constants of an enumeration (its type is `int`).
-    fn enumerators(&mut self, e: &lang_c::ast::EnumType) -> Result<(), String> {
+    fn enumerators(&mut self, e: &lang_c::ast::EnumType) -> Result<(), Construct> {
         let mut next: i128 = 0;
         for en in &e.enumerators {
             if let Some(expr) = &en.node.expression {
@@ -87,7 +104,7 @@ impl<'a> Translator<'a> {
     }
 
     /// The value of an integer constant expression.
-    pub(super) fn constant(&mut self, e: &Node<Expression>) -> Result<i128, String> {
+    pub(super) fn constant(&mut self, e: &Node<Expression>) -> Result<i128, Construct> {
         let v = self.value(e).map_err(|e| e.to_string())?;
         let c = self
             .cfa
@@ -104,7 +121,7 @@ impl<'a> Translator<'a> {
     /// The name and type a declarator declares, from the base type.
     pub(super) fn declared(
         &mut self,
-        base: Result<CType, String>,
+        base: Result<CType, Construct>,
         d: &Node<Declarator>,
         init: Option<&Node<Initializer>>,
     ) -> R<Declared> {
@@ -195,8 +212,8 @@ impl<'a> Translator<'a> {
                 let name = declarator_name(declarator);
                 let t = match self.declared(base.clone(), declarator, None) {
                     Ok(Declared::Object(_, t)) => Ok(t),
-                    Ok(Declared::Function(_)) => Err("function type".into()),
-                    Err(CError::Unsupported { construct, .. }) => Err(construct),
+                    Ok(Declared::Function(_)) => Err(Construct("function type".into())),
+                    Err(CError::Unsupported { construct, .. }) => Err(Construct(construct)),
                     Err(e) => return Err(e),
                 };
                 self.typedefs.insert(name, t);
@@ -406,7 +423,7 @@ fn is_function_declarator(d: &Node<Declarator>) -> bool {
         .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
 }
 
-pub(super) fn internal(m: String) -> CError {
+pub(super) fn internal(m: impl std::fmt::Display) -> CError {
     CError::Syntax {
         line: None,
         message: format!("internal error: {m}"),

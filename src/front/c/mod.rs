@@ -39,6 +39,7 @@ use lang_c::span::Span;
 
 use crate::cfa::{Cfa, Edge, Loc, VarId};
 use crate::wl::{Binary, Op, TermId, Unary};
+use decl::Construct;
 use preprocess::LineMap;
 pub use types::{CType, DataModel, IntTy};
 
@@ -86,9 +87,9 @@ pub fn translate_with(
     dm: DataModel,
     nondet_fns: &[String],
 ) -> Result<Program, CError> {
-    let p = preprocess::preprocess(source).map_err(|message| CError::Syntax {
+    let p = preprocess::preprocess(source).map_err(|e| CError::Syntax {
         line: None,
-        message,
+        message: e.to_string(),
     })?;
     let (text, dropped_headers) = (p.text, p.dropped);
     let lines = LineMap::new(&text);
@@ -149,7 +150,7 @@ struct Translator<'a> {
     prototypes: HashMap<String, u32>,
     /// Undeclared functions whose calls are nondet `int` sources (`--nondet-fn`).
     nondet_fns: Vec<String>,
-    typedefs: HashMap<String, Result<CType, String>>,
+    typedefs: HashMap<String, Result<CType, Construct>>,
     globals: HashMap<String, Binding>,
     scopes: Vec<HashMap<String, Binding>>,
     frames: Vec<Frame>,

@@ -14,45 +14,57 @@ pub struct Preprocessed {
     pub dropped: Vec<String>,
 }
 
+/// Why `gcc -E` gave no text.
+#[derive(Debug, thiserror::Error)]
+pub enum PreprocessError {
+    #[error("cannot run gcc -E (the C preprocessor): {0}")]
+    CannotRun(std::io::Error),
+    #[error("gcc -E: {0}")]
+    Wait(std::io::Error),
+    /// gcc's own message (a missing header is dropped and gcc runs again instead).
+    #[error("gcc -E failed: {0}")]
+    Failed(String),
+    #[error("gcc -E produced text that is not UTF-8")]
+    NotUtf8,
+}
+
 /// Runs `gcc -E` on `source` (the text of a `.c` file).
-pub fn preprocess(source: &str) -> Result<Preprocessed, String> {
+pub fn preprocess(source: &str) -> Result<Preprocessed, PreprocessError> {
     let mut text = source.to_owned();
     let mut dropped = Vec::new();
     loop {
         let out = gcc_e(&text)?;
         if out.status.success() {
-            let text = String::from_utf8(out.stdout)
-                .map_err(|_| "gcc -E produced text that is not UTF-8".to_string())?;
+            let text = String::from_utf8(out.stdout).map_err(|_| PreprocessError::NotUtf8)?;
             return Ok(Preprocessed { text, dropped });
         }
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let failed = || PreprocessError::Failed(stderr.trim().to_owned());
         let Some(header) = missing_header(&stderr) else {
-            return Err(format!("gcc -E failed: {}", stderr.trim()));
+            return Err(failed());
         };
         let blanked = blank_include(&text, &header);
         if blanked == text {
-            return Err(format!("gcc -E failed: {}", stderr.trim()));
+            return Err(failed());
         }
         text = blanked;
         dropped.push(header);
     }
 }
 
-fn gcc_e(text: &str) -> Result<std::process::Output, String> {
+fn gcc_e(text: &str) -> Result<std::process::Output, PreprocessError> {
     let mut child = Command::new("gcc")
         .args(["-E", "-x", "c", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run gcc -E (the C preprocessor): {e}"))?;
+        .map_err(PreprocessError::CannotRun)?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = text.to_owned();
     // A separate writer: gcc may fill its output pipe before it has read all its input.
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("gcc -E: {e}"))?;
+    let out = child.wait_with_output().map_err(PreprocessError::Wait)?;
     let _ = writer.join();
     Ok(out)
 }

@@ -46,25 +46,22 @@ pub enum System {
     Pudlak,
 }
 
-/// Why no interpolant could be built.
-#[derive(Clone, Debug, Eq, PartialEq)]
+/// Why no interpolant could be built, or why one fails its check.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum ItpError {
     /// The last solve call did not end in a refutation.
+    #[error("no refutation to interpolate")]
     NoRefutation,
     /// The proof has a step that is not a resolution chain.
+    #[error("proof not usable for interpolation: {0}")]
     Proof(String),
     /// The budget ran out while the interpolant was being built (a large proof takes long).
+    #[error("stopped while building the interpolant")]
     Stopped,
-}
-
-impl std::fmt::Display for ItpError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ItpError::NoRefutation => f.write_str("no refutation to interpolate"),
-            ItpError::Proof(e) => write!(f, "proof not usable for interpolation: {e}"),
-            ItpError::Stopped => f.write_str("stopped while building the interpolant"),
-        }
-    }
+    /// [`ItpSolver::verify`]: the interpolant is not one (the message says which condition
+    /// fails).
+    #[error("not an interpolant: {0}")]
+    Invalid(String),
 }
 
 /// An interpolant: a circuit whose leaves stand for solver variables.
@@ -177,7 +174,7 @@ impl ItpSolver {
 
     /// Checks `itp` for `cut` against this solver's clauses: A implies it, it is inconsistent
     /// with B, and it speaks only of shared variables.
-    pub fn verify(&mut self, cut: u32, itp: &Interpolant) -> Result<(), String> {
+    pub fn verify(&mut self, cut: u32, itp: &Interpolant) -> Result<(), ItpError> {
         let budget = self.budget.clone();
         let rec = self.recorder();
         let clauses: Vec<(u32, &[Lit])> = rec.originals().collect();

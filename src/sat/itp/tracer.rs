@@ -14,6 +14,7 @@ use rustsat::solvers::SolverResult;
 use rustsat_cadical::{CaDiCaLClause, ClauseId, Conclusion, TraceProof};
 
 use super::super::{Lit, Var};
+use super::ItpError;
 
 /// How a clause of the proof came to be.
 pub(super) enum Step {
@@ -151,10 +152,12 @@ impl Recorder {
 
     /// Replays the propagation that derives `clause` from `antecedents` and returns its
     /// resolution chain.
-    fn chain(&mut self, clause: &[Lit], antecedents: &[ClauseId]) -> Result<Step, String> {
+    fn chain(&mut self, clause: &[Lit], antecedents: &[ClauseId]) -> Result<Step, ItpError> {
         let ants: Vec<usize> = antecedents
             .iter()
-            .map(|a| usize::try_from(a.0).map_err(|_| format!("antecedent id {}", a.0)))
+            .map(|a| {
+                usize::try_from(a.0).map_err(|_| ItpError::Proof(format!("antecedent id {}", a.0)))
+            })
             .collect::<Result<_, _>>()?;
         let (lits, rup) = (&self.lits, &mut self.rup);
         for &l in clause {
@@ -173,7 +176,9 @@ impl Recorder {
                 }
                 let Some(Some(cl)) = lits.get(a) else {
                     rup.reset();
-                    return Err(format!("antecedent {a} is not a live clause"));
+                    return Err(ItpError::Proof(format!(
+                        "antecedent {a} is not a live clause"
+                    )));
                 };
                 let mut open = None;
                 let mut n_open = 0;
@@ -210,10 +215,10 @@ impl Recorder {
         }
         let Some(start) = conflict else {
             rup.reset();
-            return Err(format!(
+            return Err(ItpError::Proof(format!(
                 "the antecedents of a clause of {} literals do not propagate to a conflict",
                 clause.len()
-            ));
+            )));
         };
         // Walk the implications back from the conflict, like conflict analysis.
         for &l in lits[start].as_deref().unwrap_or(&[]) {
@@ -288,7 +293,8 @@ impl TraceProof for Recorder {
         let lits: Vec<Lit> = clause.iter().collect();
         match self.chain(&lits, antecedents) {
             Ok(step) => self.steps[i] = step,
-            Err(e) => return self.fail(e),
+            Err(ItpError::Proof(message)) => return self.fail(message),
+            Err(e) => return self.fail(e.to_string()),
         }
         if lits.is_empty() {
             self.empty.get_or_insert(i);

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::Interpolant;
+use super::{Interpolant, ItpError};
 use crate::aig;
 use crate::sat::tseitin::encode_cone;
 use crate::sat::{Cadical, Lit, SatResult, Solver, Var};
@@ -17,11 +17,16 @@ pub(super) fn verify(
     cut: u32,
     itp: &Interpolant,
     budget: &Budget,
-) -> Result<(), String> {
+) -> Result<(), ItpError> {
     for &(_, v) in &itp.leaves {
         match parts_of(v) {
             Some((lo, hi)) if lo <= cut && cut < hi => {}
-            _ => return Err(format!("variable {} is not shared", v.idx())),
+            _ => {
+                return Err(ItpError::Invalid(format!(
+                    "variable {} is not shared",
+                    v.idx()
+                )))
+            }
         }
     }
     let side = |a_side: bool, negate: bool| -> SatResult {
@@ -47,12 +52,14 @@ pub(super) fn verify(
     };
     match side(true, true) {
         SatResult::Unsat => {}
-        SatResult::Sat => return Err("A does not imply the interpolant".into()),
-        SatResult::Interrupted => return Err("interrupted".into()),
+        SatResult::Sat => return Err(ItpError::Invalid("A does not imply the interpolant".into())),
+        SatResult::Interrupted => return Err(ItpError::Invalid("interrupted".into())),
     }
     match side(false, false) {
         SatResult::Unsat => Ok(()),
-        SatResult::Sat => Err("the interpolant is consistent with B".into()),
-        SatResult::Interrupted => Err("interrupted".into()),
+        SatResult::Sat => Err(ItpError::Invalid(
+            "the interpolant is consistent with B".into(),
+        )),
+        SatResult::Interrupted => Err(ItpError::Invalid("interrupted".into())),
     }
 }

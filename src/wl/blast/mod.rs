@@ -123,27 +123,45 @@ fn constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
     }
 }
 
+/// A valid model that the bit-blaster does not expand.
+#[derive(Debug, thiserror::Error)]
+pub enum Unsupported {
+    /// An array too large to expand into registers (the message says which).
+    #[error("{0}")]
+    Array(String),
+    /// A state whose initial value depends on itself.
+    #[error("unsupported: the initial value of state {0} depends on itself")]
+    CyclicInit(String),
+}
+
+/// Why [`blast_terms`] gave no bits.
+#[derive(Debug, thiserror::Error)]
+pub enum BlastError {
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+    /// The budget expired during the blasting.
+    #[error("interrupted")]
+    Interrupted,
+}
+
 /// Rejects models with arrays too large to expand.
-fn check_arrays(model: &Model) -> Result<(), String> {
+fn check_arrays(model: &Model) -> Result<(), Unsupported> {
     for t in 0..model.num_terms() {
         if let Sort::Array { index, element } = model.sort(TermId(t as u32)) {
             if let Some(why) = array::unsupported(index, element) {
-                return Err(why);
+                return Err(Unsupported::Array(why));
             }
         }
     }
     Ok(())
 }
 
-/// The bit-level system of `model` and the map from its words to their bits, or an
-/// `unsupported: ...` message.
-pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), String> {
+/// The bit-level system of `model` and the map from its words to their bits, or what it uses
+/// that the blaster does not support.
+pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), Unsupported> {
     check_arrays(model)?;
     if let Err(s) = model.init_order() {
-        return Err(format!(
-            "unsupported: the initial value of state {} depends on itself",
-            model.state_name(s)
-        ));
+        return Err(Unsupported::CyclicInit(model.state_name(s)));
     }
     let mut ts = TransitionSystem::default();
     let inputs: Vec<Bits> = (0..model.inputs().len())
@@ -279,9 +297,9 @@ pub fn leaf_bits(aig: &mut Aig, sort: Sort) -> Bits {
 
 /// The bits of the terms `roots` of `model` in `aig`, over the given bits of the model's
 /// inputs and states (e.g. the guards and assignments of a CFA's edges over leaves standing
-/// for the program's variables), or an `unsupported: ...` message for too large arrays, or
-/// `interrupted` when `budget` expires (checked before every term: one multiplier is
-/// thousands of gates, so the memory limit's stop must be seen within the blasting).
+/// for the program's variables), or what stopped it: too large arrays, or `budget` expiring
+/// (checked before every term: one multiplier is thousands of gates, so the memory limit's
+/// stop must be seen within the blasting).
 pub fn blast_terms(
     model: &Model,
     aig: &mut Aig,
@@ -289,13 +307,13 @@ pub fn blast_terms(
     states: &[Bits],
     roots: &[TermId],
     budget: &Budget,
-) -> Result<Vec<Bits>, String> {
+) -> Result<Vec<Bits>, BlastError> {
     check_arrays(model)?;
     let needed = model.cone(roots.iter().copied());
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
     for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
         if budget.expired() {
-            return Err("interrupted".into());
+            return Err(BlastError::Interrupted);
         }
         cache[t] = Some(term_bits(
             model,

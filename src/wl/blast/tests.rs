@@ -292,7 +292,7 @@ fn large_arrays_are_reported_unsupported() {
     let r = m.apply(Op::Read, &[t, idx]).unwrap();
     let bit = m.apply(Op::Unary(Unary::RedOr), &[r]).unwrap();
     m.add_bad(bit, None).unwrap();
-    let err = blast(&m).unwrap_err();
+    let err = blast(&m).unwrap_err().to_string();
     assert!(
         err.starts_with("unsupported: array with 32-bit index"),
         "{err}"

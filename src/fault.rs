@@ -1,0 +1,20 @@
+//! Fault injection for the tests of panic safety: with the cargo feature `fault-injection`
+//! (off by default, so never in a normal build), `WARDEN_FAULT=STAGE[,STAGE...]` makes the
+//! named stages panic: an engine (`ic3`, `kind`, `cegar`, `imc`, `bmc`, `portfolio`) when it
+//! starts checking, or `front` when the model is read. The tests show that the portfolio
+//! still answers and that a run whose every engine panicked prints `unknown` and exits 3.
+
+/// Panics if `WARDEN_FAULT` names `stage` (feature `fault-injection` only).
+#[cfg(feature = "fault-injection")]
+pub fn inject(stage: &str) {
+    if let Ok(stages) = std::env::var("WARDEN_FAULT") {
+        if stages.split(',').any(|s| s == stage) {
+            panic!("injected fault in {stage} (WARDEN_FAULT)");
+        }
+    }
+}
+
+/// Does nothing: fault injection is compiled in only with the feature `fault-injection`.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn inject(_stage: &str) {}

@@ -1,0 +1,286 @@
+//! Which engine reads which command-line option, on which kind of input, and the defaults
+//! that follow from each other.
+//!
+//! An option that the chosen engine would ignore, or a value it would run as something else,
+//! is a usage error naming the option, the engine and the input kind, rather than a run that
+//! silently does not do what was asked. Each engine declares what it reads in [`reads`]; the
+//! CEGAR options are given here as `Option`s so that a default is told apart from an explicit
+//! choice, and the defaults depend on the domain and the input (the refinement follows the
+//! domain: `unsat-core` for the explicit domain on circuits, sequence interpolation
+//! otherwise).
+
+use crate::check::EngineKind;
+use crate::engine::cegar::{
+    AbstractEngine, CegarOptions, ConfigError, Domain, InitPrec, PredSplit, Prune, Refinement,
+    Search, DEFAULT_MAX_ENUM,
+};
+use crate::front::InputKind;
+
+/// The CEGAR options of the command line (`--engine cegar` only).
+#[derive(Clone, Debug, Default, clap::Args)]
+#[command(next_help_heading = "CEGAR (--engine cegar only)")]
+pub struct CegarArgs {
+    /// Abstract domain [default: expl]. On C programs: expl or pred-cart.
+    #[arg(long, value_enum)]
+    pub domain: Option<Domain>,
+    /// Refinement of a spurious counterexample [default: unsat-core for expl on circuits,
+    /// else seq-itp]. On C programs: seq-itp, bw-bin-itp or fw-bin-itp.
+    #[arg(long, value_enum)]
+    pub refinement: Option<Refinement>,
+    /// How interpolants become predicates (predicate and product domains) [default:
+    /// conjuncts].
+    #[arg(long, value_enum)]
+    pub pred_split: Option<PredSplit>,
+    /// Order of expansion of the abstract reachability graph (graph domains) [default: bfs].
+    /// err, err-dfs and dfs-err (distance to the error location) on C programs only.
+    #[arg(long, value_enum)]
+    pub search: Option<Search>,
+    /// What of the abstract reachability graph survives a refinement (graph domains)
+    /// [default: lazy].
+    #[arg(long, value_enum)]
+    pub prune: Option<Prune>,
+    /// Initial precision [default: prop].
+    #[arg(long, value_enum)]
+    pub init_prec: Option<InitPrec>,
+    /// Engine for the localized system (explicit domain, circuits only) [default: ic3].
+    #[arg(long, value_enum)]
+    pub abstract_engine: Option<AbstractEngine>,
+    /// Successor valuations of the tracked latches enumerated per step before their values
+    /// become unknown (explicit domain with --abstract-engine arg, and prod; on C programs
+    /// the explicit domain's tracked variables); 0: no limit [default: 10]. Doubled whenever
+    /// a refinement finds nothing new to track.
+    #[arg(long, value_name = "K")]
+    pub max_enum: Option<usize>,
+}
+
+/// An option the run would ignore or run as something else, or a combination that cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    #[error("{option} is ignored by --engine {engine}{configured} on {input}: leave it out")]
+    Ignored {
+        option: &'static str,
+        engine: &'static str,
+        /// For CEGAR: the configuration that ignores it (` with --domain ...`).
+        configured: String,
+        input: InputKind,
+    },
+    #[error("{option} {value} is not implemented by --engine {engine} on {input} ({hint})")]
+    NotImplemented {
+        option: &'static str,
+        value: String,
+        engine: &'static str,
+        input: InputKind,
+        hint: &'static str,
+    },
+    #[error("--engine {engine} on {input}: {source}")]
+    Cegar {
+        engine: &'static str,
+        input: InputKind,
+        source: ConfigError,
+    },
+}
+
+/// The options of `check` that only some engines or inputs read; the others (output files,
+/// limits, verbosity) every run reads.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Opt {
+    MaxDepth,
+    Jobs,
+    Portfolio,
+    BmcStep,
+    BmcDyn,
+    Prep,
+    DataModel,
+    NondetFn,
+    Blocks,
+    Domain,
+    Refinement,
+    PredSplit,
+    Search,
+    Prune,
+    InitPrec,
+    AbstractEngine,
+    MaxEnum,
+}
+
+impl Opt {
+    /// The flag on the command line.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Opt::MaxDepth => "--max-depth",
+            Opt::Jobs => "--jobs",
+            Opt::Portfolio => "--portfolio",
+            Opt::BmcStep => "--bmc-step",
+            Opt::BmcDyn => "--bmc-dyn",
+            Opt::Prep => "--prep/--scorr-depth",
+            Opt::DataModel => "--data-model",
+            Opt::NondetFn => "--nondet-fn",
+            Opt::Blocks => "--blocks",
+            Opt::Domain => "--domain",
+            Opt::Refinement => "--refinement",
+            Opt::PredSplit => "--pred-split",
+            Opt::Search => "--search",
+            Opt::Prune => "--prune",
+            Opt::InitPrec => "--init-prec",
+            Opt::AbstractEngine => "--abstract-engine",
+            Opt::MaxEnum => "--max-enum",
+        }
+    }
+}
+
+/// The options of `set` whose flag is true (set explicitly).
+pub fn given<const N: usize>(set: [(bool, Opt); N]) -> Vec<Opt> {
+    set.into_iter()
+        .filter(|(s, _)| *s)
+        .map(|(_, o)| o)
+        .collect()
+}
+
+impl CegarArgs {
+    /// The CEGAR options given explicitly.
+    fn given(&self) -> Vec<Opt> {
+        given([
+            (self.domain.is_some(), Opt::Domain),
+            (self.refinement.is_some(), Opt::Refinement),
+            (self.pred_split.is_some(), Opt::PredSplit),
+            (self.search.is_some(), Opt::Search),
+            (self.prune.is_some(), Opt::Prune),
+            (self.init_prec.is_some(), Opt::InitPrec),
+            (self.abstract_engine.is_some(), Opt::AbstractEngine),
+            (self.max_enum.is_some(), Opt::MaxEnum),
+        ])
+    }
+
+    /// The configuration these options ask for, the unset ones at their defaults for `input`.
+    pub fn resolve(&self, input: InputKind) -> CegarOptions {
+        let domain = self.domain.unwrap_or_default();
+        let refinement = match (input, domain) {
+            (InputKind::Circuit, Domain::Expl) => Refinement::UnsatCore,
+            _ => Refinement::SeqItp,
+        };
+        CegarOptions {
+            domain,
+            refinement: self.refinement.unwrap_or(refinement),
+            pred_split: self.pred_split.unwrap_or_default(),
+            search: self.search.unwrap_or_default(),
+            prune: self.prune.unwrap_or_default(),
+            init_prec: self.init_prec.unwrap_or_default(),
+            abstract_engine: self.abstract_engine.unwrap_or_default(),
+            max_enum: self.max_enum.unwrap_or(DEFAULT_MAX_ENUM),
+        }
+    }
+}
+
+/// Whether `engine` on `input`, configured as `cegar` (for `--engine cegar`), reads `opt`.
+pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Opt) -> bool {
+    let circuit = input == InputKind::Circuit;
+    let predicates = cegar.domain != Domain::Expl;
+    match opt {
+        // The portfolio hands the bound to its k-induction, IMC, CEGAR and BMC workers.
+        Opt::MaxDepth => match engine {
+            EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Imc => true,
+            EngineKind::Ic3 => false,
+            // Only localized BMC is bounded.
+            EngineKind::Cegar => {
+                circuit && !predicates && cegar.abstract_engine == AbstractEngine::Bmc
+            }
+        },
+        Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
+        // The portfolio's BMC workers have their own configurations.
+        Opt::BmcStep | Opt::BmcDyn => engine == EngineKind::Bmc,
+        // Preprocessing runs before every engine on the bit-level system; the CFA analysis
+        // of a C program (`--engine cegar`) works on the program itself.
+        Opt::Prep => circuit || engine != EngineKind::Cegar,
+        Opt::DataModel | Opt::NondetFn | Opt::Blocks => !circuit,
+        // The portfolio's CEGAR worker has its own fixed configuration.
+        _ if engine != EngineKind::Cegar => false,
+        Opt::Domain | Opt::Refinement | Opt::InitPrec => true,
+        Opt::AbstractEngine => circuit && !predicates,
+        Opt::Search | Opt::Prune => !circuit || cegar.builds_graph(),
+        Opt::PredSplit => predicates,
+        Opt::MaxEnum => match input {
+            InputKind::Circuit => {
+                cegar.builds_graph() && matches!(cegar.domain, Domain::Expl | Domain::Prod)
+            }
+            InputKind::C => !predicates,
+        },
+    }
+}
+
+/// The CEGAR configuration of a run of `engine` on `input` whose options `given` (besides the
+/// CEGAR ones in `cegar`) were set explicitly, or why it would not run as asked.
+pub fn check(
+    engine: EngineKind,
+    input: InputKind,
+    cegar: &CegarArgs,
+    given: &[Opt],
+) -> Result<CegarOptions, UsageError> {
+    let opts = cegar.resolve(input);
+    let name = engine.name();
+    let cegar_given = cegar.given();
+    let mut all_given = given.iter().chain(&cegar_given);
+    if let Some(o) = all_given.find(|&&o| !reads(engine, input, &opts, o)) {
+        let configured = match (engine, input, opts.domain) {
+            (EngineKind::Cegar, InputKind::Circuit, Domain::Expl) => format!(
+                " with --domain expl --abstract-engine {}",
+                value_name(opts.abstract_engine)
+            ),
+            (EngineKind::Cegar, _, domain) => format!(" with --domain {}", value_name(domain)),
+            _ => String::new(),
+        };
+        return Err(UsageError::Ignored {
+            option: o.flag(),
+            engine: name,
+            configured,
+            input,
+        });
+    }
+    if engine != EngineKind::Cegar {
+        return Ok(opts);
+    }
+    let unimplemented = |option: &'static str, value: String, hint| UsageError::NotImplemented {
+        option,
+        value,
+        engine: name,
+        input,
+        hint,
+    };
+    match input {
+        InputKind::C => {
+            if !matches!(opts.domain, Domain::Expl | Domain::PredCart) {
+                let hint = "the CFA analysis has expl and pred-cart";
+                return Err(unimplemented("--domain", value_name(opts.domain), hint));
+            }
+            if matches!(
+                opts.refinement,
+                Refinement::UnsatCore | Refinement::MultiSeq
+            ) {
+                let hint = "the CFA analysis interpolates: seq-itp, bw-bin-itp, fw-bin-itp";
+                return Err(unimplemented(
+                    "--refinement",
+                    value_name(opts.refinement),
+                    hint,
+                ));
+            }
+            Ok(opts)
+        }
+        InputKind::Circuit => {
+            if matches!(opts.search, Search::Err | Search::ErrDfs | Search::DfsErr) {
+                let hint = "a circuit has no error location: bfs or dfs";
+                return Err(unimplemented("--search", value_name(opts.search), hint));
+            }
+            opts.validate().map_err(|source| UsageError::Cegar {
+                engine: name,
+                input,
+                source,
+            })?;
+            Ok(opts)
+        }
+    }
+}
+
+/// How the command line spells `v`.
+fn value_name(v: impl clap::ValueEnum) -> String {
+    v.to_possible_value()
+        .map_or(String::new(), |p| p.get_name().to_owned())
+}

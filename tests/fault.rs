@@ -1,0 +1,75 @@
+//! Panic safety, with faults injected through `WARDEN_FAULT` (cargo feature
+//! `fault-injection`: `cargo test --release --features fault-injection --test fault`; without
+//! the feature this file is empty). A panicking portfolio worker is reported and the others
+//! answer; a run whose every engine panicked, or whose front end did, prints `unknown` and
+//! exits 3 with the message on stderr (never Rust's 101).
+
+#![cfg(feature = "fault-injection")]
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::circuit;
+
+fn warden_with_fault(fault: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .env("WARDEN_FAULT", fault)
+        .output()
+        .expect("run warden")
+}
+
+#[test]
+fn the_portfolio_answers_when_one_worker_panics() {
+    let model = circuit("counter4_sat.aag");
+    for fault in ["ic3", "kind"] {
+        let out = warden_with_fault(fault, &["check", &model, "--jobs", "2"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{fault}: {err}");
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("sat\n"));
+        assert!(err.contains(&format!("engine {fault} panicked")), "{err}");
+        assert!(err.contains("injected fault"), "{err}");
+    }
+    let unsat = circuit("counter4_wrap_unsat.aag");
+    let out = warden_with_fault("kind", &["check", &unsat, "--jobs", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+}
+
+/// `unknown` on stdout, exit code 3, and `message` on stderr.
+fn assert_internal_error(out: &Output, message: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n", "{err}");
+    assert!(err.contains("warden: internal error: panic"), "{err}");
+    assert!(err.contains(message), "{err}");
+}
+
+#[test]
+fn an_engine_that_panics_alone_gives_unknown_and_exit_3() {
+    let model = circuit("counter4_sat.aag");
+    for engine in ["ic3", "bmc", "kind", "imc", "cegar"] {
+        let out = warden_with_fault(engine, &["check", &model, "--engine", engine]);
+        assert_internal_error(&out, &format!("injected fault in {engine}"));
+    }
+}
+
+#[test]
+fn a_portfolio_without_a_live_worker_gives_unknown_and_exit_3() {
+    let model = circuit("counter4_sat.aag");
+    let out = warden_with_fault("ic3,kind", &["check", &model, "--jobs", "2"]);
+    assert_internal_error(&out, "every portfolio worker panicked");
+}
+
+#[test]
+fn a_panic_in_the_front_end_or_the_cfa_engine_gives_unknown_and_exit_3() {
+    let out = warden_with_fault("front", &["check", &circuit("counter4_sat.aag")]);
+    assert_internal_error(&out, "injected fault in front");
+    let c = circuit("c/wrap_sat.c");
+    let out = warden_with_fault("cegar", &["check", &c, "--engine", "cegar"]);
+    assert_internal_error(&out, "injected fault in cegar");
+    // The HWMCC form prints its verdict line the same way.
+    let out = warden_with_fault("front", &[&circuit("counter4_sat.aag")]);
+    assert_internal_error(&out, "injected fault in front");
+}
