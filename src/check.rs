@@ -13,7 +13,7 @@ use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
-use crate::engine::{bmc::Bmc, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
+use crate::engine::{bmc::Bmc, ic3::{Ic3, Ic3Options}, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
 use crate::prep::preprocess;
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
@@ -45,6 +45,8 @@ pub struct Options {
     pub jobs: usize,
     /// The configuration of the CEGAR engine.
     pub cegar: CegarOptions,
+    /// The configuration of the IC3 engine (also the portfolio's IC3 worker).
+    pub ic3: Ic3Options,
 }
 
 impl Options {
@@ -55,6 +57,7 @@ impl Options {
             max_depth: None,
             jobs: 2,
             cegar: CegarOptions::default(),
+            ic3: Ic3Options::default(),
         }
     }
 }
@@ -91,13 +94,17 @@ fn build(opts: &Options) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth)),
-        EngineKind::Ic3 => Box::new(Ic3::new()),
+        EngineKind::Ic3 => Box::new(Ic3::new().with_options(opts.ic3)),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth)),
         EngineKind::Portfolio => {
             let pool = LemmaPool::new();
             let workers: Vec<Box<dyn Engine + Send>> = vec![
-                Box::new(Ic3::new().with_lemma_pool(pool.clone())),
+                Box::new(
+                    Ic3::new()
+                        .with_options(opts.ic3)
+                        .with_lemma_pool(pool.clone()),
+                ),
                 Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool)),
                 Box::new(Cegar::new(CegarOptions::default(), opts.max_depth)),
                 Box::new(Imc::new(opts.max_depth)),

@@ -18,6 +18,7 @@ use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::cegar::CegarOptions;
+use crate::engine::ic3::Ic3Options;
 use crate::front::{self, aiger, btor2, InputError, Model, Source};
 use crate::ts::{replay, Trace};
 use crate::witness;
@@ -107,6 +108,8 @@ struct CheckArgs {
     verbose: u8,
     #[command(flatten)]
     cegar: CegarOptions,
+    #[command(flatten)]
+    ic3: Ic3Options,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -171,6 +174,7 @@ fn hwmcc_form(args: &[String]) -> Option<i32> {
         stats: false,
         verbose: 0,
         cegar: CegarOptions::default(),
+        ic3: Ic3Options::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -253,6 +257,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> i32 {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         cegar: args.cegar,
+        ic3: args.ic3,
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.
