@@ -13,7 +13,13 @@ use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
-use crate::engine::{bmc::Bmc, ic3::{Ic3, Ic3Options}, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict};
+use crate::engine::{
+    bmc::Bmc,
+    ic3::{Ic3, Ic3Options},
+    kind::Kind,
+    portfolio::Portfolio,
+    Engine, Stats, Verdict,
+};
 use crate::prep::preprocess;
 use crate::ts::{replay, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;

@@ -213,31 +213,45 @@ fn every_option_agrees_with_the_manifest_of_our_circuits() {
     }
 }
 
+/// Each switch gives right answers and does its work: CTPs are blocked on the safe counters
+/// only with `ctp`, optional obligations dropped on the buggy ones only with `drop_po`.
 #[test]
 fn every_option_proves_the_counters_and_finds_their_bugs() {
-    let mut totals = [0; 3];
+    let (mut all_ctps, mut all_dropped) = (0, 0);
     for options in configurations() {
+        let mut ctps = 0;
         for ts in [wrapping(6, 49, &[50]), wrapping(7, 99, &[120, 121])] {
             match check_with(&ts, options) {
                 (Verdict::Safe(inv), stats) => {
                     assert_eq!(cert::check(&ts, &inv, &Budget::new(None)), Ok(()));
-                    totals[0] += stat(&stats, "ic3_ctps");
+                    ctps += stat(&stats, "ic3_ctps");
                 }
                 (v, _) => panic!("{options:?}: expected safe, got {v:?}"),
             }
         }
+        if !options.ctp {
+            assert_eq!(ctps, 0, "{options:?}");
+        }
+        all_ctps += ctps;
+        let mut dropped = 0;
         for (ts, depth) in [(counter(4, 11, false), 11), (wrapping(5, 20, &[17]), 17)] {
             match check_with(&ts, options) {
                 (Verdict::Unsafe(t), stats) => {
                     assert_eq!(replay(&ts, &t).unwrap(), depth, "{options:?}");
-                    totals[1] += stat(&stats, "ic3_obligations_dropped");
+                    dropped += stat(&stats, "ic3_obligations_dropped");
                 }
                 (v, _) => panic!("{options:?}: expected unsafe, got {v:?}"),
             }
         }
+        if options.drop_po == 0 {
+            assert_eq!(dropped, 0, "{options:?}");
+        }
+        all_dropped += dropped;
     }
-    totals[2] = totals[0] + totals[1];
-    eprintln!("ctps {}, dropped {}", totals[0], totals[1]);
+    assert!(
+        all_ctps > 0 && all_dropped > 0,
+        "{all_ctps} CTPs, {all_dropped} dropped"
+    );
 }
 
 fn manifest_agrees(options: Ic3Options) {
