@@ -15,7 +15,12 @@ use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{
-    bmc::Bmc, bmc::BmcOptions, ic3::Ic3, kind::Kind, portfolio::Portfolio, Engine, Stats, Verdict,
+    bmc::Bmc,
+    bmc::BmcOptions,
+    ic3::{Ic3, Ic3Options},
+    kind::Kind,
+    portfolio::Portfolio,
+    Engine, Stats, Verdict,
 };
 use crate::error::InternalError;
 use crate::prep::{preprocess, PrepOptions};
@@ -69,6 +74,8 @@ pub struct Options {
     pub bmc: BmcOptions,
     /// The preprocessing passes.
     pub prep: PrepOptions,
+    /// The configuration of the IC3 engine.
+    pub ic3: Ic3Options,
 }
 
 impl Options {
@@ -81,6 +88,7 @@ impl Options {
             cegar: CegarOptions::default(),
             portfolio: configs::PORTFOLIOS[0].name,
             bmc: BmcOptions::default(),
+            ic3: Ic3Options::default(),
             prep: PrepOptions::default(),
         }
     }
@@ -91,6 +99,7 @@ impl Options {
             engine: row.engine,
             cegar: row.cegar().expect("table rows are valid configurations"),
             bmc: row.bmc,
+            ic3: row.ic3,
             ..self.clone()
         }
     }
@@ -126,7 +135,11 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
-        EngineKind::Ic3 => Box::new(Ic3::new().with_lemma_pool(pool.clone())),
+        EngineKind::Ic3 => Box::new(
+            Ic3::new()
+                .with_options(opts.ic3)
+                .with_lemma_pool(pool.clone()),
+        ),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth)),
         EngineKind::Portfolio => {

@@ -23,6 +23,7 @@ use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::bmc::BmcOptions;
 use crate::engine::configs;
+use crate::engine::ic3::Ic3Options;
 use crate::error::{panic_message, ExitCode, InternalError};
 use crate::front::{self, aiger, btor2, InputError, InputKind, Model, Source};
 use crate::options::{self, CegarArgs, Opt};
@@ -142,6 +143,8 @@ struct CheckArgs {
     bmc: BmcOptions,
     #[command(flatten)]
     prep: PrepOptions,
+    #[command(flatten)]
+    ic3: Ic3Options,
 }
 
 impl CheckArgs {
@@ -154,6 +157,7 @@ impl CheckArgs {
             (self.portfolio.is_some(), Opt::Portfolio),
             (self.bmc.step.get() != 1, Opt::BmcStep),
             (self.bmc.dynamic, Opt::BmcDyn),
+            (self.ic3 != Ic3Options::default(), Opt::Ic3),
             (self.prep != PrepOptions::default(), Opt::Prep),
             (self.data_model.is_some(), Opt::DataModel),
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
@@ -264,6 +268,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         cegar: CegarArgs::default(),
         bmc: BmcOptions::default(),
         prep: PrepOptions::default(),
+        ic3: Ic3Options::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -367,6 +372,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             .map_or(configs::PORTFOLIOS[0].name, |p| p.name),
         bmc: args.bmc,
         prep: args.prep.clone(),
+        ic3: args.ic3,
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.

@@ -89,6 +89,7 @@ pub enum Opt {
     Portfolio,
     BmcStep,
     BmcDyn,
+    Ic3,
     Prep,
     DataModel,
     NondetFn,
@@ -112,6 +113,7 @@ impl Opt {
             Opt::Portfolio => "--portfolio",
             Opt::BmcStep => "--bmc-step",
             Opt::BmcDyn => "--bmc-dyn",
+            Opt::Ic3 => "--ic3-*",
             Opt::Prep => "--prep/--scorr-depth",
             Opt::DataModel => "--data-model",
             Opt::NondetFn => "--nondet-fn",
@@ -188,6 +190,8 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
         // The portfolio's BMC workers have their own configurations.
         Opt::BmcStep | Opt::BmcDyn => engine == EngineKind::Bmc,
+        // Likewise the portfolio's IC3 workers (and localization's IC3 runs as it is).
+        Opt::Ic3 => engine == EngineKind::Ic3,
         // Preprocessing runs before every engine on the bit-level system; the CFA analysis
         // of a C program (`--engine cegar`) works on the program itself.
         Opt::Prep => circuit || engine != EngineKind::Cegar,

@@ -13,6 +13,7 @@ use clap::Parser;
 use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
+use crate::engine::ic3::Ic3Options;
 use crate::front::InputKind;
 use crate::options::{self, CegarArgs, UsageError};
 
@@ -30,6 +31,21 @@ pub const CONFIGS: &[Config] = &[
         name: "ic3",
         args: "--engine ic3",
         about: "IC3/PDR: MIC generalisation with CTGs, lemmas shared with k-induction",
+    },
+    Config {
+        name: "ic3-ctp",
+        args: "--engine ic3 --ic3-ctp",
+        about: "IC3 with counterexamples to propagation (a failed push blocks its state below)",
+    },
+    Config {
+        name: "ic3-parent",
+        args: "--engine ic3 --ic3-parent",
+        about: "IC3 with parent-lemma-guided generalisation (i-good lemmas)",
+    },
+    Config {
+        name: "ic3-drop-po",
+        args: "--engine ic3 --ic3-drop-po 16",
+        about: "IC3 dropping optional proof obligations at their 16th predecessor",
     },
     Config {
         name: "kind",
@@ -94,6 +110,8 @@ pub struct Row {
     pub cegar: CegarArgs,
     #[command(flatten)]
     pub bmc: BmcOptions,
+    #[command(flatten)]
+    pub ic3: Ic3Options,
 }
 
 impl Row {

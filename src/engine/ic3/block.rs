@@ -5,6 +5,7 @@ use super::lift::Target;
 use super::obligation::Obligation;
 use super::{Cube, Ic3Solver, Interrupted};
 use crate::ts::Trace;
+use std::time::Instant;
 
 impl Ic3Solver<'_> {
     /// Excludes every bad state from F_N, or returns a counterexample.
@@ -12,7 +13,10 @@ impl Ic3Solver<'_> {
         let n = self.frames.top();
         loop {
             self.counters.queries += 1;
-            if !self.frames.solver(n).bad_state()? {
+            let start = Instant::now();
+            let bad = self.frames.solver(n).bad_state()?;
+            self.counters.bad_time += start.elapsed();
+            if !bad {
                 return Ok(None);
             }
             let (cube, inputs) = self.predecessor(n, Target::Bad)?;
@@ -26,8 +30,8 @@ impl Ic3Solver<'_> {
         }
     }
 
-    /// Queues the obligation to exclude `cube` from F_frame, or, when `cube` meets the initial
-    /// states, returns the counterexample that starts there.
+    /// Queues the obligation to exclude `cube` from F_frame (optional as its successor is),
+    /// or, when `cube` meets the initial states, returns the counterexample that starts there.
     fn open(
         &mut self,
         frame: usize,
@@ -40,18 +44,22 @@ impl Ic3Solver<'_> {
             return Some(self.obligations.trace(self.ts, &cube, inputs, successor));
         }
         self.counters.obligations += 1;
+        let optional = successor.is_some_and(|id| self.obligations.get(id).optional);
         self.obligations.push(Obligation {
             frame,
             depth,
             cube,
             inputs,
             successor,
+            optional,
+            fails: 0,
         });
         None
     }
 
     /// Works off the queued obligations. A blocked one is queued again one frame above its
-    /// lemma, which finds counterexamples longer than the current round without more rounds.
+    /// lemma, which finds counterexamples longer than the current round without more rounds;
+    /// with `--ic3-drop-po N` such an optional one is dropped at its N-th predecessor.
     fn block(&mut self) -> Result<Option<Trace>, Interrupted> {
         let n = self.frames.top();
         while let Some(id) = self.obligations.pop() {
@@ -71,6 +79,13 @@ impl Ic3Solver<'_> {
                     }
                 }
                 None => {
+                    let ob = self.obligations.get_mut(id);
+                    ob.fails += 1;
+                    let limit = self.options.drop_po;
+                    if ob.optional && limit > 0 && ob.fails >= limit {
+                        self.counters.dropped += 1;
+                        continue;
+                    }
                     let (pred, inputs) = self.predecessor(frame - 1, Target::Cube(&cube))?;
                     self.obligations.requeue(id, frame);
                     if let Some(trace) = self.open(frame - 1, depth + 1, pred, inputs, Some(id)) {
@@ -84,7 +99,7 @@ impl Ic3Solver<'_> {
 
     /// Generalises `cube` (blocked relative to F_i), pushes it up while it stays blocked and
     /// adds its lemma there. Returns the lemma's level.
-    fn block_cube(&mut self, i: usize, cube: Cube) -> Result<usize, Interrupted> {
+    pub(super) fn block_cube(&mut self, i: usize, cube: Cube) -> Result<usize, Interrupted> {
         let mut cube = self.generalize(i, cube)?;
         let mut level = i + 1;
         while level < self.frames.top() {

@@ -7,7 +7,15 @@
 //! one nesting level deeper), which often makes the drop succeed. After `ctg_max` CTGs in a
 //! row the cube is *joined* with the CTG instead: only the literals the CTG shares survive,
 //! so the next attempt covers it.
+//!
+//! With `--ic3-parent`, a cube that a lemma of level exactly i excludes (its *parent*: a
+//! lemma of F_i that did not reach F_{i+1}) tries to drop the other literals first, so the
+//! new lemma tends to be the parent plus the few literals that make it hold one frame
+//! higher (Xia et al., CAV 2023).
 
+use std::time::Instant;
+
+use super::cube::subsumes;
 use super::lift::Target;
 use super::{Cube, Ic3Solver, Interrupted, LIMITS};
 
@@ -15,11 +23,38 @@ impl Ic3Solver<'_> {
     /// Generalises `cube`, blocked relative to F_i and excluding the initial states, into a
     /// sub-cube with the same two properties.
     pub fn generalize(&mut self, i: usize, cube: Cube) -> Result<Cube, Interrupted> {
-        self.mic(i, cube, 0)
+        let start = Instant::now();
+        let parent = if self.options.parent {
+            self.parent(i, &cube)
+        } else {
+            None
+        };
+        let result = self.mic(i, cube, parent.as_deref(), 0);
+        self.counters.mic_time += start.elapsed();
+        result
     }
 
-    fn mic(&mut self, i: usize, mut cube: Cube, depth: usize) -> Result<Cube, Interrupted> {
+    /// The first lemma stored at level `i` that excludes `cube`.
+    fn parent(&self, i: usize, cube: &[crate::aig::Lit]) -> Option<Cube> {
+        let mut sorted = cube.to_vec();
+        sorted.sort();
+        (self.frames.level(i).iter())
+            .find(|p| subsumes(p, &sorted))
+            .cloned()
+    }
+
+    /// MIC, least active literal first; the literals of `parent` (sorted) come last.
+    fn mic(
+        &mut self,
+        i: usize,
+        mut cube: Cube,
+        parent: Option<&[crate::aig::Lit]>,
+        depth: usize,
+    ) -> Result<Cube, Interrupted> {
         self.activity.sort_ascending(&mut cube);
+        if let Some(parent) = parent {
+            cube.sort_by_key(|l| parent.binary_search(l).is_ok());
+        }
         let mut attempts = LIMITS.mic_attempts;
         let mut j = 0;
         while j < cube.len() {
@@ -80,7 +115,7 @@ impl Ic3Solver<'_> {
                             None => break,
                         }
                     }
-                    let lemma = self.mic(level - 1, core, depth + 1)?;
+                    let lemma = self.mic(level - 1, core, None, depth + 1)?;
                     self.add_lemma(level, lemma);
                     continue;
                 }

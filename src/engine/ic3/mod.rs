@@ -14,6 +14,10 @@
 //! relative-induction queries (a trace satisfies them in every frame). Latches without a
 //! reset value are free in F_0, so a lemma holds initially only through a literal that a
 //! reset value makes true.
+//!
+//! [`Ic3Options`] switches on the stronger variants (counterexamples to propagation,
+//! parent-lemma-guided generalisation, dropping optional obligations that keep failing); `--stats`
+//! reports where the time goes (SAT calls by kind, generalisation, propagation).
 
 mod activity;
 mod block;
@@ -22,6 +26,7 @@ mod frames;
 mod lift;
 mod mic;
 mod obligation;
+mod options;
 mod propagate;
 mod share;
 mod solver;
@@ -29,6 +34,7 @@ mod solver;
 mod tests;
 
 pub use cube::Cube;
+pub use options::Ic3Options;
 
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
@@ -40,11 +46,13 @@ use cube::Init;
 use frames::Frames;
 use lift::{Lifter, Target};
 use obligation::Obligations;
+use std::time::{Duration, Instant};
 
 /// The IC3 engine.
 #[derive(Default)]
 pub struct Ic3 {
     pool: Option<LemmaPool>,
+    options: Ic3Options,
     stats: Stats,
 }
 
@@ -59,6 +67,11 @@ impl Ic3 {
         self.pool = Some(pool);
         self
     }
+
+    pub fn with_options(mut self, options: Ic3Options) -> Ic3 {
+        self.options = options;
+        self
+    }
 }
 
 impl Engine for Ic3 {
@@ -68,6 +81,7 @@ impl Engine for Ic3 {
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut ic3 = Ic3Solver::new(ts, budget);
+        ic3.options = self.options;
         ic3.pool = self.pool.clone();
         let verdict = ic3.run();
         self.stats = ic3.stats();
@@ -91,12 +105,15 @@ struct Limits {
     ctg_depth: usize,
     /// Failed drops in a row after which MIC stops.
     mic_attempts: usize,
+    /// Counterexamples to propagation blocked per lemma and push (`--ic3-ctp`).
+    ctp_max: usize,
 }
 
 const LIMITS: Limits = Limits {
     ctg_max: 3,
     ctg_depth: 1,
     mic_attempts: 3,
+    ctp_max: 3,
 };
 
 #[derive(Default)]
@@ -105,6 +122,26 @@ struct Counters {
     lemmas: u64,
     ctgs: u64,
     obligations: u64,
+    /// Counterexamples to propagation blocked.
+    ctps: u64,
+    /// Optional obligations dropped.
+    dropped: u64,
+    /// Relative-induction queries: how many, and their SAT time.
+    rel_queries: u64,
+    rel_time: Duration,
+    /// Lifting queries (predecessors, CTGs, CTPs) and their time.
+    lift_queries: u64,
+    lift_time: Duration,
+    /// Bad-state queries and their time.
+    bad_time: Duration,
+    /// Time in generalisation (MIC, its queries and CTG blocking included).
+    mic_time: Duration,
+    /// Time in propagation (its queries and CTP blocking included).
+    prop_time: Duration,
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis() as u64
 }
 
 /// One IC3 run on one system: frames, solvers, lifting, activity and the obligations of the
@@ -116,6 +153,7 @@ pub struct Ic3Solver<'a> {
     lifter: Lifter<'a>,
     activity: Activity,
     obligations: Obligations,
+    options: Ic3Options,
     pool: Option<LemmaPool>,
     share: share::Share,
     counters: Counters,
@@ -133,11 +171,18 @@ impl<'a> Ic3Solver<'a> {
             lifter: Lifter::new(ts, budget),
             activity: Activity::new(ts.aig.num_vars()),
             obligations: Obligations::default(),
+            options: Ic3Options::default(),
             pool: None,
             share: share::Share::default(),
             counters: Counters::default(),
             clean: None,
         }
+    }
+
+    /// The same with `options`.
+    pub fn with_options(mut self, options: Ic3Options) -> Ic3Solver<'a> {
+        self.options = options;
+        self
     }
 
     /// N, the last frame.
@@ -193,12 +238,12 @@ impl<'a> Ic3Solver<'a> {
         cube: &[crate::aig::Lit],
     ) -> Result<Option<Cube>, Interrupted> {
         self.counters.queries += 1;
+        self.counters.rel_queries += 1;
+        let start = Instant::now();
         let s = self.frames.solver(frame);
-        Ok(if s.relative_induction(cube)? {
-            None
-        } else {
-            Some(s.core(&self.init, cube))
-        })
+        let blocked = !s.relative_induction(cube)?;
+        self.counters.rel_time += start.elapsed();
+        Ok(blocked.then(|| s.core(&self.init, cube)))
     }
 
     /// Adds the lemma excluding `cube` to F_1..F_level.
@@ -218,18 +263,32 @@ impl<'a> Ic3Solver<'a> {
     ) -> Result<(Cube, Vec<bool>), Interrupted> {
         let (state, inputs) = self.frames.solver(frame).state();
         self.counters.queries += 1;
-        let cube = (self.lifter).lift(&self.activity, state, &inputs, target)?;
-        Ok((cube, inputs))
+        self.counters.lift_queries += 1;
+        let start = Instant::now();
+        let cube = (self.lifter).lift(&self.activity, state, &inputs, target);
+        self.counters.lift_time += start.elapsed();
+        Ok((cube?, inputs))
     }
 
-    /// Counters for `--stats`.
+    /// Counters and timers (milliseconds) for `--stats`. The SAT times are the solver calls
+    /// alone; MIC and propagation time include their own SAT calls.
     pub fn stats(&self) -> Stats {
+        let c = &self.counters;
         vec![
-            ("ic3_queries", self.counters.queries),
-            ("ic3_lemmas", self.counters.lemmas),
+            ("ic3_queries", c.queries),
+            ("ic3_lemmas", c.lemmas),
             ("ic3_frames", self.frames.top() as u64),
-            ("ic3_ctgs", self.counters.ctgs),
-            ("ic3_obligations", self.counters.obligations),
+            ("ic3_ctgs", c.ctgs),
+            ("ic3_ctps", c.ctps),
+            ("ic3_obligations", c.obligations),
+            ("ic3_obligations_dropped", c.dropped),
+            ("ic3_rel_queries", c.rel_queries),
+            ("ic3_rel_ms", millis(c.rel_time)),
+            ("ic3_lift_queries", c.lift_queries),
+            ("ic3_lift_ms", millis(c.lift_time)),
+            ("ic3_bad_ms", millis(c.bad_time)),
+            ("ic3_mic_ms", millis(c.mic_time)),
+            ("ic3_prop_ms", millis(c.prop_time)),
         ]
     }
 }

@@ -18,6 +18,11 @@ pub(super) struct Obligation {
     /// obligation of a chain, make a bad literal true), the constraints holding.
     pub(super) inputs: Vec<bool>,
     pub(super) successor: Option<usize>,
+    /// Not needed to finish the round: it was blocked in its frame and queued again higher
+    /// up, or it is a predecessor of such an obligation.
+    pub(super) optional: bool,
+    /// How often a predecessor kept it from being blocked.
+    pub(super) fails: u32,
 }
 
 /// The obligations of one round, lowest frame first, then the closest to a bad state.
@@ -38,15 +43,20 @@ impl Obligations {
         self.queue.pop().map(|Reverse((_, _, id))| id)
     }
 
-    /// Queues obligation `id` again, now for `frame`.
+    /// Queues obligation `id` again, now for `frame`; above its old frame it is optional.
     pub(super) fn requeue(&mut self, id: usize, frame: usize) {
         let ob = &mut self.all[id];
+        ob.optional |= frame > ob.frame;
         ob.frame = frame;
         self.queue.push(Reverse((frame, ob.depth, id)));
     }
 
     pub(super) fn get(&self, id: usize) -> &Obligation {
         &self.all[id]
+    }
+
+    pub(super) fn get_mut(&mut self, id: usize) -> &mut Obligation {
+        &mut self.all[id]
     }
 
     pub(super) fn clear(&mut self) {

@@ -9,7 +9,39 @@ use crate::ts::tests::counter;
 use crate::ts::{replay, Trace};
 
 fn check(ts: &TransitionSystem) -> Verdict {
-    Ic3::new().check(ts, &Budget::new(Some(Duration::from_secs(60))))
+    check_with(ts, Ic3Options::default()).0
+}
+
+fn check_with(ts: &TransitionSystem, options: Ic3Options) -> (Verdict, Stats) {
+    let mut ic3 = Ic3::new().with_options(options);
+    let verdict = ic3.check(ts, &Budget::new(Some(Duration::from_secs(60))));
+    (verdict, ic3.stats())
+}
+
+/// Each switch alone, and all of them.
+fn configurations() -> Vec<Ic3Options> {
+    let off = Ic3Options {
+        ctp: false,
+        parent: false,
+        drop_po: 0,
+    };
+    vec![
+        Ic3Options { ctp: true, ..off },
+        Ic3Options {
+            parent: true,
+            ..off
+        },
+        Ic3Options { drop_po: 1, ..off },
+        Ic3Options {
+            ctp: true,
+            parent: true,
+            drop_po: 2,
+        },
+    ]
+}
+
+fn stat(stats: &Stats, name: &str) -> u64 {
+    stats.iter().find(|(k, _)| *k == name).unwrap().1
 }
 
 fn assert_safe(ts: &TransitionSystem) {
@@ -171,13 +203,65 @@ fn published_lemmas_are_invariants_and_imported_ones_are_used() {
 
 #[test]
 fn agrees_with_the_manifest_of_our_circuits() {
+    manifest_agrees(Ic3Options::default());
+}
+
+#[test]
+fn every_option_agrees_with_the_manifest_of_our_circuits() {
+    for options in configurations() {
+        manifest_agrees(options);
+    }
+}
+
+/// Each switch gives right answers and does its work: CTPs are blocked on the safe counters
+/// only with `ctp`, optional obligations dropped on the buggy ones only with `drop_po`.
+#[test]
+fn every_option_proves_the_counters_and_finds_their_bugs() {
+    let (mut all_ctps, mut all_dropped) = (0, 0);
+    for options in configurations() {
+        let mut ctps = 0;
+        for ts in [wrapping(6, 49, &[50]), wrapping(7, 99, &[120, 121])] {
+            match check_with(&ts, options) {
+                (Verdict::Safe(inv), stats) => {
+                    assert_eq!(cert::check(&ts, &inv, &Budget::new(None)), Ok(()));
+                    ctps += stat(&stats, "ic3_ctps");
+                }
+                (v, _) => panic!("{options:?}: expected safe, got {v:?}"),
+            }
+        }
+        if !options.ctp {
+            assert_eq!(ctps, 0, "{options:?}");
+        }
+        all_ctps += ctps;
+        let mut dropped = 0;
+        for (ts, depth) in [(counter(4, 11, false), 11), (wrapping(5, 20, &[17]), 17)] {
+            match check_with(&ts, options) {
+                (Verdict::Unsafe(t), stats) => {
+                    assert_eq!(replay(&ts, &t).unwrap(), depth, "{options:?}");
+                    dropped += stat(&stats, "ic3_obligations_dropped");
+                }
+                (v, _) => panic!("{options:?}: expected unsafe, got {v:?}"),
+            }
+        }
+        if options.drop_po == 0 {
+            assert_eq!(dropped, 0, "{options:?}");
+        }
+        all_dropped += dropped;
+    }
+    assert!(
+        all_ctps > 0 && all_dropped > 0,
+        "{all_ctps} CTPs, {all_dropped} dropped"
+    );
+}
+
+fn manifest_agrees(options: Ic3Options) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("circuits");
     let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
     for row in manifest.lines().skip(1) {
         let cols: Vec<&str> = row.split('\t').collect();
         let model = crate::front::load(&dir.join(cols[0])).unwrap();
         let ts = &model.ts;
-        match (cols[1], check(ts)) {
+        match (cols[1], check_with(ts, options).0) {
             ("sat", Verdict::Unsafe(t)) => assert!(replay(ts, &t).is_ok(), "{}", cols[0]),
             ("unsat", Verdict::Safe(inv)) => {
                 assert_eq!(

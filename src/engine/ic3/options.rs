@@ -1,0 +1,28 @@
+//! The configuration of the IC3 engine (also its `--ic3-*` options on the command line).
+//! Each switch is one published strengthening of IC3; the defaults are what measured better
+//! on the development sample (README, "IC3 options").
+
+/// Switches of the IC3 engine. `--ic3-NAME` turns one on, `--ic3-NAME=false` off. All are
+/// off by default: none solved more or faster on the development sample.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::Args)]
+#[command(next_help_heading = "IC3 (--engine ic3, the portfolio's IC3 worker)")]
+pub struct Ic3Options {
+    /// Counterexamples to propagation: when a lemma fails to move up, the state that stops
+    /// it is blocked one level lower if it can be, and the push is tried again (Gurfinkel
+    /// and Ivrii, "Pushing to the top", FMCAD 2015).
+    #[arg(long = "ic3-ctp", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub ctp: bool,
+    /// Parent-lemma-guided generalisation: a cube blocked relative to F_i that a lemma of
+    /// level exactly i (one that did not move up) excludes keeps that lemma's literals for
+    /// last, so MIC looks for the parent plus few literals first (Xia et al., "Searching
+    /// for i-Good Lemmas to Accelerate Safety Model Checking", CAV 2023).
+    #[arg(long = "ic3-parent", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub parent: bool,
+    /// Drops an optional proof obligation (one pushed beyond the frame where it had to be
+    /// blocked, to find longer counterexamples early) once it has had a predecessor this
+    /// many times; the obligations a round must block are never dropped. 0: never.
+    #[arg(long = "ic3-drop-po", default_value_t = 0, value_name = "N")]
+    pub drop_po: u32,
+}
