@@ -94,9 +94,14 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         about: "the default: chosen by the measured configuration matrix",
     },
     PortfolioSet {
-        name: "all",
-        configs: &["ic3", "kind", "cegar-loc", "imc", "bmc"],
-        about: "every configuration, in order of priority",
+        name: "ic3-kind-loc",
+        configs: &["ic3", "kind", "cegar-loc"],
+        about: "the default plus localization with IC3 (time-sliced on 2 cores)",
+    },
+    PortfolioSet {
+        name: "wide",
+        configs: &["ic3", "kind", "cegar-loc", "imc", "bmc-dyn", "ic3-parent"],
+        about: "one configuration of every engine, in order of priority",
     },
 ];
 
