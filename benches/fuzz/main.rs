@@ -34,6 +34,9 @@ const MAX_INPUT: usize = 64 * 1024;
 
 struct Args {
     target: String,
+    /// `--run FILE`: read this one input and report, instead of fuzzing (for findings; a
+    /// witness or certificate is read against the target's first model).
+    run: Option<PathBuf>,
     execs: u64,
     seed: u64,
     hang: Duration,
@@ -41,7 +44,7 @@ struct Args {
 
 fn usage() -> String {
     format!(
-        "usage: cargo bench --bench fuzz -- --target {} --execs N [--seed N] [--hang-secs S]",
+        "usage: cargo bench --bench fuzz -- --target {} (--execs N [--seed N] [--hang-secs S] | --run FILE)",
         NAMES.join("|")
     )
 }
@@ -49,6 +52,7 @@ fn usage() -> String {
 fn args() -> Result<Option<Args>, String> {
     let mut a = Args {
         target: String::new(),
+        run: None,
         execs: 1_000_000,
         seed: 1,
         hang: Duration::from_secs(10),
@@ -59,6 +63,7 @@ fn args() -> Result<Option<Args>, String> {
         let number = |v: String| v.parse::<u64>().map_err(|e| format!("{flag} {v}: {e}"));
         match flag.as_str() {
             "--target" => a.target = value()?,
+            "--run" => a.run = Some(PathBuf::from(value()?)),
             "--execs" => a.execs = number(value()?)?,
             "--seed" => a.seed = number(value()?)?,
             "--hang-secs" => a.hang = Duration::from_secs(number(value()?)?),
@@ -102,6 +107,13 @@ fn main() {
     if target.seeds.is_empty() {
         eprintln!("no seeds for {} (is ../shared/bench there?)", target.name);
         std::process::exit(1);
+    }
+    if let Some(file) = &args.run {
+        let data = std::fs::read(file).expect("read --run FILE");
+        let start = Instant::now();
+        let accepted = target.run(0, &data);
+        let secs = start.elapsed().as_secs_f64();
+        return println!("{}: accepted {accepted} in {secs:.3} s", file.display());
     }
     let target = Arc::new(target);
     let dir = root.join("target/fuzz-findings").join(target.name);
