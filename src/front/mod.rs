@@ -178,7 +178,7 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
             (e.line.map(|l| format!("line {l}"))).or(e.byte.map(|b| format!("byte {b}")));
         InputError::new(path, position, e.message)
     })?;
-    let ts = aiger::to_transition_system(&file).map_err(|m| InputError::new(path, None, m))?;
+    let ts = aiger::to_transition_system(&file).map_err(|m| lowering_error(path, m))?;
     Ok(Model {
         ts,
         source: Source::Aiger(file),
@@ -192,11 +192,21 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     })?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (ts, bits) = wl::blast(&model).map_err(|m| InputError::new(path, None, m))?;
+    let (ts, bits) = wl::blast(&model).map_err(|m| lowering_error(path, m))?;
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },
     })
+}
+
+/// An error of the step from a parsed file to the transition system (AIGER reset
+/// functions, BTOR2 arrays too large to expand, ...). These are `unsupported: ...`
+/// constructs of valid files, so the verdict is `unknown`; anything else is an input error.
+fn lowering_error(path: &Path, message: String) -> InputError {
+    match message.starts_with("unsupported") {
+        true => InputError::unsupported(path, message),
+        false => InputError::new(path, None, message),
+    }
 }
 
 /// Translates a C program, shrinks its CFA (slicing, large blocks) and encodes it. Missing
@@ -228,10 +238,7 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
         cfa::lbe::large_blocks(&mut blocks);
     }
     let model = cfa::encode::encode(&blocks).map_err(|m| InputError::new(path, None, m))?;
-    let (ts, bits) = wl::blast(&model).map_err(|m| match m.starts_with("unsupported") {
-        true => InputError::unsupported(path, m),
-        false => InputError::new(path, None, m),
-    })?;
+    let (ts, bits) = wl::blast(&model).map_err(|m| lowering_error(path, m))?;
     Ok(Model {
         ts,
         source: Source::C {

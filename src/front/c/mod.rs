@@ -87,7 +87,7 @@ pub fn translate_with(
     nondet_fns: &[String],
 ) -> Result<Program, CError> {
     let p = preprocess::preprocess(source).map_err(|message| CError::Syntax {
-        line: None,
+        line: preprocess::error_line(&message),
         message,
     })?;
     Ok(Program {
