@@ -37,7 +37,10 @@ fn warden(args: &[&Path], what: &str) -> (i32, String) {
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, Ordering::SeqCst);
     let dir = scratch();
-    let (out, err) = (dir.join(format!("{run}.out")), dir.join(format!("{run}.err")));
+    let (out, err) = (
+        dir.join(format!("{run}.out")),
+        dir.join(format!("{run}.err")),
+    );
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
     cmd.args(args)
         .stdin(Stdio::null())
@@ -86,7 +89,10 @@ fn assert_clean(args: &[&Path], input: &Path, allowed: &[i32]) -> i32 {
     );
     if code == 2 {
         let named = stderr.contains(&input.display().to_string());
-        assert!(named && names_position(&stderr), "{what}: error without file and line: {stderr}");
+        assert!(
+            named && names_position(&stderr),
+            "{what}: error without file and line: {stderr}"
+        );
     }
     code
 }
@@ -126,7 +132,10 @@ fn crafted_inputs_and_fuzz_findings() {
         }
     }
     // Nearly all are input errors; the few valid ones are fuzz findings that once crashed.
-    assert!(errors >= 20, "only {errors} of the crafted files were rejected");
+    assert!(
+        errors >= 20,
+        "only {errors} of the crafted files were rejected"
+    );
     for w in sorted_files(&data.join("sim")) {
         if w.extension().is_some_and(|e| e == "wit") {
             let model = model_of(&w, ".wit");

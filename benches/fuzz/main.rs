@@ -76,9 +76,9 @@ fn args() -> Result<Option<Args>, String> {
 
 /// Saves `data` as a finding of `target` (with the model file it was read against).
 fn save(dir: &Path, target: &Target, model: usize, kind: &str, data: &[u8]) -> PathBuf {
-    let hash = data
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let hash = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
     let stem = format!("{kind}-{hash:016x}");
     std::fs::create_dir_all(dir).expect("findings directory");
     let path = dir.join(format!("{stem}.{}", target.ext));
@@ -138,8 +138,12 @@ fn main() {
     let started = Arc::new(AtomicU64::new(0));
     let current: Arc<Mutex<(usize, Vec<u8>)>> = Arc::default();
     {
-        let (started, current, target, dir) =
-            (started.clone(), current.clone(), target.clone(), dir.clone());
+        let (started, current, target, dir) = (
+            started.clone(),
+            current.clone(),
+            target.clone(),
+            dir.clone(),
+        );
         std::thread::spawn(move || loop {
             std::thread::sleep(Duration::from_millis(200));
             let s = started.load(Ordering::SeqCst);
@@ -147,7 +151,11 @@ fn main() {
             if s != 0 && now.saturating_sub(s) > args.hang.as_millis() as u64 {
                 let (model, data) = current.lock().unwrap().clone();
                 let path = save(&dir, &target, model, "hang", &data);
-                eprintln!("hang: one execution ran past {:?}: {}", args.hang, path.display());
+                eprintln!(
+                    "hang: one execution ran past {:?}: {}",
+                    args.hang,
+                    path.display()
+                );
                 std::process::exit(3);
             }
         });

@@ -22,7 +22,15 @@ pub struct Target {
     pub seeds: Vec<(usize, Vec<u8>)>,
 }
 
-pub const NAMES: &[&str] = &["aag", "aig", "btor2", "aiger-witness", "btor2-witness", "cert", "c"];
+pub const NAMES: &[&str] = &[
+    "aag",
+    "aig",
+    "btor2",
+    "aiger-witness",
+    "btor2-witness",
+    "cert",
+    "c",
+];
 
 /// Seeds no larger than this: small inputs make fast executions.
 const MAX_SEED: u64 = 16 * 1024;
@@ -177,14 +185,20 @@ impl Target {
             ),
             _ => return None,
         };
-        Some(Target { name, ext, ..target })
+        Some(Target {
+            name,
+            ext,
+            ..target
+        })
     }
 
     /// Reads `data` (against model `model` for witnesses and certificates); `true` when the
     /// reader accepted it (the fuzzer keeps accepted inputs as further seeds).
     pub fn run(&self, model: usize, data: &[u8]) -> bool {
         match self.name {
-            "aag" | "aig" => aiger::parse(data).is_ok_and(|a| aiger::to_transition_system(&a).is_ok()),
+            "aag" | "aig" => {
+                aiger::parse(data).is_ok_and(|a| aiger::to_transition_system(&a).is_ok())
+            }
             "btor2" => std::str::from_utf8(data).is_ok_and(|text| match btor2::parse(text) {
                 Ok(m) => small(&m) && wl::blast(&m).is_ok(),
                 Err(_) => false,
@@ -194,7 +208,10 @@ impl Target {
                 let text = String::from_utf8_lossy(data);
                 witness::aiger::parse(&text, ts).is_ok_and(|w| {
                     w.bad.iter().all(|&b| {
-                        let trace = ts::Trace { bad: b, ..w.trace.clone() };
+                        let trace = ts::Trace {
+                            bad: b,
+                            ..w.trace.clone()
+                        };
                         ts::replay(ts, &trace).is_ok()
                     })
                 })
@@ -206,7 +223,10 @@ impl Target {
                 let text = String::from_utf8_lossy(data);
                 btor2::parse_witness(&text, words).is_ok_and(|w| {
                     w.bad.iter().all(|&b| {
-                        let trace = wl::Trace { bad: b, ..w.trace.clone() };
+                        let trace = wl::Trace {
+                            bad: b,
+                            ..w.trace.clone()
+                        };
                         wl::replay(words, &trace).is_ok()
                     })
                 })

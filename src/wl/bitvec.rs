@@ -535,7 +535,10 @@ mod tests {
         // A fuzz finding: `constd` of width 2^22 once took seconds (a full multiplication
         // per digit); the value must still be right.
         let wide = BitVec::parse_decimal(1 << 22, "12345678901234567890").unwrap();
-        assert_eq!(wide, BitVec::from_u64(64, 12345678901234567890).extend((1 << 22) - 64, false));
+        assert_eq!(
+            wide,
+            BitVec::from_u64(64, 12345678901234567890).extend((1 << 22) - 64, false)
+        );
         assert_eq!(bv(5, 6).concat(&bv(3, 1)).to_binary(), "00110001");
         assert_eq!(bv(4, 0b1010).extend(4, true), bv(8, 0b1111_1010));
     }
