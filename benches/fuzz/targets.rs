@@ -118,17 +118,20 @@ fn certificates_of(model: &Model) -> Vec<Vec<u8>> {
     vec![ascii, binary]
 }
 
-/// Models plus seeds from `make` applied to each model.
-fn with_models(models: Vec<(PathBuf, Model)>, make: impl Fn(&Model) -> Vec<Vec<u8>>) -> Target {
+/// A target's models, and its seeds tagged with the index of their model.
+type Inputs = (Vec<(PathBuf, Model)>, Vec<(usize, Vec<u8>)>);
+
+/// Seeds without a model.
+fn plain(seeds: Vec<Vec<u8>>) -> Inputs {
+    (Vec::new(), seeds.into_iter().map(|s| (0, s)).collect())
+}
+
+/// Models plus the seeds `make` gives for each.
+fn with_models(models: Vec<(PathBuf, Model)>, make: impl Fn(&Model) -> Vec<Vec<u8>>) -> Inputs {
     let seeds = (models.iter().enumerate())
         .flat_map(|(i, (_, m))| make(m).into_iter().map(move |s| (i, s)))
         .collect();
-    Target {
-        name: "",
-        ext: "",
-        models,
-        seeds,
-    }
+    (models, seeds)
 }
 
 /// C seeds are preprocessed once (`gcc -E`); the fuzzer mutates the preprocessed text.
@@ -144,51 +147,31 @@ fn preprocessed(root: &Path) -> Vec<Vec<u8>> {
 impl Target {
     /// The target `name` (one of [`NAMES`]) with its seeds, read relative to `root`.
     pub fn new(name: &str, root: &Path) -> Option<Target> {
-        let plain = |exts: &[&str]| Target {
-            name: "",
-            ext: "",
-            models: Vec::new(),
-            seeds: corpus(root, exts).into_iter().map(|s| (0, s)).collect(),
-        };
-        let (name, ext, target) = match name {
-            "aag" => ("aag", "aag", plain(&["aag"])),
-            "aig" => ("aig", "aig", plain(&["aig"])),
-            "btor2" => ("btor2", "btor2", plain(&["btor", "btor2"])),
+        let witnesses = |m: &Model| witness_of(m).into_iter().collect();
+        let (ext, (models, seeds)) = match name {
+            "aag" => ("aag", plain(corpus(root, &["aag"]))),
+            "aig" => ("aig", plain(corpus(root, &["aig"]))),
+            "btor2" => ("btor2", plain(corpus(root, &["btor", "btor2"]))),
             "aiger-witness" => (
-                "aiger-witness",
                 "wit",
-                with_models(circuits(root, "sat", &["aag"]), |m| {
-                    witness_of(m).into_iter().collect()
-                }),
+                with_models(circuits(root, "sat", &["aag"]), witnesses),
             ),
             "btor2-witness" => (
-                "btor2-witness",
                 "wit",
-                with_models(circuits(root, "sat", &["btor2"]), |m| {
-                    witness_of(m).into_iter().collect()
-                }),
+                with_models(circuits(root, "sat", &["btor2"]), witnesses),
             ),
             "cert" => (
-                "cert",
                 "cert.aag",
                 with_models(circuits(root, "unsat", &["aag"]), certificates_of),
             ),
-            "c" => (
-                "c",
-                "i",
-                Target {
-                    name: "",
-                    ext: "",
-                    models: Vec::new(),
-                    seeds: preprocessed(root).into_iter().map(|s| (0, s)).collect(),
-                },
-            ),
+            "c" => ("i", plain(preprocessed(root))),
             _ => return None,
         };
         Some(Target {
-            name,
+            name: NAMES.iter().find(|n| **n == name)?,
             ext,
-            ..target
+            models,
+            seeds,
         })
     }
 
@@ -238,7 +221,7 @@ impl Target {
                     cert::certify(&m.ts, &m.aiger(), &circuit, &budget).is_ok()
                 })
             }
-            _ => {
+            "c" => {
                 let text = String::from_utf8_lossy(data).into_owned();
                 let Ok(mut blocks) = c::translate_preprocessed(text, c::DataModel::default(), &[])
                 else {
@@ -248,6 +231,7 @@ impl Target {
                 cfa::lbe::large_blocks(&mut blocks);
                 cfa::encode::encode(&blocks).is_ok_and(|m| small(&m) && wl::blast(&m).is_ok())
             }
+            other => unreachable!("{other} is not in NAMES"),
         }
     }
 }
