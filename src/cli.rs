@@ -63,21 +63,6 @@ enum Command {
     Configs,
 }
 
-/// A `--portfolio` value: the name of a known portfolio.
-fn portfolio_name(name: &str) -> Result<String, String> {
-    match configs::portfolio(name) {
-        Some(_) => Ok(name.to_string()),
-        None => Err(format!(
-            "unknown portfolio (known: {})",
-            configs::PORTFOLIOS
-                .iter()
-                .map(|p| p.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
 #[derive(clap::Args)]
 struct CheckArgs {
     /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), or a
@@ -104,7 +89,8 @@ struct CheckArgs {
     jobs: Option<usize>,
     /// The portfolio's set of configurations (`warden configs` lists them; portfolio only)
     /// [default: default].
-    #[arg(long, value_name = "NAME", value_parser = portfolio_name)]
+    #[arg(long, value_name = "NAME",
+          value_parser = clap::builder::PossibleValuesParser::new(configs::PORTFOLIOS.iter().map(|p| p.name)))]
     portfolio: Option<String>,
     /// Sizes of C's `long` and `size_t` (C programs only) [default: ilp32].
     #[arg(long, value_enum)]

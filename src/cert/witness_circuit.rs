@@ -62,6 +62,12 @@ pub fn certify(
     cert: &Aiger,
     budget: &Budget,
 ) -> Result<(), CertifyError> {
+    // Every witness input must be a model input. Checked on the file first: a binary
+    // header can announce millions of implicit inputs in a few bytes, and building their
+    // system would take gigabytes before the first one is found not to map.
+    for i in 0..cert.inputs.len() {
+        witness_input(cert.symbols.inputs.get(i).unwrap_or(&None), i, file)?;
+    }
     let w = to_transition_system(cert)?;
     if w.bad.len() != 1 {
         return Err(CertifyError::Invalid(format!(
@@ -72,11 +78,7 @@ pub fn certify(
     let mut ext = model.clone();
     let mut map: Vec<Option<Lit>> = vec![None; w.aig.num_vars()];
     for (i, v) in w.inputs.iter().enumerate() {
-        let target = mapped(&w.names.inputs[i], i, &file.inputs).ok_or_else(|| {
-            CertifyError::Invalid(format!(
-                "witness input {i} is not an input of the model (oracle inputs are not supported)"
-            ))
-        })?;
+        let target = witness_input(&w.names.inputs[i], i, file)?;
         map[v.index()] = Some(model.inputs[target].lit());
     }
     let file_latches: Vec<u32> = file.latches.iter().map(|l| l.lit).collect();
@@ -156,6 +158,15 @@ pub fn certify(
 
 /// The model index a witness input or latch simulates: its `= <literal>` symbol, or its
 /// position when it has no such symbol.
+/// The model input that witness input `i` (named `name`) stands for.
+fn witness_input(name: &Option<String>, i: usize, file: &Aiger) -> Result<usize, CertifyError> {
+    mapped(name, i, &file.inputs).ok_or_else(|| {
+        CertifyError::Invalid(format!(
+            "witness input {i} is not an input of the model (oracle inputs are not supported)"
+        ))
+    })
+}
+
 fn mapped(name: &Option<String>, position: usize, model_lits: &[u32]) -> Option<usize> {
     match name.as_deref().and_then(|n| n.strip_prefix('=')) {
         Some(lit) => {

@@ -195,7 +195,7 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
         InputError::new(path, position, e.message)
     })?;
     let ts = aiger::to_transition_system(&file)
-        .map_err(|e| InputError::new(path, None, e.to_string()))?;
+        .map_err(|e| InputError::unsupported(path, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::Aiger(file),
@@ -209,7 +209,7 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     })?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::new(path, None, e.to_string()))?;
+    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::unsupported(path, e.to_string()))?;
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },

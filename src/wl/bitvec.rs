@@ -396,18 +396,23 @@ impl BitVec {
         if s.is_empty() {
             return None;
         }
-        // One spare limb catches the overflow of a step before it is truncated away.
-        let wide = width + 64;
-        let base = BitVec::from_u64(wide, radix as u64);
-        let mut v = BitVec::zero(wide);
+        // Digit by digit, v = v * radix + d on the limbs: linear per digit (a full-width
+        // multiplication would be quadratic in the width, minutes for a 2^24-bit constant).
+        let mut limbs = vec![0u64; limbs_for(width)];
+        let spare = limbs.len() as u32 * 64 - width;
         for c in s.chars() {
-            let d = c.to_digit(radix)?;
-            v = v.mul(&base).add(&BitVec::from_u64(wide, d as u64));
-            if v.slice(wide - 1, width).is_true() {
+            let mut carry = u128::from(c.to_digit(radix)?);
+            for l in limbs.iter_mut() {
+                let p = u128::from(*l) * u128::from(radix) + carry;
+                *l = p as u64;
+                carry = p >> 64;
+            }
+            let top = *limbs.last().expect("at least one limb");
+            if carry != 0 || (spare > 0 && top >> (64 - spare) != 0) {
                 return None;
             }
         }
-        Some(v.slice(width - 1, 0))
+        Some(BitVec { width, limbs })
     }
 
     /// Parses a decimal number, possibly negative (two's complement), into `width` bits.
@@ -522,6 +527,18 @@ mod tests {
         assert_eq!(BitVec::parse_radix(12, "1fff", 16), None);
         let big = BitVec::parse_radix(128, "ffffffffffffffffffffffffffffffff", 16).unwrap();
         assert_eq!(big, BitVec::ones(128));
+        // Overflow into the spare bits of the top limb and past the last limb.
+        let max70 = BitVec::parse_decimal(70, "1180591620717411303423").unwrap();
+        assert_eq!(max70, BitVec::ones(70));
+        assert_eq!(BitVec::parse_decimal(70, "1180591620717411303424"), None);
+        assert_eq!(BitVec::parse_radix(64, "10000000000000000", 16), None);
+        // A fuzz finding: `constd` of width 2^22 once took seconds (a full multiplication
+        // per digit); the value must still be right.
+        let wide = BitVec::parse_decimal(1 << 22, "12345678901234567890").unwrap();
+        assert_eq!(
+            wide,
+            BitVec::from_u64(64, 12345678901234567890).extend((1 << 22) - 64, false)
+        );
         assert_eq!(bv(5, 6).concat(&bv(3, 1)).to_binary(), "00110001");
         assert_eq!(bv(4, 0b1010).extend(4, true), bv(8, 0b1111_1010));
     }

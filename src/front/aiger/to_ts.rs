@@ -3,6 +3,7 @@
 //! AIGER 1.0 files (no bad-state section) state their properties as outputs; in 1.9 files
 //! with a bad section the outputs are ignored, as in HWMCC and rIC3.
 
+use super::parse::VarTable;
 use super::Aiger;
 use crate::aig::Lit;
 use crate::ts::TransitionSystem;
@@ -23,12 +24,11 @@ pub struct UnsupportedReset {
 /// and acyclicity; what remains are features the core does not support yet.
 pub fn to_transition_system(a: &Aiger) -> Result<TransitionSystem, UnsupportedReset> {
     let mut ts = TransitionSystem::default();
-    let nvars = a.maxvar as usize + 1;
-    let mut map: Vec<Option<Lit>> = vec![None; nvars];
-    map[0] = Some(Lit::FALSE);
+    let mut map = LitMap::new(a);
+    map.set(0, Lit::FALSE);
     for (i, &l) in a.inputs.iter().enumerate() {
         let name = a.symbols.inputs.get(i).cloned().flatten();
-        map[(l >> 1) as usize] = Some(ts.add_input(name).lit());
+        map.set(l >> 1, ts.add_input(name).lit());
     }
     for (i, l) in a.latches.iter().enumerate() {
         let init = match l.reset {
@@ -44,14 +44,10 @@ pub fn to_transition_system(a: &Aiger) -> Result<TransitionSystem, UnsupportedRe
             }
         };
         let name = a.symbols.latches.get(i).cloned().flatten();
-        map[(l.lit >> 1) as usize] = Some(ts.add_latch(init, name).lit());
+        map.set(l.lit >> 1, ts.add_latch(init, name).lit());
     }
     build_ands(a, &mut ts, &mut map);
-    let lit = |l: u32| {
-        map[(l >> 1) as usize]
-            .expect("parser checked definitions")
-            .xor_sign(l & 1 == 1)
-    };
+    let lit = |l: u32| map.lit(l).expect("parser checked definitions");
     for (i, l) in a.latches.iter().enumerate() {
         ts.set_next(i, lit(l.next));
     }
@@ -75,33 +71,58 @@ pub fn to_transition_system(a: &Aiger) -> Result<TransitionSystem, UnsupportedRe
 }
 
 /// Adds the AND gates in dependency order (ASCII files may list them in any order).
-fn build_ands(a: &Aiger, ts: &mut TransitionSystem, map: &mut [Option<Lit>]) {
-    let mut def: Vec<u32> = vec![u32::MAX; map.len()];
+fn build_ands(a: &Aiger, ts: &mut TransitionSystem, map: &mut LitMap) {
+    // The index + 1 of the gate defining each variable.
+    let mut def = VarTable::new(a.maxvar, a.ands.len());
     for (i, &(lhs, _, _)) in a.ands.iter().enumerate() {
-        def[(lhs >> 1) as usize] = i as u32;
+        def.set(lhs >> 1, i as u32 + 1);
     }
-    let get = |map: &[Option<Lit>], l: u32| map[(l >> 1) as usize].map(|m| m.xor_sign(l & 1 == 1));
     for root in 0..a.ands.len() {
         let mut stack = vec![root];
         while let Some(&g) = stack.last() {
             let (lhs, r0, r1) = a.ands[g];
-            if map[(lhs >> 1) as usize].is_some() {
+            if map.lit(lhs).is_some() {
                 stack.pop();
                 continue;
             }
-            match (get(map, r0), get(map, r1)) {
+            match (map.lit(r0), map.lit(r1)) {
                 (Some(x), Some(y)) => {
-                    map[(lhs >> 1) as usize] = Some(ts.aig.and(x, y));
+                    map.set(lhs >> 1, ts.aig.and(x, y));
                     stack.pop();
                 }
                 (x, y) => {
                     for (v, r) in [(x, r0), (y, r1)] {
                         if v.is_none() {
-                            stack.push(def[(r >> 1) as usize] as usize);
+                            stack.push(def.get(r >> 1) as usize - 1);
                         }
                     }
                 }
             }
+        }
+    }
+}
+
+/// The literal of the transition system for each AIGER variable, sparse when the header's M
+/// is far above the number of variables the file defines (as the parser's table), so that
+/// `aag 2147483647 ...` with a handful of gates costs no gigabytes here either.
+struct LitMap(VarTable);
+
+impl LitMap {
+    fn new(a: &Aiger) -> LitMap {
+        let entries = 1 + a.inputs.len() + a.latches.len() + a.ands.len();
+        LitMap(VarTable::new(a.maxvar, entries))
+    }
+
+    /// Stores `lit` for variable `var` (as its code + 1: 0 means absent).
+    fn set(&mut self, var: u32, lit: Lit) {
+        self.0.set(var, lit.0 + 1);
+    }
+
+    /// The literal of the AIGER literal `l`, once its variable is mapped.
+    fn lit(&self, l: u32) -> Option<Lit> {
+        match self.0.get(l >> 1) {
+            0 => None,
+            code => Some(Lit(code - 1).xor_sign(l & 1 == 1)),
         }
     }
 }

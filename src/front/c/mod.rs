@@ -87,11 +87,27 @@ pub fn translate_with(
     dm: DataModel,
     nondet_fns: &[String],
 ) -> Result<Program, CError> {
-    let p = preprocess::preprocess(source).map_err(|e| CError::Syntax {
-        line: None,
-        message: e.to_string(),
+    let p = preprocess::preprocess(source).map_err(|e| {
+        let message = e.to_string();
+        CError::Syntax {
+            line: preprocess::error_line(&message),
+            message,
+        }
     })?;
-    let (text, dropped_headers) = (p.text, p.dropped);
+    Ok(Program {
+        cfa: translate_preprocessed(p.text, dm, nondet_fns)?,
+        dropped_headers: p.dropped,
+    })
+}
+
+/// The part of [`translate_with`] after `gcc -E`: parsing and translating preprocessed text
+/// (line markers give the source lines). Public so that the fuzzer (`benches/fuzz/`) can
+/// drive it in-process without running gcc for every input.
+pub fn translate_preprocessed(
+    text: String,
+    dm: DataModel,
+    nondet_fns: &[String],
+) -> Result<Cfa, CError> {
     let lines = LineMap::new(&text);
     let parse = parse_preprocessed(&Config::with_gcc(), text).map_err(|e| CError::Syntax {
         line: Some(lines.line(e.offset)),
@@ -99,11 +115,7 @@ pub fn translate_with(
     })?;
     let mut translator = Translator::new(&lines, dm);
     translator.nondet_fns = nondet_fns.to_vec();
-    let cfa = translator.program(&parse.unit)?;
-    Ok(Program {
-        cfa,
-        dropped_headers,
-    })
+    translator.program(&parse.unit)
 }
 
 fn expected(tokens: &std::collections::HashSet<&str>) -> String {

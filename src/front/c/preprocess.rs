@@ -69,6 +69,13 @@ fn gcc_e(text: &str) -> Result<std::process::Output, PreprocessError> {
     Ok(out)
 }
 
+/// The source line of the first `<stdin>:N:` diagnostic in an error of [`preprocess`].
+pub fn error_line(message: &str) -> Option<u32> {
+    let (_, rest) = message.split_once("<stdin>:")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
 /// The header named by gcc's `fatal error: NAME: No such file or directory`.
 fn missing_header(stderr: &str) -> Option<String> {
     let line = stderr
@@ -144,6 +151,12 @@ fn marker_line(line: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preprocessor_errors_name_the_line() {
+        let e = preprocess("int x;\n#if 1\nint y;\n").err().unwrap();
+        assert_eq!(error_line(&e.to_string()), Some(2), "{e}");
+    }
 
     #[test]
     fn missing_headers_are_blanked_and_lines_kept() {

@@ -1,0 +1,4 @@
+int main(void) {
+  int x = y + 1;
+  return x;
+}
