@@ -64,6 +64,8 @@
 mod abc;
 #[path = "corpus/proc.rs"]
 mod proc;
+#[path = "corpus/verdict.rs"]
+mod verdict;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -76,6 +78,7 @@ use std::time::Duration;
 
 use abc::AbcCmd;
 use proc::{run_limited, Exit};
+pub use verdict::Verdict;
 
 const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
@@ -92,32 +95,6 @@ usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --warden-args A    extra flags for `warden check`, split at white space
                      (e.g. '--domain pred-cart --refinement seq-itp')
   --abc-bin P        ABC binary (default: berkeley-abc on PATH, or /usr/bin/berkeley-abc)";
-
-/// A model checker's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Sat,
-    Unsat,
-    Unknown,
-}
-
-impl Verdict {
-    fn parse(s: &str) -> Verdict {
-        match s.trim() {
-            "sat" | "false" => Verdict::Sat,
-            "unsat" | "true" => Verdict::Unsat,
-            _ => Verdict::Unknown,
-        }
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Sat => "sat",
-            Verdict::Unsat => "unsat",
-            Verdict::Unknown => "unknown",
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tool {
@@ -467,7 +444,11 @@ impl Runner {
         let mut c = Command::new(bin);
         c.current_dir(mdir)
             .arg("-c")
-            .arg(cmd.script(Path::new(mfile.unwrap_or_default()), self.args.timeout));
+            .arg(cmd.script(
+                Path::new(mfile.unwrap_or_default()),
+                self.args.timeout,
+                None,
+            ));
         let o = run_limited(c, &out, &err, self.limit());
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let verdict = abc::parse_verdict(&stdout);
