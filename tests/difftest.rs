@@ -5,8 +5,7 @@
 
 #[path = "../benches/corpus/abc.rs"]
 mod abc;
-#[path = "common/checkers.rs"]
-mod checkers;
+mod common;
 #[path = "../benches/difftest/mod.rs"]
 mod difftest;
 #[path = "../benches/corpus/verdict.rs"]
@@ -19,7 +18,7 @@ pub use verdict::Verdict;
 
 #[test]
 fn random_models_get_the_same_checked_answers_from_every_tool() {
-    let Some(checkers) = checkers::Checkers::get() else {
+    let Some(checkers) = common::checkers::Checkers::get() else {
         return;
     };
     let abc = abc::find_binary(None)
