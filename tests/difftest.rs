@@ -13,12 +13,13 @@ mod verdict;
 
 use std::path::PathBuf;
 
+use common::checkers;
 use difftest::{Campaign, Oracle};
 pub use verdict::Verdict;
 
 #[test]
 fn random_models_get_the_same_checked_answers_from_every_tool() {
-    let Some(checkers) = common::checkers::Checkers::get() else {
+    let Some(checkers) = checkers::Checkers::get() else {
         return;
     };
     let abc = abc::find_binary(None)

@@ -77,7 +77,7 @@ impl Summary {
         );
         println!(
             "  witnesses accepted: warden sim {}, aigsim {}, btorsim {} ({} not replayable by \
-             btorsim: overflow predicates); certificates accepted by certcheck: {}",
+             btorsim: overflow predicates, rotations); certificates accepted by certcheck: {}",
             self.sim_ok, self.aigsim_ok, self.btorsim_ok, self.btorsim_skipped, self.certcheck_ok
         );
         let mut tools: Vec<_> = self.per_tool.iter().collect();
@@ -140,9 +140,7 @@ impl Campaign {
             let j = i - self.aiger;
             let mut rng = Rng::new(model_seed(self.seed, 1, j));
             let m = gen_btor2::generate(&mut rng, self.btor2_ops);
-            let format = Format::Btor2 {
-                btorsim: !m.overflow,
-            };
+            let format = Format::Btor2 { btorsim: m.btorsim };
             (format!("btor2-{}-{j}.btor2", self.seed), m.text, format)
         };
         let model = dir.join(&name);

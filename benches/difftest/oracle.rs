@@ -23,7 +23,7 @@ pub const ENGINES: [&str; 6] = ["portfolio", "bmc", "kind", "ic3", "imc", "cegar
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Aiger,
-    /// `btorsim` is false for models btorsim cannot read (overflow predicates).
+    /// `btorsim` is false for models btorsim cannot replay (see `gen_btor2::Btor2`).
     Btor2 { btorsim: bool },
 }
 
@@ -47,7 +47,7 @@ pub struct Report {
     /// Disagreements, rejected witnesses or certificates, failed runs: empty when all is well.
     pub problems: Vec<String>,
     /// Witnesses accepted by `warden sim`, by aigsim, by btorsim; certificates accepted by
-    /// certcheck; witnesses btorsim could not check (overflow predicates).
+    /// certcheck; witnesses btorsim could not check (see `gen_btor2::Btor2`).
     pub sim_ok: usize,
     pub aigsim_ok: usize,
     pub btorsim_ok: usize,
