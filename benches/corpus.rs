@@ -500,13 +500,11 @@ impl Runner {
         // the model by its file name alone.
         let (mdir, mfile) = (model.parent().unwrap_or(Path::new(".")), model.file_name());
         let mut c = Command::new(bin);
-        c.current_dir(mdir)
-            .arg("-c")
-            .arg(cmd.script(
-                Path::new(mfile.unwrap_or_default()),
-                self.args.timeout,
-                None,
-            ));
+        c.current_dir(mdir).arg("-c").arg(cmd.script(
+            Path::new(mfile.unwrap_or_default()),
+            self.args.timeout,
+            None,
+        ));
         let o = run_limited(c, &out, &err, self.limit());
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let verdict = abc::parse_verdict(&stdout);

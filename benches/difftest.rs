@@ -12,10 +12,10 @@
 
 #[path = "corpus/abc.rs"]
 mod abc;
-#[path = "difftest/mod.rs"]
-mod difftest;
 #[path = "../tests/common/checkers.rs"]
 mod checkers;
+#[path = "difftest/mod.rs"]
+mod difftest;
 #[path = "corpus/verdict.rs"]
 mod verdict;
 
@@ -41,22 +41,16 @@ usage: cargo bench --bench difftest -- [--aiger N] [--btor2 M] [options]
 
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    let mut c = Campaign {
-        aiger: 0,
-        btor2: 0,
-        seed: 1,
-        jobs: 1,
-        aiger_sizes: [3, 4, 2, 1],
-        btor2_ops: 40,
-        save: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/difftest-failures"),
-        verbose: false,
-    };
+    let mut c = Campaign::new(0, 0, 1);
     let (mut timeout_s, mut max_depth, mut tools, mut use_abc) = (5, 25, None, true);
     let mut it = argv.iter();
     while let Some(flag) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{flag} needs a value"));
         let number = |v: Result<String, String>| {
-            v.and_then(|v| v.parse::<u64>().map_err(|_| format!("{flag}: not a number: {v}")))
+            v.and_then(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| format!("{flag}: not a number: {v}"))
+            })
         };
         let r: Result<(), String> = (|| {
             match flag.as_str() {

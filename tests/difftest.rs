@@ -33,14 +33,10 @@ fn random_models_get_the_same_checked_answers_from_every_tool() {
         max_depth: 12,
     };
     let campaign = Campaign {
-        aiger: 150,
-        btor2: 50,
-        seed: 2026,
         jobs: 2,
         aiger_sizes: [3, 4, 1, 0],
         btor2_ops: 12,
-        save: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/difftest-failures"),
-        verbose: false,
+        ..Campaign::new(150, 50, 2026)
     };
     let summary = campaign.run(&oracle);
     summary.print();

@@ -40,4 +40,3 @@ pub fn print_table(names: &[&str], tools: &[Tool], solved: impl Fn(usize, usize)
     }
     println!();
 }
-

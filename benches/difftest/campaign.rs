@@ -82,7 +82,10 @@ impl Summary {
         );
         let mut tools: Vec<_> = self.per_tool.iter().collect();
         tools.sort();
-        println!("  {:<14} {:>6} {:>6} {:>8}", "tool", "sat", "unsat", "unknown");
+        println!(
+            "  {:<14} {:>6} {:>6} {:>8}",
+            "tool", "sat", "unsat", "unknown"
+        );
         for (tool, [s, u, k]) in tools {
             println!("  {tool:<14} {s:>6} {u:>6} {k:>8}");
         }
@@ -94,11 +97,27 @@ impl Summary {
 
 /// The seed of model `index` of a kind (0 = AIGER, 1 = BTOR2).
 fn model_seed(seed: u64, kind: u64, index: usize) -> u64 {
-    let mut rng = Rng::new(seed ^ (kind << 62) ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+    let mut rng =
+        Rng::new(seed ^ (kind << 62) ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     rng.next_u64()
 }
 
 impl Campaign {
+    /// `aiger` + `btor2` models from `seed`, one at a time, with the default sizes; models
+    /// with a problem go to `target/difftest-failures`.
+    pub fn new(aiger: usize, btor2: usize, seed: u64) -> Campaign {
+        Campaign {
+            aiger,
+            btor2,
+            seed,
+            jobs: 1,
+            aiger_sizes: [3, 4, 2, 1],
+            btor2_ops: 40,
+            save: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/difftest-failures"),
+            verbose: false,
+        }
+    }
+
     pub fn run(&self, oracle: &Oracle) -> Summary {
         let tmp = std::env::temp_dir().join(format!("warden-difftest-{}", std::process::id()));
         let total = self.aiger + self.btor2;
@@ -120,8 +139,12 @@ impl Campaign {
                         println!("PROBLEM {}: {}", path.display(), report.problems.join("; "));
                         sum.failures.push(path);
                     }
-                    if self.verbose || (i + 1) % 100 == 0 {
-                        eprintln!("[{}/{total}] {} problem(s) so far", i + 1, sum.failures.len());
+                    if self.verbose || (i + 1).is_multiple_of(100) {
+                        eprintln!(
+                            "[{}/{total}] {} problem(s) so far",
+                            i + 1,
+                            sum.failures.len()
+                        );
                     }
                 });
             }

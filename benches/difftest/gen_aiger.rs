@@ -20,10 +20,26 @@ pub struct Size {
 /// The sizes a campaign draws from: tiny, small, medium (about a hundred gates) and large
 /// (several hundred).
 pub const SIZES: [Size; 4] = [
-    Size { inputs: 2, latches: 3, gates: 6 },
-    Size { inputs: 4, latches: 8, gates: 30 },
-    Size { inputs: 8, latches: 16, gates: 120 },
-    Size { inputs: 12, latches: 32, gates: 400 },
+    Size {
+        inputs: 2,
+        latches: 3,
+        gates: 6,
+    },
+    Size {
+        inputs: 4,
+        latches: 8,
+        gates: 30,
+    },
+    Size {
+        inputs: 8,
+        latches: 16,
+        gates: 120,
+    },
+    Size {
+        inputs: 12,
+        latches: 32,
+        gates: 400,
+    },
 ];
 
 /// The ASCII AIGER text of a random circuit; the size class is drawn with weights

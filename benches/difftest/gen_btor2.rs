@@ -27,7 +27,9 @@ const PRED: [&str; 10] = [
 ];
 /// The overflow predicates; btorsim does not implement them ("unsupported"), so only some
 /// models use them, and btorsim does not replay those models' witnesses.
-const OVERFLOW: [&str; 7] = ["uaddo", "saddo", "usubo", "ssubo", "umulo", "smulo", "sdivo"];
+const OVERFLOW: [&str; 7] = [
+    "uaddo", "saddo", "usubo", "ssubo", "umulo", "smulo", "sdivo",
+];
 
 /// A random model.
 pub struct Btor2 {

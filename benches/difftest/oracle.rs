@@ -24,7 +24,9 @@ pub const ENGINES: [&str; 6] = ["portfolio", "bmc", "kind", "ic3", "imc", "cegar
 pub enum Format {
     Aiger,
     /// `btorsim` is false for models btorsim cannot replay (see `gen_btor2::Btor2`).
-    Btor2 { btorsim: bool },
+    Btor2 {
+        btorsim: bool,
+    },
 }
 
 /// How to run the tools.
@@ -76,7 +78,15 @@ impl Oracle<'_> {
         }
         if let (Format::Btor2 { .. }, Some(aig)) = (format, bit_level) {
             let blasted = Format::Aiger;
-            self.warden(&mut r, "warden-blast", "portfolio", aig, blasted, Some(aig), dir);
+            self.warden(
+                &mut r,
+                "warden-blast",
+                "portfolio",
+                aig,
+                blasted,
+                Some(aig),
+                dir,
+            );
         }
         if let (Some(bin), Some(aig)) = (&self.abc, bit_level) {
             for cmd in [AbcCmd::Pdr, AbcCmd::Bmc3] {
@@ -142,9 +152,9 @@ impl Oracle<'_> {
             Verdict::Unsat => match bit_level {
                 Some(aig) => match self.checkers.certcheck(aig, &cert, dir) {
                     Check::Accepted => r.certcheck_ok += 1,
-                    Check::Rejected(e) | Check::Failed(e) => {
-                        r.problems.push(format!("{tool}: certificate not accepted: {e}"))
-                    }
+                    Check::Rejected(e) | Check::Failed(e) => r
+                        .problems
+                        .push(format!("{tool}: certificate not accepted: {e}")),
                 },
                 None => (r.problems).push(format!("{tool}: unsat, certificate not checkable")),
             },
@@ -167,7 +177,9 @@ impl Oracle<'_> {
             .output();
         match sim {
             Ok(o) if o.status.success() => r.sim_ok += 1,
-            _ => r.problems.push(format!("{tool}: witness rejected by warden sim")),
+            _ => r
+                .problems
+                .push(format!("{tool}: witness rejected by warden sim")),
         }
         let independent = match format {
             Format::Aiger => self.checkers.aigsim(model, witness),
@@ -180,9 +192,9 @@ impl Oracle<'_> {
         match (independent, format) {
             (Check::Accepted, Format::Aiger) => r.aigsim_ok += 1,
             (Check::Accepted, _) => r.btorsim_ok += 1,
-            (Check::Rejected(e) | Check::Failed(e), _) => {
-                r.problems.push(format!("{tool}: witness not accepted: {e}"))
-            }
+            (Check::Rejected(e) | Check::Failed(e), _) => r
+                .problems
+                .push(format!("{tool}: witness not accepted: {e}")),
         }
     }
 
