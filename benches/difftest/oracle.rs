@@ -48,12 +48,15 @@ pub struct Report {
     pub answers: Vec<(String, Verdict)>,
     /// Disagreements, rejected witnesses or certificates, failed runs: empty when all is well.
     pub problems: Vec<String>,
-    /// Witnesses accepted by `warden sim`, by aigsim, by btorsim; certificates accepted by
-    /// certcheck; witnesses btorsim could not check (see `gen_btor2::Btor2`).
+    /// Witnesses accepted by `warden sim`.
     pub sim_ok: usize,
+    /// Witnesses accepted by aigsim.
     pub aigsim_ok: usize,
+    /// Witnesses accepted by btorsim.
     pub btorsim_ok: usize,
+    /// Certificates accepted by certcheck.
     pub certcheck_ok: usize,
+    /// Witnesses btorsim could not check (see `gen_btor2::Btor2`).
     pub btorsim_skipped: usize,
 }
 
