@@ -64,3 +64,53 @@ fn every_answer_on_our_circuits_passes_the_independent_checkers() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(checked.iter().all(|&n| n > 0), "checked: {checked:?}");
 }
+
+/// An array initialised to a non-zero constant is left out of the witness's `#0` (btorsim computes it
+/// and aborts on an index line for it): btorsim and `warden sim` both accept the witness.
+#[test]
+fn btorsim_replays_a_witness_with_a_constant_initialised_array() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let model = "\
+1 sort bitvec 1
+2 sort bitvec 2
+3 sort bitvec 4
+4 sort array 2 3
+5 constd 3 5
+6 state 4 mem
+7 init 4 6 5
+8 input 2 addr
+9 input 3 val
+10 write 4 6 8 9
+11 next 4 6 10
+12 zero 2
+13 read 3 6 12
+14 constd 3 9
+15 eq 1 13 14
+16 bad 15
+";
+    let dir = std::env::temp_dir().join(format!("warden-indep-arr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (path, witness) = (dir.join("mem.btor2"), dir.join("witness"));
+    std::fs::write(&path, model).unwrap();
+    let out = warden(&[
+        "check".as_ref(),
+        path.as_os_str(),
+        "--witness".as_ref(),
+        witness.as_os_str(),
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some("sat")
+    );
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(
+        !text.contains('['),
+        "no array lines in the witness:\n{text}"
+    );
+    assert_eq!(checkers.btorsim(&path, &witness), Check::Accepted);
+    let sim = warden(&["sim".as_ref(), path.as_os_str(), witness.as_os_str()]);
+    assert!(sim.status.success(), "warden sim rejects:\n{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
