@@ -35,9 +35,10 @@ const OVERFLOW: [&str; 7] = [
 pub struct Btor2 {
     pub text: String,
     /// Whether btorsim can replay its witnesses: not when it uses the overflow predicates
-    /// (unsupported by btorsim) or `rol`/`ror` (btorsim computes `(a << b) | (a >> (w - b))`
-    /// without reducing `b` modulo the width `w`, so it rotates by `b >= w` differently from
-    /// warden, which rotates by `b mod w`).
+    /// (unsupported by btorsim) or `rol`/`ror` by an amount that may reach the width (btorsim
+    /// computes `(a << b) | (a >> (w - b))` without reducing `b` modulo the width `w`, so it
+    /// rotates by `b >= w` differently from warden, which rotates by `b mod w`). Most
+    /// rotations are by a constant below the width, on which both agree.
     pub btorsim: bool,
 }
 
@@ -103,7 +104,7 @@ pub fn generate(rng: &mut Rng, ops: usize) -> Btor2 {
         m.node(&format!("constraint {lit}"));
     }
     Btor2 {
-        btorsim: !m.used_overflow && !m.text.contains(" rol ") && !m.text.contains(" ror "),
+        btorsim: !m.used_overflow && !m.free_rotation,
         text: m.text,
     }
 }
@@ -118,6 +119,8 @@ struct Model {
     /// Whether overflow predicates may be used, and whether one was.
     overflow: bool,
     used_overflow: bool,
+    /// Whether a rotation amount may reach the width (see [`Btor2::btorsim`]).
+    free_rotation: bool,
 }
 
 impl Model {
@@ -147,6 +150,13 @@ impl Model {
                 self.node(&format!("const {s} {bits}"))
             }
         }
+    }
+
+    /// A constant rotation amount below the width `w`.
+    fn rotation_amount(&mut self, rng: &mut Rng, w: u32) -> usize {
+        let s = self.sort(w);
+        let k = rng.range(0, w as usize - 1);
+        self.node(&format!("constd {s} {k}"))
     }
 
     /// An array state (index 1 to 3 bits, element 1 to 8 bits), sometimes initialised to a
@@ -233,7 +243,14 @@ impl Model {
                 } else {
                     *rng.pick(&SAME[..SAME.len() - usize::from(w > ARITH_MAX)])
                 };
-                let b = self.term_of_width(rng, w, false);
+                let b = match op {
+                    "rol" | "ror" if rng.chance(80) => self.rotation_amount(rng, w),
+                    "rol" | "ror" => {
+                        self.free_rotation = true;
+                        self.term_of_width(rng, w, false)
+                    }
+                    _ => self.term_of_width(rng, w, false),
+                };
                 let (sa, sb) = (neg(rng, a), neg(rng, b));
                 (format!("{op} {} {sa} {sb}", self.sort(w)), w)
             }
