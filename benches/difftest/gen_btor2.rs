@@ -243,15 +243,16 @@ impl Model {
                 } else {
                     *rng.pick(&SAME[..SAME.len() - usize::from(w > ARITH_MAX)])
                 };
-                let b = match op {
-                    "rol" | "ror" if rng.chance(80) => self.rotation_amount(rng, w),
-                    "rol" | "ror" => {
-                        self.free_rotation = true;
-                        self.term_of_width(rng, w, false)
-                    }
-                    _ => self.term_of_width(rng, w, false),
+                let rotation = matches!(op, "rol" | "ror");
+                let (sa, sb) = if rotation && rng.chance(80) {
+                    // Not negated: `-k` of a small constant is a large amount again.
+                    let b = self.rotation_amount(rng, w);
+                    (neg(rng, a), b.to_string())
+                } else {
+                    self.free_rotation |= rotation;
+                    let b = self.term_of_width(rng, w, false);
+                    (neg(rng, a), neg(rng, b))
                 };
-                let (sa, sb) = (neg(rng, a), neg(rng, b));
                 (format!("{op} {} {sa} {sb}", self.sort(w)), w)
             }
             4 | 5 => {
