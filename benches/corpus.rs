@@ -20,6 +20,15 @@
 //!   of its stdout; an exit code other than 0 counts as no verdict (an error). Every `sat` is
 //!   replayed with `warden sim MODEL FILE` (exit 0 = valid; the witness printed on stdout is
 //!   used if the file is missing); its time is not counted.
+//! - Independent checks (`corpus/independent.rs`), unless `--no-check`: every `sat` witness
+//!   is also replayed by aigsim (AIGER) or btorsim (BTOR2), and for every `unsat` warden is
+//!   asked for `--cert FILE`, which Certifaiger's `certcheck` checks against the model
+//!   (AIGER, re-encoded by aigtoaig) or `warden blast` of it (BTOR2). The checkers come from
+//!   `--tools DIR`, else `$WARDEN_CHECKERS`, else `target/checkers` (built there by
+//!   `../shared/tools/build.sh` when missing; without gcc the checks are skipped with a
+//!   message). A rejected witness or certificate makes the answer wrong; a checker that
+//!   fails to answer leaves it unchecked. Counts per checker (checked, accepted, rejected,
+//!   unchecked) are printed per warden column. Not timed.
 //! - `abc-bmc3` / `abc-pdr`: `berkeley-abc -c "read M; logic; undc; strash; fold; zero; bmc3
 //!   -T T"` (or `pdr -T T`). ABC reads binary AIGER only: `aag` files are converted with
 //!   warden's own AIGER reader and writer first, and BTOR2 files (`btor`, `btor2`) are
@@ -54,16 +63,31 @@
 //! - `unknown`: runs without a verdict; of these, `timeout` counts those killed at T + 10 s or
 //!   giving up at T or later, `error` those whose process failed (exit code, signal).
 //! - Median time: over the solved tasks. RSS median and max: over all runs of the tool.
+//! - `virtual-best` (with several `--engine` columns): per task the fastest solved run of
+//!   the warden columns, scored like a tool of its own.
+//! - Per family (`corpus/family.rs`: the file name up to its second `_` when it has three
+//!   `_`-separated parts, else up to the first), the number of tasks solved by each tool.
 //!
 //! `--csv FILE` writes one row per task and tool:
-//! `task,tool,expected,verdict,correct,time_s,rss_mib,witness_ok`, where `correct` is
-//! `true` (solved: right verdict, or any verdict on an unknown task), `false` (wrong) or empty
-//! (no verdict), and `witness_ok` is `true`/`false` for replayed `sat` witnesses, else empty.
+//! `task,tool,expected,verdict,correct,time_s,rss_mib,witness_ok,checker,checker_ok`, where
+//! `correct` is `true` (solved: right verdict, or any verdict on an unknown task), `false`
+//! (wrong) or empty (no verdict), `witness_ok` is `true`/`false` for replayed `sat`
+//! witnesses (`warden sim`), else empty, `checker` names the independent checker of the
+//! answer (`aigsim`, `btorsim`, `certcheck`, or empty) and `checker_ok` is `true`
+//! (accepted), `false` (rejected) or empty (unchecked).
 
 #[path = "corpus/abc.rs"]
 mod abc;
+#[path = "../tests/common/checkers.rs"]
+mod checkers;
+#[path = "corpus/family.rs"]
+mod family;
+#[path = "corpus/independent.rs"]
+mod independent;
 #[path = "corpus/proc.rs"]
 mod proc;
+#[path = "corpus/verdict.rs"]
+mod verdict;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -75,7 +99,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use abc::AbcCmd;
+use checkers::{Check, Checkers};
 use proc::{run_limited, Exit};
+pub use verdict::Verdict;
 
 const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
@@ -91,33 +117,10 @@ usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --warden-bin P     warden binary (default: the one cargo built)
   --warden-args A    extra flags for `warden check`, split at white space
                      (e.g. '--domain pred-cart --refinement seq-itp')
-  --abc-bin P        ABC binary (default: berkeley-abc on PATH, or /usr/bin/berkeley-abc)";
-
-/// A model checker's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Sat,
-    Unsat,
-    Unknown,
-}
-
-impl Verdict {
-    fn parse(s: &str) -> Verdict {
-        match s.trim() {
-            "sat" | "false" => Verdict::Sat,
-            "unsat" | "true" => Verdict::Unsat,
-            _ => Verdict::Unknown,
-        }
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Sat => "sat",
-            Verdict::Unsat => "unsat",
-            Verdict::Unknown => "unknown",
-        }
-    }
-}
+  --abc-bin P        ABC binary (default: berkeley-abc on PATH, or /usr/bin/berkeley-abc)
+  --tools DIR        independent checkers (aigsim, btorsim, certcheck; default: built into
+                     target/checkers by ../shared/tools/build.sh)
+  --no-check         no independent checks (warden sim still replays every witness)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tool {
@@ -128,6 +131,9 @@ enum Tool {
         name: &'static str,
     },
     Abc(AbcCmd),
+    /// Per task, the best of the warden columns (when there are several): the fastest
+    /// correct answer.
+    VirtualBest,
 }
 
 impl Tool {
@@ -135,6 +141,7 @@ impl Tool {
         match self {
             Tool::Warden { name, .. } => name,
             Tool::Abc(c) => c.tool_name(),
+            Tool::VirtualBest => "virtual-best",
         }
     }
 
@@ -158,6 +165,8 @@ struct Args {
     /// Extra flags for `warden check` (e.g. the CEGAR axes).
     warden_args: Vec<String>,
     abc_bin: Option<PathBuf>,
+    tools: Option<PathBuf>,
+    no_check: bool,
 }
 
 /// `Ok(None)`: no `--set` (plain `cargo bench`) or `--help`.
@@ -176,6 +185,8 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
         warden_bin: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
         warden_args: Vec::new(),
         abc_bin: None,
+        tools: None,
+        no_check: false,
     };
     let mut it = argv.iter();
     while let Some(arg) = it.next() {
@@ -197,11 +208,13 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                 | "--warden-bin"
                 | "--warden-args"
                 | "--abc-bin"
+                | "--tools"
         );
         if !takes_value {
             match flag {
                 "--help" | "-h" => return Ok(None),
                 "--bench" => {} // passed by cargo
+                "--no-check" => args.no_check = true,
                 _ => eprintln!("corpus: ignoring argument {arg}"),
             }
             continue;
@@ -233,6 +246,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                 args.warden_args = value.split_whitespace().map(str::to_owned).collect()
             }
             "--abc-bin" => args.abc_bin = Some(PathBuf::from(value)),
+            "--tools" => args.tools = Some(PathBuf::from(value)),
             _ => unreachable!("{flag}"),
         }
     }
@@ -309,6 +323,8 @@ struct Run {
     time: f64,
     rss_kib: u64,
     witness_ok: Option<bool>,
+    /// The independent checker of the answer and what it said.
+    independent: Option<(&'static str, Check)>,
 }
 
 impl Run {
@@ -319,6 +335,7 @@ impl Run {
             time: 0.0,
             rss_kib: 0,
             witness_ok: None,
+            independent: None,
         }
     }
 }
@@ -332,7 +349,8 @@ enum Judgement {
 }
 
 fn judge(expected: Verdict, run: &Run) -> Judgement {
-    if run.witness_ok == Some(false) {
+    let rejected = matches!(run.independent, Some((_, Check::Rejected(_))));
+    if run.witness_ok == Some(false) || rejected {
         return Judgement::Wrong;
     }
     match (expected, run.verdict) {
@@ -356,6 +374,7 @@ struct Runner {
     args: Args,
     tools: Vec<Tool>,
     abc_bin: Option<PathBuf>,
+    checkers: Option<&'static Checkers>,
     tmp_root: PathBuf,
 }
 
@@ -380,6 +399,7 @@ impl Runner {
             .iter()
             .map(|&tool| match tool {
                 Tool::Warden { engine, .. } => self.run_warden(engine, task, &dir),
+                Tool::VirtualBest => unreachable!("computed after the runs"),
                 Tool::Abc(cmd) => {
                     let model = abc_model
                         .get_or_insert_with(|| abc_input(task, &dir, &self.args.warden_bin));
@@ -396,6 +416,8 @@ impl Runner {
 
     fn run_warden(&self, engine: &str, task: &Task, dir: &Path) -> Run {
         let witness = dir.join(format!("witness-{engine}.txt"));
+        let cert = dir.join(format!("cert-{engine}.aig"));
+        let certify = self.checkers.is_some() && independent::wants_certificate(&task.format);
         let (out, err) = (dir.join("warden.out"), dir.join("warden.err"));
         let mut cmd = Command::new(&self.args.warden_bin);
         cmd.arg("check")
@@ -410,6 +432,9 @@ impl Runner {
             })
             .arg("--witness")
             .arg(&witness);
+        if certify {
+            cmd.arg("--cert").arg(&cert);
+        }
         let o = run_limited(cmd, &out, &err, self.limit());
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let mut run = Run {
@@ -418,6 +443,7 @@ impl Runner {
             time: o.wall.as_secs_f64(),
             rss_kib: o.rss_kib,
             witness_ok: None,
+            independent: None,
         };
         if o.exit != Exit::Code(0) {
             run.note = exit_note(&o.exit);
@@ -449,6 +475,15 @@ impl Runner {
                 run.note = format!("witness rejected (sim {})", exit_note(&s.exit));
             }
         }
+        if let Some(checkers) = self.checkers {
+            let (model, bin) = (&task.path, &self.args.warden_bin);
+            let files = (witness.as_path(), cert.as_path());
+            run.independent =
+                independent::check(checkers, bin, model, &task.format, run.verdict, files, dir);
+            if let Some((tool, Check::Rejected(e) | Check::Failed(e))) = &run.independent {
+                run.note = format!("{tool}: {e}");
+            }
+        }
         run
     }
 
@@ -465,9 +500,11 @@ impl Runner {
         // the model by its file name alone.
         let (mdir, mfile) = (model.parent().unwrap_or(Path::new(".")), model.file_name());
         let mut c = Command::new(bin);
-        c.current_dir(mdir)
-            .arg("-c")
-            .arg(cmd.script(Path::new(mfile.unwrap_or_default()), self.args.timeout));
+        c.current_dir(mdir).arg("-c").arg(cmd.script(
+            Path::new(mfile.unwrap_or_default()),
+            self.args.timeout,
+            None,
+        ));
         let o = run_limited(c, &out, &err, self.limit());
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let verdict = abc::parse_verdict(&stdout);
@@ -482,6 +519,7 @@ impl Runner {
             time: o.wall.as_secs_f64(),
             rss_kib: o.rss_kib,
             witness_ok: None,
+            independent: None,
         }
     }
 }
@@ -624,8 +662,37 @@ fn print_table(title: &str, tools: &[Tool], stats: &[Stats]) {
     }
 }
 
-fn summarize(runner: &Runner, tasks: &[Task], results: &[Vec<Run>]) {
-    let tools = &runner.tools;
+/// The tools and runs with a virtual-best column added when there are several warden
+/// columns: per task, the fastest solved run among them (by [`judge`]), else the first
+/// warden run without a verdict (a wrong answer of one column is not the virtual best's).
+fn with_virtual_best(
+    tools: &[Tool],
+    tasks: &[Task],
+    mut results: Vec<Vec<Run>>,
+) -> (Vec<Tool>, Vec<Vec<Run>>) {
+    let warden: Vec<usize> = (0..tools.len()).filter(|&i| tools[i].is_warden()).collect();
+    if warden.len() < 2 {
+        return (tools.to_vec(), results);
+    }
+    for (task, runs) in tasks.iter().zip(&mut results) {
+        let solved = (warden.iter().map(|&i| &runs[i]))
+            .filter(|r| judge(task.expected, r) == Judgement::Solved)
+            .min_by(|a, b| a.time.total_cmp(&b.time));
+        // Unsolved: no verdict, as long as the slowest column took (a timeout if that did).
+        let slowest = warden.iter().map(|&i| runs[i].time).fold(0.0, f64::max);
+        let unsolved = Run {
+            time: slowest,
+            ..Run::failed(String::new())
+        };
+        let best = solved.cloned().unwrap_or(unsolved);
+        runs.push(best);
+    }
+    let mut tools = tools.to_vec();
+    tools.push(Tool::VirtualBest);
+    (tools, results)
+}
+
+fn summarize(runner: &Runner, tools: &[Tool], tasks: &[Task], results: &[Vec<Run>]) {
     let t = runner.args.timeout;
     let known = |task: &Task| task.expected != Verdict::Unknown;
     let count = |v: Verdict| tasks.iter().filter(|t| t.expected == v).count();
@@ -665,9 +732,24 @@ fn summarize(runner: &Runner, tasks: &[Task], results: &[Vec<Run>]) {
         print_table(title, tools, &stats);
         println!();
     }
+    println!("Independent checks of warden's answers:");
+    for (i, tool) in tools.iter().enumerate().filter(|(_, t)| t.is_warden()) {
+        let mut tally = independent::Tally::default();
+        for run in results.iter().map(|runs| &runs[i]) {
+            if let Some((checker, check)) = &run.independent {
+                tally.add(checker, check);
+            }
+        }
+        println!("  {:<16} {}", tool.name(), tally.line());
+    }
+    println!();
+    let names: Vec<&str> = tasks.iter().map(|t| t.short_name()).collect();
+    family::print_table(&names, tools, |task, tool| {
+        judge(tasks[task].expected, &results[task][tool]) == Judgement::Solved
+    });
     // Tasks solved by one tool and not by another: each warden engine against each ABC
     // command (against each other warden engine when ABC did not run).
-    let any_abc = tools.iter().any(|t| !t.is_warden());
+    let any_abc = tools.iter().any(|t| matches!(t, Tool::Abc(_)));
     let pairs = (0..tools.len()).flat_map(|i| (i + 1..tools.len()).map(move |j| (i, j)));
     let compared =
         pairs.filter(|&(i, j)| tools[i].is_warden() && (tools[j].is_warden() != any_abc));
@@ -728,7 +810,7 @@ fn write_csv(
     let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
     writeln!(
         out,
-        "task,tool,expected,verdict,correct,time_s,rss_mib,witness_ok"
+        "task,tool,expected,verdict,correct,time_s,rss_mib,witness_ok,checker,checker_ok"
     )?;
     for (task, runs) in tasks.iter().zip(results) {
         for (tool, run) in tools.iter().zip(runs) {
@@ -738,9 +820,15 @@ fn write_csv(
                 Judgement::NoVerdict => "",
             };
             let witness = run.witness_ok.map(|w| w.to_string()).unwrap_or_default();
+            let (checker, checked) = match &run.independent {
+                Some((t, Check::Accepted)) => (*t, "true"),
+                Some((t, Check::Rejected(_))) => (*t, "false"),
+                Some((t, Check::Failed(_))) => (*t, ""),
+                None => ("", ""),
+            };
             writeln!(
                 out,
-                "{},{},{},{},{correct},{:.3},{:.1},{witness}",
+                "{},{},{},{},{correct},{:.3},{:.1},{witness},{checker},{checked}",
                 csv_field(&task.key),
                 tool.name(),
                 task.expected.as_str(),
@@ -816,11 +904,23 @@ fn main() {
             ),
         }
     }
+    let checkers = match (&args.tools, args.no_check) {
+        (_, true) => None,
+        (Some(dir), false) => match Checkers::at(dir) {
+            Ok(c) => Some(&*Box::leak(Box::new(c))),
+            Err(e) => {
+                eprintln!("corpus: --tools: {e}");
+                std::process::exit(1);
+            }
+        },
+        (None, false) => Checkers::get(),
+    };
     let tmp_root = std::env::temp_dir().join(format!("warden-corpus-{}", std::process::id()));
     let runner = Runner {
         args,
         tools,
         abc_bin,
+        checkers,
         tmp_root,
     };
 
@@ -854,9 +954,10 @@ fn main() {
     let mut results = results.into_inner().unwrap();
     let results: Vec<Vec<Run>> = (0..n).map(|i| results.remove(&i).unwrap()).collect();
 
-    summarize(&runner, &tasks, &results);
+    let (tools, results) = with_virtual_best(&runner.tools, &tasks, results);
+    summarize(&runner, &tools, &tasks, &results);
     if let Some(csv) = &runner.args.csv {
-        match write_csv(csv, &runner.tools, &tasks, &results) {
+        match write_csv(csv, &tools, &tasks, &results) {
             Ok(()) => eprintln!("corpus: wrote {}", csv.display()),
             Err(e) => eprintln!("corpus: cannot write {}: {e}", csv.display()),
         }

@@ -29,10 +29,14 @@ impl AbcCmd {
     /// reads as 0-initialised (a wrong `Property proved` on a one-latch test model). Done
     /// first, `undc` turns each uninitialised latch into a fresh first-frame input, and the
     /// constraint outputs survive `logic`/`strash` for `fold` to fold.
-    pub fn script(self, model: &Path, timeout_s: u64) -> String {
-        let engine = match self {
-            AbcCmd::Bmc3 => "bmc3",
-            AbcCmd::Pdr => "pdr",
+    ///
+    /// `frames` bounds bmc3's depth (`-F`; the differential tester's random circuits need
+    /// few frames, and without a bound bmc3 runs to its time limit on every safe circuit).
+    pub fn script(self, model: &Path, timeout_s: u64, frames: Option<usize>) -> String {
+        let engine = match (self, frames) {
+            (AbcCmd::Bmc3, Some(f)) => format!("bmc3 -F {f}"),
+            (AbcCmd::Bmc3, None) => "bmc3".to_owned(),
+            (AbcCmd::Pdr, _) => "pdr".to_owned(),
         };
         format!(
             "read {}; logic; undc; strash; fold; zero; {engine} -T {timeout_s}",

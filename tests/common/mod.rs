@@ -1,9 +1,11 @@
 //! Shared helpers of the integration tests: the manifests of our own circuits and of the
-//! shared benchmark corpus.
+//! shared benchmark corpus, and the independent checkers (`checkers`).
 
 #![allow(dead_code)] // each test binary uses its own subset of these helpers
 
 use std::path::{Path, PathBuf};
+
+pub mod checkers;
 
 /// One row of `circuits/manifest.tsv`.
 pub struct Circuit {

@@ -1,0 +1,27 @@
+//! A model checker's answer, as the benchmark runners read it from a tool's output.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+impl Verdict {
+    /// `sat`/`unsat`, or SV-COMP's `false`/`true`; anything else is unknown.
+    pub fn parse(s: &str) -> Verdict {
+        match s.trim() {
+            "sat" | "false" => Verdict::Sat,
+            "unsat" | "true" => Verdict::Unsat,
+            _ => Verdict::Unknown,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Sat => "sat",
+            Verdict::Unsat => "unsat",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The default-suite slice of the differential campaign (`cargo bench --bench difftest`):
+//! 150 small random AIGER circuits and 50 small BTOR2 models, each checked by every warden
+//! engine and ABC, with every witness replayed (warden sim and aigsim/btorsim) and every
+//! certificate checked (certcheck). Skips with a message where the checkers cannot be built.
+
+#[path = "../benches/corpus/abc.rs"]
+mod abc;
+mod common;
+#[path = "../benches/difftest/mod.rs"]
+mod difftest;
+#[path = "../benches/corpus/verdict.rs"]
+mod verdict;
+
+use std::path::PathBuf;
+
+use common::checkers;
+use difftest::{Campaign, Oracle};
+pub use verdict::Verdict;
+
+#[test]
+fn random_models_get_the_same_checked_answers_from_every_tool() {
+    let Some(checkers) = checkers::Checkers::get() else {
+        return;
+    };
+    let abc = abc::find_binary(None)
+        .map_err(|e| eprintln!("ABC not compared: {e}"))
+        .ok();
+    let oracle = Oracle {
+        warden: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
+        checkers,
+        abc,
+        timeout_s: 3,
+        max_depth: 12,
+    };
+    let campaign = Campaign {
+        jobs: 2,
+        aiger_sizes: [3, 4, 1, 0],
+        btor2_ops: 12,
+        ..Campaign::new(150, 50, 2026)
+    };
+    let summary = campaign.run(&oracle);
+    summary.print();
+    assert!(
+        summary.failures.is_empty(),
+        "models with a problem: {:?}",
+        summary.failures
+    );
+    assert_eq!(summary.models, 200);
+    // The slice must exercise both answers and both checkers, not only `unknown`.
+    assert!(summary.sat_models >= 20 && summary.unsat_models >= 20);
+    assert!(summary.aigsim_ok > 0 && summary.btorsim_ok > 0 && summary.certcheck_ok > 0);
+}

@@ -1,0 +1,116 @@
+//! Our own circuits with the independent checkers of `../shared/tools`: warden's portfolio
+//! answers each AIGER and BTOR2 circuit of `circuits/manifest.tsv` with its expected verdict,
+//! every witness is accepted by aigsim (AIGER) or btorsim (BTOR2), and every certificate by
+//! Certifaiger's `certcheck` (for BTOR2, against `warden blast` of the model). Skips with a
+//! message where the checkers cannot be built (no gcc).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::checkers::{Check, Checkers};
+
+fn warden(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_answer_on_our_circuits_passes_the_independent_checkers() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("warden-indep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (witness, cert, blasted) = (
+        dir.join("witness"),
+        dir.join("cert.aig"),
+        dir.join("blasted.aig"),
+    );
+    let mut checked = [0usize; 3]; // aigsim, btorsim, certcheck
+    for c in common::circuits() {
+        let ext = c.path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let btor2 = ext == "btor2" || ext == "btor";
+        if ext != "aag" && ext != "aig" && !btor2 {
+            continue; // C programs: no independent checker
+        }
+        let out = warden(&[
+            "check".as_ref(),
+            c.path.as_os_str(),
+            "--witness".as_ref(),
+            witness.as_os_str(),
+            "--cert".as_ref(),
+            cert.as_os_str(),
+        ]);
+        let verdict = String::from_utf8_lossy(&out.stdout);
+        let verdict = verdict.lines().next().unwrap_or("");
+        assert_eq!(verdict, c.expected, "{}", c.path.display());
+        let check = match (verdict, btor2) {
+            ("sat", false) => (0, checkers.aigsim(&c.path, &witness)),
+            ("sat", true) => (1, checkers.btorsim(&c.path, &witness)),
+            (_, false) => (2, checkers.certcheck(&c.path, &cert, &dir)),
+            (_, true) => {
+                let out = warden(&["blast".as_ref(), c.path.as_os_str(), blasted.as_os_str()]);
+                assert!(out.status.success(), "blast {}", c.path.display());
+                (2, checkers.certcheck(Path::new(&blasted), &cert, &dir))
+            }
+        };
+        assert_eq!(check.1, Check::Accepted, "{}", c.path.display());
+        checked[check.0] += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(checked.iter().all(|&n| n > 0), "checked: {checked:?}");
+}
+
+/// An array initialised to a non-zero constant is left out of the witness's `#0` (btorsim computes it
+/// and aborts on an index line for it): btorsim and `warden sim` both accept the witness.
+#[test]
+fn btorsim_replays_a_witness_with_a_constant_initialised_array() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let model = "\
+1 sort bitvec 1
+2 sort bitvec 2
+3 sort bitvec 4
+4 sort array 2 3
+5 constd 3 5
+6 state 4 mem
+7 init 4 6 5
+8 input 2 addr
+9 input 3 val
+10 write 4 6 8 9
+11 next 4 6 10
+12 zero 2
+13 read 3 6 12
+14 constd 3 9
+15 eq 1 13 14
+16 bad 15
+";
+    let dir = std::env::temp_dir().join(format!("warden-indep-arr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (path, witness) = (dir.join("mem.btor2"), dir.join("witness"));
+    std::fs::write(&path, model).unwrap();
+    let out = warden(&[
+        "check".as_ref(),
+        path.as_os_str(),
+        "--witness".as_ref(),
+        witness.as_os_str(),
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some("sat")
+    );
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(
+        !text.contains('['),
+        "no array lines in the witness:\n{text}"
+    );
+    assert_eq!(checkers.btorsim(&path, &witness), Check::Accepted);
+    let sim = warden(&["sim".as_ref(), path.as_os_str(), witness.as_os_str()]);
+    assert!(sim.status.success(), "warden sim rejects:\n{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
