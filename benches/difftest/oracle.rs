@@ -19,6 +19,9 @@ use crate::Verdict;
 /// Every engine of `warden check --engine`.
 pub const ENGINES: [&str; 6] = ["portfolio", "bmc", "kind", "ic3", "imc", "cegar"];
 
+/// The engines that read `--max-depth`.
+const BOUNDED_ENGINES: [&str; 4] = ["portfolio", "bmc", "kind", "imc"];
+
 /// The input format of a model, and which replay applies to its witnesses.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -127,12 +130,12 @@ impl Oracle<'_> {
             .arg("check")
             .arg(model)
             .args(["--engine", engine])
-            .args(["--timeout", &self.timeout_s.to_string()])
-            .args(["--max-depth", &self.max_depth.to_string()])
-            .arg("--witness")
-            .arg(&witness)
-            .arg("--cert")
-            .arg(&cert);
+            .args(["--timeout", &self.timeout_s.to_string()]);
+        // IC3 and localization have no bound: warden rejects `--max-depth` for them.
+        if BOUNDED_ENGINES.contains(&engine) {
+            cmd.args(["--max-depth", &self.max_depth.to_string()]);
+        }
+        cmd.arg("--witness").arg(&witness).arg("--cert").arg(&cert);
         let out = match cmd.output() {
             Ok(o) => o,
             Err(e) => {
