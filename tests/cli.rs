@@ -301,6 +301,24 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &["--jobs", "bmc"],
         ),
         (&aag, &["--domain", "pred-cart"], &["--domain", "portfolio"]),
+        // The portfolio's BMC and IC3 workers take their options from the configuration
+        // table; the portfolio set only means something to the portfolio.
+        (&aag, &["--bmc-step", "4"], &["--bmc-step", "portfolio"]),
+        (
+            &aag,
+            &["--engine", "bmc", "--ic3-ctp"],
+            &["--ic3-*", "bmc", "circuits"],
+        ),
+        (
+            &aag,
+            &["--engine", "ic3", "--portfolio", "wide"],
+            &["--portfolio", "ic3", "circuits"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--prep", "ternary"],
+            &["--prep", "cegar", "C programs"],
+        ),
         (
             &aag,
             &["--engine", "kind", "--max-enum", "4"],
