@@ -38,6 +38,16 @@ pub fn check(
 ) -> Option<(&'static str, Check)> {
     let (witness, cert) = files;
     let tool = checker_for(format, verdict)?;
+    // A model the reference parser cannot read (e.g. an ASCII file without its last newline,
+    // which warden accepts) leaves the answer unchecked, not rejected.
+    if format.starts_with("a") {
+        if let Err(e) = checkers.reencode(model, &dir.join("readable.aig")) {
+            return Some((
+                tool,
+                Check::Failed(format!("the checker cannot read the model: {e}")),
+            ));
+        }
+    }
     let outcome = match tool {
         "aigsim" => checkers.aigsim(model, witness),
         "btorsim" => checkers.btorsim(model, witness),
@@ -49,9 +59,37 @@ pub fn check(
                 Err(e) => Check::Failed(format!("warden blast: {e}")),
             }
         }
+        _ if format == "aag" => certcheck_reencoded(checkers, warden, model, dir),
         _ => checkers.certcheck(model, cert, dir),
     };
     Some((tool, outcome))
+}
+
+/// Certifaiger reads re-encoded models only, and a certificate names the literals of the
+/// model warden read, which an ASCII file need not number the re-encoded way: warden is run
+/// again (untimed) on the aigtoaig encoding, and that certificate is checked. Any other
+/// answer than `unsat` there is a rejection (`sat`) or leaves the answer unchecked.
+fn certcheck_reencoded(checkers: &Checkers, warden: &Path, model: &Path, dir: &Path) -> Check {
+    let encoded = dir.join("reencoded.aig");
+    if let Err(e) = checkers.reencode(model, &encoded) {
+        return Check::Failed(e);
+    }
+    let cert = dir.join("reencoded-cert.aig");
+    let run = std::process::Command::new(warden)
+        .arg("check")
+        .arg(&encoded)
+        .args(["--timeout", "60", "--cert"])
+        .arg(&cert)
+        .output();
+    let out = match run {
+        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Err(e) => return Check::Failed(format!("cannot run warden: {e}")),
+    };
+    match out.lines().next().unwrap_or("") {
+        "unsat" => checkers.certcheck(&encoded, &cert, dir),
+        "sat" => Check::Rejected("the re-encoded model is sat".to_owned()),
+        other => Check::Failed(format!("warden on the re-encoded model: {other:?}")),
+    }
 }
 
 /// Per checker: answers checked, accepted, rejected, and left unchecked (checker failed).

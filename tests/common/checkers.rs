@@ -86,9 +86,7 @@ impl Checkers {
     /// (Certifaiger wants the binary, re-encoded form; an `.aag` is rejected otherwise).
     pub fn certcheck(&self, model: &Path, cert: &Path, scratch: &Path) -> Check {
         let encoded = scratch.join("certcheck-model.aig");
-        let mut conv = self.tool("aigtoaig");
-        conv.arg(model).arg(&encoded);
-        if let Err(e) = succeeded(conv, "aigtoaig") {
+        if let Err(e) = self.reencode(model, &encoded) {
             return Check::Failed(e);
         }
         let mut c = self.tool("certcheck");
@@ -96,6 +94,16 @@ impl Checkers {
         let check = verdict_of(c, "certcheck");
         let _ = std::fs::remove_file(&encoded);
         check
+    }
+}
+
+impl Checkers {
+    /// `aigtoaig MODEL OUT`: the binary, re-encoded form of an AIGER model, which Certifaiger
+    /// wants; it also tells whether the reference parser reads the model at all.
+    pub fn reencode(&self, model: &Path, out: &Path) -> Result<(), String> {
+        let mut conv = self.tool("aigtoaig");
+        conv.arg(model).arg(out);
+        succeeded(conv, "aigtoaig")
     }
 }
 
