@@ -25,6 +25,10 @@ pub fn wants_certificate(format: &str) -> bool {
     checker_for(format, Verdict::Unsat).is_some()
 }
 
+/// The aigtoaig encoding of an AIGER model in the scratch directory: written once by the
+/// readability check, and the model warden runs on again for an ASCII model's certificate.
+const REENCODED: &str = "reencoded.aig";
+
 /// Checks warden's answer `verdict` on `model`: (checker, what it said), or `None` where no
 /// checker applies. `witness` and `cert` are the files warden wrote; `dir` is scratch space.
 pub fn check(
@@ -41,7 +45,7 @@ pub fn check(
     // A model the reference parser cannot read (e.g. an ASCII file without its last newline,
     // which warden accepts) leaves the answer unchecked, not rejected.
     if format.starts_with("a") {
-        if let Err(e) = checkers.reencode(model, &dir.join("readable.aig")) {
+        if let Err(e) = checkers.reencode(model, &dir.join(REENCODED)) {
             return Some((
                 tool,
                 Check::Failed(format!("the checker cannot read the model: {e}")),
@@ -59,7 +63,7 @@ pub fn check(
                 Err(e) => Check::Failed(format!("warden blast: {e}")),
             }
         }
-        _ if format == "aag" => certcheck_reencoded(checkers, warden, model, dir),
+        _ if format == "aag" => certcheck_reencoded(checkers, warden, &dir.join(REENCODED), dir),
         _ => checkers.certcheck(model, cert, dir),
     };
     Some((tool, outcome))
@@ -69,15 +73,11 @@ pub fn check(
 /// model warden read, which an ASCII file need not number the re-encoded way: warden is run
 /// again (untimed) on the aigtoaig encoding, and that certificate is checked. Any other
 /// answer than `unsat` there is a rejection (`sat`) or leaves the answer unchecked.
-fn certcheck_reencoded(checkers: &Checkers, warden: &Path, model: &Path, dir: &Path) -> Check {
-    let encoded = dir.join("reencoded.aig");
-    if let Err(e) = checkers.reencode(model, &encoded) {
-        return Check::Failed(e);
-    }
+fn certcheck_reencoded(checkers: &Checkers, warden: &Path, encoded: &Path, dir: &Path) -> Check {
     let cert = dir.join("reencoded-cert.aig");
     let run = std::process::Command::new(warden)
         .arg("check")
-        .arg(&encoded)
+        .arg(encoded)
         .args(["--timeout", "60", "--cert"])
         .arg(&cert)
         .output();
@@ -86,7 +86,7 @@ fn certcheck_reencoded(checkers: &Checkers, warden: &Path, model: &Path, dir: &P
         Err(e) => return Check::Failed(format!("cannot run warden: {e}")),
     };
     match out.lines().next().unwrap_or("") {
-        "unsat" => checkers.certcheck(&encoded, &cert, dir),
+        "unsat" => checkers.certcheck(encoded, &cert, dir),
         "sat" => Check::Rejected("the re-encoded model is sat".to_owned()),
         other => Check::Failed(format!("warden on the re-encoded model: {other:?}")),
     }
