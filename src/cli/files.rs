@@ -1,0 +1,45 @@
+//! Reading and writing files for the subcommands, and `warden blast`.
+
+use std::path::Path;
+
+use super::stdout::input_error;
+use crate::error::ExitCode;
+use crate::front::{self, aiger};
+
+/// Writes an AIGER file: binary for a `.aig` path, ASCII otherwise.
+pub(super) fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), ExitCode> {
+    let mut bytes = Vec::new();
+    let written = if path.extension().is_some_and(|e| e == "aig") {
+        aiger::write_binary(file, &mut bytes)
+    } else {
+        aiger::write_ascii(file, &mut bytes)
+    };
+    written.expect("writing to memory cannot fail");
+    write_file(Some(path), &bytes)
+}
+
+/// `warden blast MODEL OUT`: the bit-level system as AIGER.
+pub(super) fn blast(model: &Path, output: &Path) -> ExitCode {
+    match front::load(model) {
+        Ok(m) => match write_aiger(&m.aiger(), output) {
+            Ok(()) => ExitCode::Verdict,
+            Err(code) => code,
+        },
+        Err(e) => input_error(&e),
+    }
+}
+
+pub(super) fn write_file(path: Option<&Path>, bytes: &[u8]) -> Result<(), ExitCode> {
+    let Some(path) = path else { return Ok(()) };
+    std::fs::write(path, bytes).map_err(|e| {
+        eprintln!("warden: error: cannot write {}: {e}", path.display());
+        ExitCode::Input
+    })
+}
+
+pub(super) fn read_text(path: &Path) -> Result<Vec<u8>, ExitCode> {
+    std::fs::read(path).map_err(|e| {
+        eprintln!("warden: error: cannot read {}: {e}", path.display());
+        ExitCode::Input
+    })
+}

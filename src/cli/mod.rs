@@ -1,0 +1,258 @@
+//! The command line: `warden check`, `warden sim`, `warden certify`, and the HWMCC form
+//! `warden MODEL [CEX_FILE [CERT_FILE]]`.
+//!
+//! Contract (as the HWMCC tools and sby expect): stdout carries only the verdict line
+//! (`sat`/`unsat`/`unknown`) and, for `sat` in the `check` form, the witness (AIGER for AIGER
+//! models, btorsim format for BTOR2 models); logs and
+//! statistics go to stderr. Exit codes ([`ExitCode`]): 0 for any verdict, 1 for usage errors
+//! (including options the chosen engine would ignore, see [`crate::options`]), 2 for input
+//! errors, 3 for internal errors. SIGINT/SIGTERM stop the engines, and the run prints
+//! `unknown`. A panic anywhere (front end, preprocessing, an engine) is caught: the run prints
+//! `unknown` and exits 3 with the message on stderr.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::check::EngineKind;
+use crate::engine::bmc::BmcOptions;
+use crate::engine::configs;
+use crate::engine::ic3::Ic3Options;
+use crate::error::{panic_message, ExitCode};
+use crate::options::{self, CegarArgs, Opt};
+use crate::prep::PrepOptions;
+
+mod files;
+mod replay;
+mod report;
+mod run;
+mod stdout;
+
+use files::blast;
+use replay::{certify, sim};
+use run::{check, run_check};
+use stdout::{claim_stdout, VERDICT_DUE};
+
+#[derive(Parser)]
+#[command(
+    name = "warden",
+    version,
+    about = "A hardware model checker for AIGER and BTOR2 circuits"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Checks the safety properties of a model.
+    Check(Box<CheckArgs>),
+    /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid):
+    /// AIGER witnesses for AIGER models, btorsim-format witnesses for BTOR2 models.
+    Sim { model: PathBuf, witness: PathBuf },
+    /// Writes the bit-level system of a model as AIGER (binary, or ASCII for `.aag`): for
+    /// BTOR2 the bit-blasted system, which `--cert` certificates of BTOR2 models refer to.
+    Blast { model: PathBuf, output: PathBuf },
+    /// Checks that an AIGER witness circuit certifies a model (exit 0 valid, 1 invalid).
+    Certify {
+        model: PathBuf,
+        certificate: PathBuf,
+    },
+    /// Lists the engine configurations and the portfolios made of them.
+    Configs,
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), or a
+    /// C program (`.c`, preprocessed `.i`).
+    model: PathBuf,
+    #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
+    engine: EngineKind,
+    /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Deepest frame BMC (and the base case of k-induction) checks (not read by ic3, nor by
+    /// cegar unless it runs localized BMC).
+    #[arg(long)]
+    max_depth: Option<usize>,
+    /// Memory limit in MiB: past it the run stops and prints `unknown`. The default leaves
+    /// room below 2 GiB for the last growth step: deep BMC runs grow by doubling vectors
+    /// (CaDiCaL's variable tables, the frame table), so the peak can pass the limit before the
+    /// solver sees the stop (1200 gave peaks of 1.25 GiB where 1800 gave 2.2 GiB).
+    #[arg(long, default_value_t = 1200)]
+    mem_limit: u64,
+    /// Portfolio workers that run at once, one per core (default: the number of cores;
+    /// portfolio only); a portfolio with more configurations runs the others in time slices.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// The portfolio's set of configurations (`warden configs` lists them; portfolio only)
+    /// [default: default].
+    #[arg(long, value_name = "NAME",
+          value_parser = clap::builder::PossibleValuesParser::new(configs::PORTFOLIOS.iter().map(|p| p.name)))]
+    portfolio: Option<String>,
+    /// Sizes of C's `long` and `size_t` (C programs only) [default: ilp32].
+    #[arg(long, value_enum)]
+    data_model: Option<DataModelArg>,
+    /// Reads calls of the undeclared C function NAME as nondet `int` values: an external
+    /// function that returns an arbitrary value and has no other effect (repeatable).
+    /// Without it such a call is unsupported (`unknown`). C programs only.
+    #[arg(long, value_name = "NAME")]
+    nondet_fn: Vec<String>,
+    /// The CFA of a C program the engines check: large blocks (loop-free regions as one
+    /// edge) or one edge per statement (C programs only) [default: large].
+    #[arg(long, value_enum)]
+    blocks: Option<BlocksArg>,
+    /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
+    /// Writes the counterexample as a VCD waveform.
+    #[arg(long, value_name = "FILE")]
+    vcd: Option<PathBuf>,
+    /// Writes the invariant of an `unsat` answer as a Certifaiger witness circuit (for BTOR2:
+    /// over the bit-blasted system that `warden blast` writes).
+    #[arg(long, value_name = "FILE")]
+    cert: Option<PathBuf>,
+    /// Writes verdict, engine, depth, time, memory and statistics as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Prints statistics on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// More progress on stderr (repeat for more).
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(flatten)]
+    cegar: CegarArgs,
+    #[command(flatten)]
+    bmc: BmcOptions,
+    #[command(flatten)]
+    prep: PrepOptions,
+    #[command(flatten)]
+    ic3: Ic3Options,
+}
+
+impl CheckArgs {
+    /// The options given explicitly that only some engines or inputs read (the CEGAR ones
+    /// aside).
+    fn given(&self) -> Vec<Opt> {
+        options::given([
+            (self.max_depth.is_some(), Opt::MaxDepth),
+            (self.jobs.is_some(), Opt::Jobs),
+            (self.portfolio.is_some(), Opt::Portfolio),
+            (self.bmc.step.get() != 1, Opt::BmcStep),
+            (self.bmc.dynamic, Opt::BmcDyn),
+            (self.ic3 != Ic3Options::default(), Opt::Ic3),
+            (self.prep != PrepOptions::default(), Opt::Prep),
+            (self.data_model.is_some(), Opt::DataModel),
+            (!self.nondet_fn.is_empty(), Opt::NondetFn),
+            (self.blocks.is_some(), Opt::Blocks),
+        ])
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum DataModelArg {
+    Ilp32,
+    Lp64,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum BlocksArg {
+    Large,
+    Single,
+}
+
+/// Runs the command line; returns the process exit code. A panic is caught here: it is
+/// reported on stderr, a `check` run prints `unknown` (unless it printed its verdict
+/// already), and the exit code is [`ExitCode::Internal`].
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    match catch_unwind(AssertUnwindSafe(|| dispatch(&args))) {
+        Ok(code) => code,
+        Err(payload) => {
+            eprintln!(
+                "warden: internal error: panic: {}",
+                panic_message(&*payload)
+            );
+            if VERDICT_DUE.load(Ordering::SeqCst) && claim_stdout() {
+                println!("unknown");
+            }
+            ExitCode::Internal
+        }
+    }
+}
+
+/// Runs the command `args` asks for.
+fn dispatch(args: &[String]) -> ExitCode {
+    if let Some(hwmcc) = hwmcc_form(args) {
+        return hwmcc;
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return match e.use_stderr() {
+                true => ExitCode::Usage,
+                false => ExitCode::Verdict,
+            };
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check(*args),
+        Command::Sim { model, witness } => sim(&model, &witness),
+        Command::Certify { model, certificate } => certify(&model, &certificate),
+        Command::Blast { model, output } => blast(&model, &output),
+        Command::Configs => {
+            print!("{}", configs::listing());
+            ExitCode::Verdict
+        }
+    }
+}
+
+/// The subcommands, which are never read as the MODEL of the HWMCC form (a model file named
+/// `check` is `./check` there).
+const SUBCOMMANDS: [&str; 5] = ["check", "sim", "blast", "certify", "help"];
+
+/// `warden MODEL [CEX_FILE [CERT_FILE]]` (HWMCC'25): the portfolio without a time limit,
+/// only the verdict on stdout, the witness or certificate written to the files.
+fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
+    let first = args.get(1)?;
+    if SUBCOMMANDS.contains(&first.as_str()) {
+        return None;
+    }
+    let path = Path::new(first);
+    let model_like = path.exists()
+        || path
+            .extension()
+            .is_some_and(|e| ["aig", "aag", "btor", "btor2"].iter().any(|m| e == *m));
+    if args.len() > 4 || first.starts_with('-') || !model_like {
+        return None;
+    }
+    let check_args = CheckArgs {
+        model: first.into(),
+        engine: EngineKind::Portfolio,
+        timeout: None,
+        mem_limit: 1200,
+        max_depth: None,
+        jobs: None,
+        portfolio: None,
+        data_model: None,
+        nondet_fn: Vec::new(),
+        blocks: None,
+        witness: args.get(2).map(PathBuf::from),
+        vcd: None,
+        cert: args.get(3).map(PathBuf::from),
+        json: None,
+        stats: false,
+        verbose: 0,
+        cegar: CegarArgs::default(),
+        bmc: BmcOptions::default(),
+        prep: PrepOptions::default(),
+        ic3: Ic3Options::default(),
+    };
+    Some(run_check(check_args, false))
+}

@@ -1,0 +1,148 @@
+//! `warden sim` and `warden certify`: independent checks of a claimed answer.
+
+use std::fmt::Display;
+use std::path::Path;
+
+use super::files::read_text;
+use super::stdout::input_error;
+use crate::cert;
+use crate::cfa;
+use crate::error::ExitCode;
+use crate::front::{self, aiger, btor2, Source};
+use crate::ts::{replay, Trace};
+use crate::witness;
+use crate::wl;
+use crate::Budget;
+
+pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
+    let text = match read_text(witness_path) {
+        Ok(t) => String::from_utf8_lossy(&t).into_owned(),
+        Err(code) => return code,
+    };
+    // A C error path records the settings its program was read with.
+    let load = match front::LoadOptions::from_witness(&text) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("warden: error: {}: {e}", witness_path.display());
+            return ExitCode::Input;
+        }
+    };
+    let model = match front::load_with(model, &load) {
+        Ok(m) => m,
+        Err(e) => return input_error(&e),
+    };
+    let ts = match &model.source {
+        Source::Aiger(_) => &model.ts,
+        Source::Btor2 { model: words, .. } => return sim_btor2(words, &text, witness_path),
+        Source::C { cfa: program, .. } => return sim_c(program, &text),
+    };
+    let w = match witness::aiger::parse(&text, ts) {
+        Ok(w) => w,
+        Err(e) => {
+            println!("invalid: {}: {e}", witness_path.display());
+            return ExitCode::INVALID;
+        }
+    };
+    report_replays(&w.bad, |b| {
+        let trace = Trace {
+            bad: b,
+            ..w.trace.clone()
+        };
+        replay(ts, &trace)
+    })
+}
+
+/// Prints whether each claimed bad property `b` is reached (`replay_one(b)` gives the frame);
+/// exit code 0 when all are, else 1.
+pub(super) fn report_replays<E: Display>(
+    bad: &[usize],
+    mut replay_one: impl FnMut(usize) -> Result<usize, E>,
+) -> ExitCode {
+    let mut ok = true;
+    for &b in bad {
+        match replay_one(b) {
+            Ok(frame) => println!("valid: bad property b{b} is reached in frame {frame}"),
+            Err(e) => {
+                println!("invalid: b{b}: {e}");
+                ok = false;
+            }
+        }
+    }
+    match ok {
+        true => ExitCode::Verdict,
+        false => ExitCode::INVALID,
+    }
+}
+
+pub(super) fn certify(model_path: &Path, cert_path: &Path) -> ExitCode {
+    let model = match front::load(model_path) {
+        Ok(m) => m,
+        Err(e) => return input_error(&e),
+    };
+    let bytes = match read_text(cert_path) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let circuit = match aiger::parse(&bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("warden: error: {}: {e}", cert_path.display());
+            return ExitCode::Input;
+        }
+    };
+    match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
+        Ok(()) => {
+            println!("valid: the witness circuit certifies every property");
+            ExitCode::Verdict
+        }
+        Err(e) => {
+            println!("invalid: {e}");
+            ExitCode::INVALID
+        }
+    }
+}
+
+/// `warden sim` for a C program: the nondet values of the error path, replayed in the CFA
+/// interpreter, must reach the error.
+pub(super) fn sim_c(program: &cfa::Cfa, text: &str) -> ExitCode {
+    let values = match cfa::path::parse_values(program, text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("warden: error: {e}");
+            return ExitCode::Input;
+        }
+    };
+    // Generous: loops without nondet calls take steps that the path does not list.
+    match cfa::path::replay(program, values, 1_000_000) {
+        Ok(run) => {
+            println!(
+                "valid: the error is reached after {} steps",
+                run.steps.len()
+            );
+            ExitCode::Verdict
+        }
+        Err(e) => {
+            println!("invalid: {e}");
+            ExitCode::INVALID
+        }
+    }
+}
+
+/// `warden sim` on a BTOR2 model: every claimed bad property must be reached by the word-level
+/// simulation of the witness.
+pub(super) fn sim_btor2(model: &wl::Model, text: &str, witness_path: &Path) -> ExitCode {
+    let w = match btor2::parse_witness(text, model) {
+        Ok(w) => w,
+        Err(e) => {
+            println!("invalid: {}: {e}", witness_path.display());
+            return ExitCode::INVALID;
+        }
+    };
+    report_replays(&w.bad, |b| {
+        let trace = wl::Trace {
+            bad: b,
+            ..w.trace.clone()
+        };
+        wl::replay(model, &trace)
+    })
+}

@@ -1,0 +1,55 @@
+//! Statistics and the `--json` record of a run.
+
+use std::path::Path;
+
+use crate::check::{Answer, Report};
+
+pub(super) fn verdict_word(a: &Answer) -> &'static str {
+    match a {
+        Answer::Sat(_) => "sat",
+        Answer::Unsat(_) => "unsat",
+        Answer::Unknown { .. } => "unknown",
+    }
+}
+
+pub(super) fn depth(a: &Answer) -> Option<usize> {
+    match a {
+        Answer::Sat(t) => Some(t.depth()),
+        Answer::Unsat(_) => None,
+        Answer::Unknown { depth } => *depth,
+    }
+}
+
+/// Peak resident memory of this process in MiB.
+pub(super) fn peak_rss_mib() -> f64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    usage.ru_maxrss as f64 / 1024.0
+}
+
+pub(super) fn print_stats(r: &Report) {
+    eprintln!("c engine = {}", r.engine);
+    eprintln!("c time_s = {:.3}", r.time.as_secs_f64());
+    eprintln!("c peak_rss_mib = {:.1}", peak_rss_mib());
+    for (k, v) in &r.stats {
+        eprintln!("c {k} = {v}");
+    }
+}
+
+/// The `--json` record of a run on `model` (serde_json escapes every string, file names too).
+pub(super) fn json(model: &Path, r: &Report) -> String {
+    let stats: serde_json::Map<String, serde_json::Value> = (r.stats.iter())
+        .map(|(k, v)| (k.to_string(), (*v).into()))
+        .collect();
+    let record = serde_json::json!({
+        "model": model.to_string_lossy(),
+        "verdict": verdict_word(&r.answer),
+        "engine": r.engine,
+        "depth": depth(&r.answer),
+        "time_s": (r.time.as_secs_f64() * 1000.0).round() / 1000.0,
+        "peak_rss_mib": (peak_rss_mib() * 10.0).round() / 10.0,
+        "stats": stats,
+    });
+    record.to_string() + "\n"
+}

@@ -1,0 +1,52 @@
+//! The one-verdict contract of stdout: exactly one verdict line reaches it, whether the run
+//! ends normally, a watchdog gives up, or input turns out unsupported.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::error::ExitCode;
+use crate::front::InputError;
+
+/// Whether this run owes stdout a verdict line (a `check` run): a panic then prints
+/// `unknown`.
+pub(super) static VERDICT_DUE: AtomicBool = AtomicBool::new(false);
+
+/// The last resort of the watchdogs: prints `unknown` (unless a verdict is being printed) and
+/// ends the process, saying why on stderr.
+pub(super) fn give_up(why: std::fmt::Arguments) {
+    if claim_stdout() {
+        eprintln!("warden: {why}: stopping");
+        println!("unknown");
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        std::process::exit(0);
+    }
+}
+
+/// Whether this thread may print the verdict: the first caller may, every later one may not
+/// (the normal output path and the overrun watchdog race for it, and stdout must carry one
+/// verdict).
+pub(super) fn claim_stdout() -> bool {
+    static CLAIMED: AtomicBool = AtomicBool::new(false);
+    !CLAIMED.swap(true, Ordering::SeqCst)
+}
+
+/// Prints `text` (the verdict line and the witness) unless the overrun watchdog printed
+/// `unknown` first, in which case it is ending the process and this thread waits for that.
+pub(super) fn print_verdict(text: &str) {
+    if !claim_stdout() {
+        loop {
+            std::thread::park();
+        }
+    }
+    print!("{text}");
+}
+
+/// Exit code 2 for bad input; an unsupported construct is the verdict `unknown` (exit 0).
+pub(super) fn input_error(e: &InputError) -> ExitCode {
+    if e.unsupported {
+        eprintln!("warden: {e}");
+        print_verdict("unknown\n");
+        return ExitCode::Verdict;
+    }
+    eprintln!("warden: error: {e}");
+    ExitCode::Input
+}
