@@ -23,7 +23,7 @@ use crate::Budget;
 
 /// How long a run may go on after its time limit, a signal or the memory limit before the
 /// overrun watchdog prints `unknown` and ends the process.
-pub(super) const OVERRUN_GRACE: Duration = Duration::from_secs(2);
+const OVERRUN_GRACE: Duration = Duration::from_secs(2);
 
 pub(super) fn check(args: CheckArgs) -> ExitCode {
     run_check(args, true)

@@ -21,7 +21,9 @@
 
 mod from_ts;
 mod parse;
+mod reader;
 mod to_ts;
+mod var_table;
 mod write;
 
 pub use from_ts::from_transition_system;

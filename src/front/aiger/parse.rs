@@ -10,9 +10,10 @@
 //! of an attempt to allocate gigabytes. (The implicit inputs of a binary file are the one
 //! exception: they cost no bytes, so the header alone determines them.)
 
-use std::collections::HashMap;
 use std::fmt;
 
+use super::reader::Reader;
+use super::var_table::VarTable;
 use super::{Aiger, Latch, Symbols};
 
 /// The largest M for which every literal up to `2 * M + 1` fits in a `u32`.
@@ -40,7 +41,7 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-fn line_error(line: usize, message: String) -> ParseError {
+pub(super) fn line_error(line: usize, message: String) -> ParseError {
     ParseError {
         message,
         line: Some(line),
@@ -48,7 +49,7 @@ fn line_error(line: usize, message: String) -> ParseError {
     }
 }
 
-fn byte_error(byte: usize, message: String) -> ParseError {
+pub(super) fn byte_error(byte: usize, message: String) -> ParseError {
     ParseError {
         message,
         line: None,
@@ -317,7 +318,12 @@ fn binary_ands(r: &mut Reader, h: &Header, aig: &mut Aiger) -> Result<(), ParseE
     Ok(())
 }
 
-fn check_range(lit: u32, max_lit: u32, line: usize, what: &str) -> Result<u32, ParseError> {
+pub(super) fn check_range(
+    lit: u32,
+    max_lit: u32,
+    line: usize,
+    what: &str,
+) -> Result<u32, ParseError> {
     if lit > max_lit {
         return Err(line_error(
             line,
@@ -466,215 +472,6 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A cursor over the file with the line bookkeeping for error positions.
-struct Reader<'a> {
-    data: &'a [u8],
-    pos: usize,
-    /// 1-based number of the line `pos` is on.
-    line: usize,
-    /// Whether errors are located by line (else by byte offset).
-    by_line: bool,
-}
-
-impl Reader<'_> {
-    fn error(&self, message: String) -> ParseError {
-        if self.by_line {
-            line_error(self.line, message)
-        } else {
-            byte_error(self.pos, message)
-        }
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.data.get(self.pos).copied()
-    }
-
-    /// How many entries of at least one byte each the rest of the data can hold, at most `n`:
-    /// the capacity to reserve for a section announced to have `n` entries.
-    fn room(&self, n: u32) -> usize {
-        (n as usize).min(self.data.len() - self.pos)
-    }
-
-    fn describe_here(&self) -> String {
-        match self.peek() {
-            None => "end of file".into(),
-            Some(b'\n' | b'\r') => "end of line".into(),
-            Some(c) if c.is_ascii_graphic() || c == b' ' => format!("'{}'", c as char),
-            Some(c) => format!("byte 0x{c:02x}"),
-        }
-    }
-
-    fn unexpected(&self, what: &str) -> ParseError {
-        self.error(format!("unexpected {} in {what}", self.describe_here()))
-    }
-
-    fn skip_blanks(&mut self) -> bool {
-        let start = self.pos;
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-        self.pos > start
-    }
-
-    /// At `\n`, `\r\n` or the end of the data.
-    fn at_line_end(&self) -> bool {
-        match self.peek() {
-            None | Some(b'\n') => true,
-            Some(b'\r') => matches!(self.data.get(self.pos + 1), None | Some(b'\n')),
-            Some(_) => false,
-        }
-    }
-
-    /// Consumes trailing blanks and the line terminator; a missing final newline is fine.
-    fn end_line(&mut self, what: &str) -> Result<(), ParseError> {
-        self.skip_blanks();
-        if !self.at_line_end() {
-            return Err(self.unexpected(what));
-        }
-        if self.peek() == Some(b'\r') {
-            self.pos += 1;
-        }
-        if self.peek() == Some(b'\n') {
-            self.pos += 1;
-        }
-        self.line += 1;
-        Ok(())
-    }
-
-    /// An unsigned decimal number that fits in a `u32`.
-    fn number(&mut self, what: &str) -> Result<u32, ParseError> {
-        let start = self.pos;
-        let mut value: u32 = 0;
-        while let Some(d @ b'0'..=b'9') = self.peek() {
-            value = value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(u32::from(d - b'0')))
-                .ok_or_else(|| self.error(format!("number too large in {what}")))?;
-            self.pos += 1;
-        }
-        if self.pos == start {
-            return Err(self.error(format!("expected {what}, found {}", self.describe_here())));
-        }
-        Ok(value)
-    }
-
-    /// One line of `min..=out.len()` numbers separated by blanks; returns how many were read.
-    fn numbers_line(
-        &mut self,
-        out: &mut [u32],
-        min: usize,
-        what: &str,
-    ) -> Result<usize, ParseError> {
-        let mut n = 0;
-        loop {
-            let blank = self.skip_blanks();
-            if n > 0 && self.at_line_end() {
-                break;
-            }
-            if n > 0 && !(blank && matches!(self.peek(), Some(b'0'..=b'9'))) {
-                return Err(self.unexpected(what));
-            }
-            if n == out.len() {
-                return Err(self.error(format!(
-                    "too many numbers in {what} (at most {})",
-                    out.len()
-                )));
-            }
-            out[n] = self.number(what)?;
-            n += 1;
-        }
-        if n < min {
-            return Err(self.error(format!(
-                "expected at least {min} numbers in {what}, found {n}"
-            )));
-        }
-        self.end_line(what)?;
-        Ok(n)
-    }
-
-    fn literal_line(&mut self, what: &str) -> Result<u32, ParseError> {
-        let mut v = [0];
-        self.numbers_line(&mut v, 1, what)?;
-        Ok(v[0])
-    }
-
-    /// `n` lines of one literal each, range-checked.
-    fn literal_lines(&mut self, n: u32, max_lit: u32, what: &str) -> Result<Vec<u32>, ParseError> {
-        let mut lits = Vec::with_capacity(self.room(n));
-        for _ in 0..n {
-            let line = self.line;
-            let lit = self.literal_line(what)?;
-            lits.push(check_range(lit, max_lit, line, what)?);
-        }
-        Ok(lits)
-    }
-
-    /// A 7-bit little-endian varint of the binary AND section (of gate `gate`, 0-based).
-    fn varint(&mut self, gate: u32, gates: u32) -> Result<u32, ParseError> {
-        let start = self.pos;
-        let mut value: u32 = 0;
-        let mut shift = 0;
-        loop {
-            let Some(b) = self.peek() else {
-                return Err(self.error(format!(
-                    "unexpected end of file in the binary AND section (gate {} of {gates} is \
-                     truncated)",
-                    gate + 1
-                )));
-            };
-            self.pos += 1;
-            let bits = u32::from(b & 0x7f);
-            if shift > 28 || (shift == 28 && bits > 0xf) {
-                return Err(byte_error(
-                    start,
-                    "varint in the binary AND section overflows 32 bits".into(),
-                ));
-            }
-            value |= bits << shift;
-            if b & 0x80 == 0 {
-                return Ok(value);
-            }
-            shift += 7;
-        }
-    }
-}
-
-/// Maps variable indices to small nonzero codes (0 = absent). A dense vector when the
-/// variable range is comparable to the number of entries, else a hash map, so that a header
-/// announcing M = 2^31 for a handful of gates costs no gigabytes.
-pub(super) enum VarTable {
-    Dense(Vec<u32>),
-    Sparse(HashMap<u32, u32>),
-}
-
-impl VarTable {
-    /// A table for variables `0..=max_var`, about `entries` of them set.
-    pub(super) fn new(max_var: u32, entries: usize) -> VarTable {
-        if max_var as usize <= 4 * entries + 4096 {
-            VarTable::Dense(vec![0; max_var as usize + 1])
-        } else {
-            VarTable::Sparse(HashMap::with_capacity(entries))
-        }
-    }
-
-    pub(super) fn get(&self, var: u32) -> u32 {
-        match self {
-            VarTable::Dense(v) => v.get(var as usize).copied().unwrap_or(0),
-            VarTable::Sparse(m) => m.get(&var).copied().unwrap_or(0),
-        }
-    }
-
-    /// Sets the code of `var`, which must be at most the `max_var` of [`VarTable::new`].
-    pub(super) fn set(&mut self, var: u32, code: u32) {
-        match self {
-            VarTable::Dense(v) => v[var as usize] = code,
-            VarTable::Sparse(m) => {
-                m.insert(var, code);
-            }
-        }
-    }
-}
-
 /// Orders AND gates so that every gate comes after the gates it reads; on a cycle, returns
 /// the index of a gate on it. `and_index(var)` is the index in `ands` of the gate defining
 /// `var`, if any. Iterative (files have millions of gates, far beyond the stack), with a fast
@@ -731,181 +528,4 @@ pub(super) fn topo_order(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const HALF_ADDER: &str = "aag 7 2 0 2 3\n2\n4\n6\n12\n6 13 15\n12 2 4\n14 3 5\n\
-                              i0 x\ni1 y\no0 s\no1 c\nc\nhalf adder\n";
-
-    /// The half adder of the AIGER specification, in its binary form.
-    const HALF_ADDER_BINARY: &[u8] =
-        b"aig 5 2 0 2 3\n10\n6\n\x02\x02\x03\x02\x01\x02i0 x\ni1 y\no0 s\no1 c\nc\nhalf adder\n";
-
-    fn names(names: &[&str]) -> Vec<Option<String>> {
-        names.iter().map(|n| Some(n.to_string())).collect()
-    }
-
-    #[test]
-    fn ascii_1_0_with_symbols_and_comments() {
-        let a = parse(HALF_ADDER.as_bytes()).unwrap();
-        assert_eq!(a.maxvar, 7);
-        assert_eq!(a.inputs, vec![2, 4]);
-        assert!(a.latches.is_empty());
-        assert_eq!(a.outputs, vec![6, 12]);
-        assert!(a.bad.is_empty() && a.constraints.is_empty());
-        assert!(a.justice.is_empty() && a.fairness.is_empty());
-        // Gates are kept in file order, even when not topological.
-        assert_eq!(a.ands, vec![(6, 13, 15), (12, 2, 4), (14, 3, 5)]);
-        assert_eq!(a.symbols.inputs, names(&["x", "y"]));
-        assert_eq!(a.symbols.outputs, names(&["s", "c"]));
-        assert!(a.symbols.latches.is_empty());
-        assert_eq!(a.comments, vec!["half adder".to_string()]);
-    }
-
-    #[test]
-    fn binary_1_0_from_the_specification() {
-        let a = parse(HALF_ADDER_BINARY).unwrap();
-        assert_eq!(a.maxvar, 5);
-        assert_eq!(a.inputs, vec![2, 4]);
-        assert_eq!(a.outputs, vec![10, 6]);
-        assert_eq!(a.ands, vec![(6, 4, 2), (8, 5, 3), (10, 9, 7)]);
-        assert_eq!(a.symbols.outputs, names(&["s", "c"]));
-        assert_eq!(a.comments, vec!["half adder".to_string()]);
-    }
-
-    #[test]
-    fn ascii_1_9_sections() {
-        let text = "aag 5 1 1 1 2 1 1 2 1\n2\n4 10 1\n4\n10\n11\n2\n0\n2\n5\n3\n6 2 4\n10 6 3\n\
-                    b0 never\nj1 live\nf0 fair\n";
-        let a = parse(text.as_bytes()).unwrap();
-        assert_eq!(
-            a.latches,
-            vec![Latch {
-                lit: 4,
-                next: 10,
-                reset: 1
-            }]
-        );
-        assert_eq!(a.outputs, vec![4]);
-        assert_eq!(a.bad, vec![10]);
-        assert_eq!(a.constraints, vec![11]);
-        assert_eq!(a.justice, vec![vec![2, 5], vec![]]);
-        assert_eq!(a.fairness, vec![3]);
-        assert_eq!(a.ands, vec![(6, 2, 4), (10, 6, 3)]);
-        assert_eq!(a.symbols.bad, names(&["never"]));
-        assert_eq!(a.symbols.justice, vec![None, Some("live".into())]);
-        assert_eq!(a.symbols.fairness, names(&["fair"]));
-        assert!(a.comments.is_empty());
-    }
-
-    #[test]
-    fn binary_1_9_with_m_equal_to_i_plus_l_and_bad() {
-        // The header that flussab-aiger rejects: M = I + L and B > 0.
-        let a = parse(b"aig 2 1 1 0 0 1\n3 2\n4\n").unwrap();
-        assert_eq!(a.inputs, vec![2]);
-        assert_eq!(
-            a.latches,
-            vec![Latch {
-                lit: 4,
-                next: 3,
-                reset: 2
-            }]
-        );
-        assert_eq!(a.bad, vec![4]);
-        assert_eq!(a.symbols.bad, vec![None]);
-    }
-
-    #[test]
-    fn latch_resets() {
-        let a = parse(b"aag 4 1 3 0 0\n2\n4 4\n6 6 6\n8 8 3\n").unwrap();
-        let resets: Vec<u32> = a.latches.iter().map(|l| l.reset).collect();
-        // Missing reset: 0; the latch itself: uninitialised; anything else: reset function.
-        assert_eq!(resets, vec![0, 6, 3]);
-        assert!(parse(b"aag 4 1 1 0 0\n2\n4 4 8\n").is_err());
-    }
-
-    #[test]
-    fn blank_lines_only_in_the_symbol_table() {
-        assert!(parse(b"aag 1 1 0 0 0\n\n2\n").is_err());
-        assert!(parse(b"aag 1 1 0 0 0\n2\n\ni0 x\n\n").is_ok());
-    }
-
-    #[test]
-    fn missing_final_newline() {
-        let a = parse(b"aag 3 2 0 1 1\n2\n4\n6\n6 2 4").unwrap();
-        assert_eq!(a.ands, vec![(6, 2, 4)]);
-        let a = parse(b"aag 1 1 0 0 0\n2\ni0 in").unwrap();
-        assert_eq!(a.symbols.inputs, names(&["in"]));
-        let a = parse(b"aig 3 2 0 1 1\n6\n\x02\x02").unwrap();
-        assert_eq!(a.ands, vec![(6, 4, 2)]);
-    }
-
-    #[test]
-    fn huge_maxvar_with_few_variables_uses_a_sparse_table() {
-        let a = parse(b"aag 2000000000 1 0 1 1\n4000000000\n3999999998\n3999999998 4000000000 1\n")
-            .unwrap();
-        assert_eq!(a.ands, vec![(3_999_999_998, 4_000_000_000, 1)]);
-    }
-
-    #[test]
-    fn error_display() {
-        let e = parse(b"aag 1 1 0 0 0\n3\n").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 2: input literal 3 is negated (it must be even)"
-        );
-        let e = parse(b"aig 3 2 0 1 1\n6\n\x00\x00").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "byte 16: AND gate 6: delta0 is 0 (rhs0 must be smaller than lhs)"
-        );
-    }
-
-    #[test]
-    fn never_panics_on_truncated_or_corrupted_files() {
-        let mut files = vec![HALF_ADDER.as_bytes().to_vec(), HALF_ADDER_BINARY.to_vec()];
-        // A larger binary file with multi-byte varints: a chain of 300 gates.
-        let mut big = b"aig 302 2 0 1 300\n604\n".to_vec();
-        big.extend_from_slice(&[2, 2]);
-        for k in 1..300u32 {
-            let lhs = 2 * (k + 3);
-            let rhs0 = lhs - 2;
-            let rhs1 = if k % 2 == 0 { 1 } else { 2 };
-            for mut x in [lhs - rhs0, rhs0 - rhs1] {
-                while x >= 0x80 {
-                    big.push((x & 0x7f) as u8 | 0x80);
-                    x >>= 7;
-                }
-                big.push(x as u8);
-            }
-        }
-        big.extend_from_slice(b"o0 chain\nc\nend\n");
-        assert_eq!(parse(&big).unwrap().ands.len(), 300);
-        files.push(big);
-        for file in &files {
-            for end in 0..file.len() {
-                // Must return, Ok or Err, without panicking.
-                let _ = parse(&file[..end]);
-            }
-            for pos in 0..file.len() {
-                for byte in [0x00, 0x0a, 0x20, 0x31, 0x39, 0x63, 0x7f, 0x80, 0xff] {
-                    let mut corrupt = file.clone();
-                    corrupt[pos] = byte;
-                    let _ = parse(&corrupt);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn topological_order_of_unordered_gates() {
-        let ands = [(6, 13, 15), (12, 2, 4), (14, 3, 5)];
-        let index = |v: u32| [6, 12, 14].iter().position(|&l| l == 2 * v);
-        assert_eq!(topo_order(&ands, index), Ok(vec![1, 2, 0]));
-        assert_eq!(
-            topo_order(&[(2, 4, 0), (4, 3, 0)], |v| (v >= 1)
-                .then(|| v as usize - 1)),
-            Err(1)
-        );
-    }
-}
+mod tests;

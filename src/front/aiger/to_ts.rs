@@ -3,7 +3,7 @@
 //! AIGER 1.0 files (no bad-state section) state their properties as outputs; in 1.9 files
 //! with a bad section the outputs are ignored, as in HWMCC and rIC3.
 
-use super::parse::VarTable;
+use super::var_table::VarTable;
 use super::Aiger;
 use crate::aig::Lit;
 use crate::ts::TransitionSystem;

@@ -8,7 +8,8 @@
 
 use std::io::{self, BufWriter, Write};
 
-use super::parse::{topo_order, VarTable, MAX_VAR};
+use super::parse::{topo_order, MAX_VAR};
+use super::var_table::VarTable;
 use super::Aiger;
 
 /// Writes `a` in the ASCII format, with its own numbering.
