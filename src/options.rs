@@ -93,6 +93,7 @@ pub enum Opt {
     Prep,
     DataModel,
     NondetFn,
+    StrictExtern,
     Blocks,
     Domain,
     Refinement,
@@ -117,6 +118,7 @@ impl Opt {
             Opt::Prep => "--prep/--scorr-depth",
             Opt::DataModel => "--data-model",
             Opt::NondetFn => "--nondet-fn",
+            Opt::StrictExtern => "--strict-extern",
             Opt::Blocks => "--blocks",
             Opt::Domain => "--domain",
             Opt::Refinement => "--refinement",
@@ -195,7 +197,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // Preprocessing runs before every engine on the bit-level system; the CFA analysis
         // of a C program (`--engine cegar`) works on the program itself.
         Opt::Prep => circuit || engine != EngineKind::Cegar,
-        Opt::DataModel | Opt::NondetFn | Opt::Blocks => !circuit,
+        Opt::DataModel | Opt::NondetFn | Opt::StrictExtern | Opt::Blocks => !circuit,
         // The portfolio's CEGAR worker has its own fixed configuration.
         _ if engine != EngineKind::Cegar => false,
         Opt::Domain | Opt::Refinement | Opt::InitPrec => true,

@@ -152,36 +152,68 @@ fn missing_headers_are_dropped_with_a_warning_and_syntax_errors_are_input_errors
     assert!(stderr.contains("line 2"), "{stderr}");
 }
 
-/// `--nondet-fn NAME`: calls of an undeclared function become nondet `int` values (without
-/// the flag they are unsupported); the error path records the flag, so `warden sim` reads
-/// the program back the same way and replays it.
+/// Calls of functions without a body return nondet values of their declared type (the
+/// implicit `int` when undeclared) and are named on stderr and in `--json`; the error path
+/// replays in `warden sim`. `--strict-extern` refuses them unless `--nondet-fn` names them,
+/// and the error path records both flags so that `warden sim` reads the program back the
+/// same way.
 #[test]
-fn nondet_functions_are_declared_on_the_command_line() {
+fn functions_without_a_body_are_assumed_nondet() {
     let p = temp_c(
         "anyint",
         "void reach_error(void) {}\nint main() {\n  int x = any_int();\n  if (x == 1234) reach_error();\n  return 0;\n}\n",
     );
     let path = p.to_str().unwrap();
-    let out = warden(&["check", path, "--engine", "bmc"]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("undeclared function any_int"));
-    let wit = std::env::temp_dir().join(format!("warden-c-{}-any.path", std::process::id()));
-    let wit = wit.to_str().unwrap();
-    let out = warden(&[
-        "check",
-        path,
-        "--engine",
-        "bmc",
-        "--nondet-fn",
-        "any_int",
-        "--witness",
-        wit,
-    ]);
+    let tmp = |ext: &str| {
+        let f = std::env::temp_dir().join(format!("warden-c-{}-any.{ext}", std::process::id()));
+        f.to_str().unwrap().to_owned()
+    };
+    let (wit, json) = (tmp("path"), tmp("json"));
+    let out = warden(&["check", path, "--engine", "bmc", "--witness", &wit, "--json", &json]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.starts_with("sat\n"), "{stdout}");
     assert!(stdout.contains("line 3: any_int() = 1234"), "{stdout}");
-    let sim = warden(&["sim", path, wit]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("assumed nondet: any_int"));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(record["assumed_nondet"], serde_json::json!(["any_int"]));
+    let sim = warden(&["sim", path, &wit]);
     assert_eq!(sim.status.code(), Some(0), "{sim:?}");
+
+    let out = warden(&["check", path, "--engine", "bmc", "--strict-extern"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("undeclared function any_int"));
+    let strict = ["--strict-extern", "--nondet-fn", "any_int", "--witness", &wit];
+    let out = warden(&[&["check", path, "--engine", "bmc"][..], &strict].concat());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("sat\n"), "{stdout}");
+    assert!(stdout.contains("--strict-extern --nondet-fn any_int"), "{stdout}");
+    let sim = warden(&["sim", path, &wit]);
+    assert_eq!(sim.status.code(), Some(0), "{sim:?}");
+}
+
+/// The nondet value of a call has the declared return type: an `unsigned char` never
+/// equals 300, an `int` can. Heap functions are never assumed nondet.
+#[test]
+fn assumed_nondet_values_have_the_declared_type() {
+    let program = |ret: &str| {
+        format!(
+            "void reach_error(void) {{}}\n{ret} get(void);\nint main() {{\n  if (get() == 300) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    for (ret, verdict) in [("unsigned char", "unsat"), ("int", "sat")] {
+        let p = temp_c(&format!("ret-{}", ret.replace(' ', "-")), &program(ret));
+        let out = warden(&["check", p.to_str().unwrap(), "--engine", "ic3"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.starts_with(&format!("{verdict}\n")), "{ret}: {stdout}");
+    }
+    let p = temp_c(
+        "malloc",
+        "void reach_error(void) {}\nvoid *malloc(unsigned long);\nint main() {\n  malloc(4);\n  reach_error();\n  return 0;\n}\n",
+    );
+    let out = warden(&["check", p.to_str().unwrap(), "--engine", "bmc"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("malloc"));
 }
 
 /// One edge per statement (`--blocks single`) gives the same (checked) verdicts as the

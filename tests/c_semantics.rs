@@ -239,9 +239,14 @@ fn unsupported_constructs_are_named_with_their_line() {
             2,
         ),
         (
-            "int main() {\n int x = __lamp_any_i32();\n return x; }",
-            "undeclared function __lamp_any_i32",
-            2,
+            "void *malloc(unsigned long);\nint main() {\n malloc(4);\n return 0; }",
+            "call to malloc",
+            3,
+        ),
+        (
+            "void g(int *a);\nint main() {\n int a[4];\n g(a);\n return 0; }",
+            "array passed to g",
+            4,
         ),
     ];
     for (src, what, line) in cases {

@@ -223,8 +223,11 @@ impl Target {
             }
             "c" => {
                 let text = String::from_utf8_lossy(data).into_owned();
-                let Ok(mut blocks) = c::translate_preprocessed(text, c::DataModel::default(), &[])
-                else {
+                let Ok((mut blocks, _)) = c::translate_preprocessed(
+                    text,
+                    c::DataModel::default(),
+                    &c::Externs::default(),
+                ) else {
                     return false;
                 };
                 cfa::slice::slice(&mut blocks);

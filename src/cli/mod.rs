@@ -97,11 +97,16 @@ struct CheckArgs {
     /// Sizes of C's `long` and `size_t` (C programs only) [default: ilp32].
     #[arg(long, value_enum)]
     data_model: Option<DataModelArg>,
-    /// Reads calls of the undeclared C function NAME as nondet `int` values: an external
-    /// function that returns an arbitrary value and has no other effect (repeatable).
-    /// Without it such a call is unsupported (`unknown`). C programs only.
+    /// Reads calls of the C function NAME, which has no body, as nondet values even with
+    /// `--strict-extern` (repeatable; without `--strict-extern` every function without a body
+    /// is read so). C programs only.
     #[arg(long, value_name = "NAME")]
     nondet_fn: Vec<String>,
+    /// Refuses calls of C functions without a body (`unknown`) instead of assuming that they
+    /// return an arbitrary value of their return type and have no other effect (the default,
+    /// named on stderr and in `--json` for each such function). C programs only.
+    #[arg(long)]
+    strict_extern: bool,
     /// The CFA of a C program the engines check: large blocks (loop-free regions as one
     /// edge) or one edge per statement (C programs only) [default: large].
     #[arg(long, value_enum)]
@@ -149,6 +154,7 @@ impl CheckArgs {
             (self.prep != PrepOptions::default(), Opt::Prep),
             (self.data_model.is_some(), Opt::DataModel),
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
+            (self.strict_extern, Opt::StrictExtern),
             (self.blocks.is_some(), Opt::Blocks),
         ])
     }
@@ -242,6 +248,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         portfolio: None,
         data_model: None,
         nondet_fn: Vec::new(),
+        strict_extern: false,
         blocks: None,
         witness: args.get(2).map(PathBuf::from),
         vcd: None,

@@ -37,8 +37,9 @@ pub(super) fn print_stats(r: &Report) {
     }
 }
 
-/// The `--json` record of a run on `model` (serde_json escapes every string, file names too).
-pub(super) fn json(model: &Path, r: &Report) -> String {
+/// The `--json` record of a run on `model` (serde_json escapes every string, file names too);
+/// `assumed` names the C functions without a body that were assumed nondet.
+pub(super) fn json(model: &Path, r: &Report, assumed: &[String]) -> String {
     let stats: serde_json::Map<String, serde_json::Value> = (r.stats.iter())
         .map(|(k, v)| (k.to_string(), (*v).into()))
         .collect();
@@ -50,6 +51,7 @@ pub(super) fn json(model: &Path, r: &Report) -> String {
         "time_s": (r.time.as_secs_f64() * 1000.0).round() / 1000.0,
         "peak_rss_mib": (peak_rss_mib() * 10.0).round() / 10.0,
         "stats": stats,
+        "assumed_nondet": assumed,
     });
     record.to_string() + "\n"
 }

@@ -57,7 +57,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             DataModelArg::Ilp32 => front::c::DataModel::Ilp32,
             DataModelArg::Lp64 => front::c::DataModel::Lp64,
         },
-        nondet_functions: args.nondet_fn.clone(),
+        externs: front::c::Externs {
+            strict: args.strict_extern,
+            nondet: args.nondet_fn.clone(),
+        },
         single_blocks: args.blocks == Some(BlocksArg::Single),
     };
     crate::fault::inject("front");
@@ -138,7 +141,11 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     if args.stats {
         print_stats(&report);
     }
-    let json = json(&args.model, &report);
+    let assumed = match &model.source {
+        Source::C { assumed_nondet, .. } => assumed_nondet.as_slice(),
+        _ => &[],
+    };
+    let json = json(&args.model, &report, assumed);
     match write_file(args.json.as_deref(), json.as_bytes()) {
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,
@@ -178,6 +185,7 @@ pub(super) fn counterexample(
             model: words,
             bits,
             read_with,
+            ..
         } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
             wl::replay(words, &lifted).map_err(replay_error)?;

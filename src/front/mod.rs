@@ -99,6 +99,8 @@ pub enum Source {
         bits: wl::BitMap,
         /// The settings the program was read with (its witnesses record them).
         read_with: LoadOptions,
+        /// Functions without a body whose calls were read as nondet values.
+        assumed_nondet: Vec<String>,
     },
 }
 
@@ -119,8 +121,8 @@ impl Model {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadOptions {
     pub data_model: c::DataModel,
-    /// Undeclared functions whose calls return a nondet `int` (see [`c::translate_with`]).
-    pub nondet_functions: Vec<String>,
+    /// How calls of C functions without a body are read (see [`c::Externs`]).
+    pub externs: c::Externs,
     /// Whether the engines check the single-statement CFA instead of its large blocks
     /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
     pub single_blocks: bool,
@@ -137,7 +139,10 @@ impl LoadOptions {
             return String::new();
         }
         let mut line = format!("{OPTIONS_LINE} --data-model {}", self.data_model.name());
-        for f in &self.nondet_functions {
+        if self.externs.strict {
+            line.push_str(" --strict-extern");
+        }
+        for f in &self.externs.nondet {
             line.push_str(&format!(" --nondet-fn {f}"));
         }
         line + "\n"
@@ -151,13 +156,17 @@ impl LoadOptions {
         };
         let mut words = line.split_whitespace();
         while let Some(flag) = words.next() {
+            if flag == "--strict-extern" {
+                options.externs.strict = true;
+                continue;
+            }
             let value = words.next().ok_or(format!("{flag} without a value"))?;
             match flag {
                 "--data-model" => {
                     options.data_model = c::DataModel::from_name(value)
                         .ok_or(format!("unknown data model {value}"))?
                 }
-                "--nondet-fn" => options.nondet_functions.push(value.to_owned()),
+                "--nondet-fn" => options.externs.nondet.push(value.to_owned()),
                 _ => return Err(format!("unknown option {flag} in the witness").into()),
             }
         }
@@ -224,7 +233,7 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
         let position = Some(format!("byte {}", e.valid_up_to()));
         InputError::new(path, position, "not UTF-8 text")
     })?;
-    let program = c::translate_with(text, options.data_model, &options.nondet_functions);
+    let program = c::translate_with(text, options.data_model, &options.externs);
     let program = program.map_err(|e| match e {
         c::CError::Syntax { line, message } => {
             InputError::new(path, line.map(|l| format!("line {l}")), message)
@@ -238,7 +247,14 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
             program.dropped_headers.join(", ")
         );
     }
-    let cfa = program.cfa;
+    for f in &program.assumed_nondet {
+        eprintln!(
+            "warden: warning: {}: assumed nondet: {f} has no body; its calls return an \
+             arbitrary value and have no other effect (--strict-extern refuses such calls)",
+            path.display()
+        );
+    }
+    let (cfa, assumed_nondet) = (program.cfa, program.assumed_nondet);
     let mut blocks = cfa.clone();
     cfa::slice::slice(&mut blocks);
     if !options.single_blocks {
@@ -254,6 +270,7 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
             model,
             bits,
             read_with: options.clone(),
+            assumed_nondet,
         },
     })
 }

@@ -222,7 +222,8 @@ impl<'a> Translator<'a> {
             if global {
                 if is_function_declarator(declarator) {
                     let line = self.line(&declarator.span);
-                    self.prototypes.insert(declarator_name(declarator), line);
+                    self.prototypes
+                        .insert(declarator_name(declarator), (line, base.clone()));
                     continue;
                 }
                 match self.declared(base.clone(), declarator, init) {
@@ -250,7 +251,7 @@ impl<'a> Translator<'a> {
             match self.declared(base.clone(), declarator, init)? {
                 Declared::Function(name) => {
                     let line = self.line(&declarator.span);
-                    self.prototypes.insert(name, line);
+                    self.prototypes.insert(name, (line, base.clone()));
                 }
                 Declared::Object(name, ty) => {
                     self.line_of_decl(&d.span);

@@ -249,7 +249,7 @@ impl<'a> Translator<'a> {
 
     /// The type of `e` without its side effects (the operand of `sizeof`): it is evaluated in
     /// a scratch copy of the block state, which is then restored.
-    fn type_of(&mut self, e: &Node<Expression>) -> R<CType> {
+    pub(super) fn type_of(&mut self, e: &Node<Expression>) -> R<CType> {
         if let Expression::Identifier(id) = &e.node {
             if let Binding::Var(_, t) = self.lookup(&id.node.name, &e.span)? {
                 return Ok(t);

@@ -19,10 +19,12 @@
 //!   globals start zero;
 //! - `reach_error()`, `__VERIFIER_error()`, `__assert_fail()` and a failing `assert` are the
 //!   error location; `abort()` and `exit()` end the program; `__VERIFIER_assume(c)` cuts paths
-//!   where `c` is zero; `__VERIFIER_nondet_<type>()` returns a fresh value of its type.
+//!   where `c` is zero; `__VERIFIER_nondet_<type>()` returns a fresh value of its type;
+//! - a call of any other function without a body returns a fresh value of its return type
+//!   and has no other effect ([`Externs`]: named on stderr; `--strict-extern` refuses it).
 //!
-//! Anything else (pointers, floats, structs, recursion, variable-length arrays, calls to
-//! functions without a body, ...) is rejected as [`CError::Unsupported`] naming the construct
+//! Anything else (pointers, floats, structs, recursion, variable-length arrays, heap and
+//! thread functions, ...) is rejected as [`CError::Unsupported`] naming the construct
 //! and its line.
 
 mod decl;
@@ -31,7 +33,7 @@ pub mod preprocess;
 mod stmt;
 pub mod types;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use lang_c::ast::{FunctionDefinition, TranslationUnit};
 use lang_c::driver::{parse_preprocessed, Config};
@@ -71,22 +73,61 @@ pub struct Program {
     pub cfa: Cfa,
     /// Headers whose `#include` was dropped because they do not exist.
     pub dropped_headers: Vec<String>,
+    /// Functions without a body whose calls were read as nondet values (see [`Externs`]).
+    pub assumed_nondet: Vec<String>,
+}
+
+/// How calls of functions without a body (declared by a prototype, or not at all) are read.
+///
+/// By default such a call returns a nondet value of the declared return type (C's implicit
+/// `int` for an undeclared function), after its arguments are evaluated for their side
+/// effects: the assumption that an external function returns an arbitrary value and has no
+/// other effect, which is what SV-COMP's tasks mean by the external functions they call.
+/// The assumption is named on stderr and in `--json` for every such function. Calls that
+/// could not be modelled that way stay unsupported whatever the policy: heap and thread
+/// functions ([`NEVER_NONDET`]), arrays passed as arguments (the callee could write into
+/// them), and return types warden does not support (pointers, structs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Externs {
+    /// Only the functions of `nondet` are assumed nondet; any other call of a function without
+    /// a body is unsupported (`--strict-extern`).
+    pub strict: bool,
+    /// Functions assumed nondet under `strict` too (`--nondet-fn`).
+    pub nondet: Vec<String>,
+}
+
+/// Functions whose calls are never read as nondet values: their effect on memory and
+/// threads is the point of calling them, so assuming "no other effect" would be wrong.
+const NEVER_NONDET: [&str; 12] = [
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "alloca",
+    "__builtin_alloca",
+    "memset",
+    "memcpy",
+    "memmove",
+    "strcpy",
+    "strncpy",
+    "scanf",
+];
+
+/// Whether a call of `name` must stay unsupported rather than be assumed nondet.
+fn never_nondet(name: &str) -> bool {
+    NEVER_NONDET.contains(&name)
+        || name.starts_with("pthread_")
+        || name.starts_with("__VERIFIER_atomic")
 }
 
 /// Translates C source text. `.i` files go through `gcc -E` too: the corpus's ones still
 /// have comments.
 pub fn translate(source: &str, dm: DataModel) -> Result<Program, CError> {
-    translate_with(source, dm, &[])
+    translate_with(source, dm, &Externs::default())
 }
 
-/// [`translate`], with calls of the undeclared functions `nondet_fns` read as nondet `int`
-/// sources (C's implicit declaration returns `int`): the user's statement that such an
-/// external function returns an arbitrary value and has no other effect (`--nondet-fn`).
-pub fn translate_with(
-    source: &str,
-    dm: DataModel,
-    nondet_fns: &[String],
-) -> Result<Program, CError> {
+/// [`translate`], with calls of functions without a body read as `externs` says.
+pub fn translate_with(source: &str, dm: DataModel, externs: &Externs) -> Result<Program, CError> {
     let p = preprocess::preprocess(source).map_err(|e| {
         let message = e.to_string();
         CError::Syntax {
@@ -94,27 +135,29 @@ pub fn translate_with(
             message,
         }
     })?;
+    let (cfa, assumed_nondet) = translate_preprocessed(p.text, dm, externs)?;
     Ok(Program {
-        cfa: translate_preprocessed(p.text, dm, nondet_fns)?,
+        cfa,
         dropped_headers: p.dropped,
+        assumed_nondet,
     })
 }
 
 /// The part of [`translate_with`] after `gcc -E`: parsing and translating preprocessed text
-/// (line markers give the source lines). Public so that the fuzzer (`benches/fuzz/`) can
-/// drive it in-process without running gcc for every input.
+/// (line markers give the source lines), with the functions assumed nondet. Public so that
+/// the fuzzer (`benches/fuzz/`) can drive it in-process without running gcc for every input.
 pub fn translate_preprocessed(
     text: String,
     dm: DataModel,
-    nondet_fns: &[String],
-) -> Result<Cfa, CError> {
+    externs: &Externs,
+) -> Result<(Cfa, Vec<String>), CError> {
     let lines = LineMap::new(&text);
     let parse = parse_preprocessed(&Config::with_gcc(), text).map_err(|e| CError::Syntax {
         line: Some(lines.line(e.offset)),
         message: format!("syntax error, expected {}", expected(&e.expected)),
     })?;
     let mut translator = Translator::new(&lines, dm);
-    translator.nondet_fns = nondet_fns.to_vec();
+    translator.externs = externs.clone();
     translator.program(&parse.unit)
 }
 
@@ -158,10 +201,12 @@ struct Translator<'a> {
     lines: &'a LineMap,
     dm: DataModel,
     functions: HashMap<String, &'a FunctionDefinition>,
-    /// Functions declared without a body.
-    prototypes: HashMap<String, u32>,
-    /// Undeclared functions whose calls are nondet `int` sources (`--nondet-fn`).
-    nondet_fns: Vec<String>,
+    /// Functions declared without a body: the line and the type their calls return.
+    prototypes: HashMap<String, (u32, Result<CType, Construct>)>,
+    /// How calls of functions without a body are read.
+    externs: Externs,
+    /// The functions without a body whose calls were read as nondet values.
+    assumed_nondet: BTreeSet<String>,
     typedefs: HashMap<String, Result<CType, Construct>>,
     globals: HashMap<String, Binding>,
     scopes: Vec<HashMap<String, Binding>>,
@@ -193,7 +238,8 @@ impl<'a> Translator<'a> {
             dm,
             functions: HashMap::new(),
             prototypes: HashMap::new(),
-            nondet_fns: Vec::new(),
+            externs: Externs::default(),
+            assumed_nondet: BTreeSet::new(),
             typedefs: HashMap::new(),
             globals: HashMap::new(),
             scopes: Vec::new(),
@@ -222,8 +268,8 @@ impl<'a> Translator<'a> {
         })
     }
 
-    /// The whole program: globals, then `main` inlined.
-    fn program(mut self, unit: &'a TranslationUnit) -> R<Cfa> {
+    /// The whole program (globals, then `main` inlined): the CFA of `unit`, and the functions without a body assumed nondet in it.
+    fn program(mut self, unit: &'a TranslationUnit) -> R<(Cfa, Vec<String>)> {
         self.globals_and_functions(unit)?;
         let Some(main) = self.functions.get("main").copied() else {
             return Err(CError::Syntax {
@@ -234,7 +280,7 @@ impl<'a> Translator<'a> {
         self.inline(main, &[], &main.declarator.span)?;
         let exit = self.cfa.exit;
         self.jump(exit)?;
-        Ok(self.cfa)
+        Ok((self.cfa, self.assumed_nondet.into_iter().collect()))
     }
 
     /// A unique variable name.

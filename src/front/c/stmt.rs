@@ -284,23 +284,60 @@ impl<'a> Translator<'a> {
                 };
                 Ok(Some(self.nondet(name, ty, line)))
             }
-            _ if self.nondet_fns.iter().any(|f| f == name)
-                && !self.functions.contains_key(name)
-                && !self.prototypes.contains_key(name) =>
-            {
-                for a in &c.arguments {
-                    self.eval(a)?;
-                }
-                Ok(Some(self.nondet(name, IntTy::INT, line)))
-            }
             _ => match self.functions.get(name).copied() {
                 Some(f) => self.inline(f, &c.arguments, span),
-                None if self.prototypes.contains_key(name) => {
+                None => self.external(name, &c.arguments, span),
+            },
+        }
+    }
+
+    /// A call of `name`, a function without a body: a nondet value of its return type after
+    /// the arguments are evaluated, unless [`super::Externs`] or the call's form rules that
+    /// out (then unsupported, with the reason).
+    fn external(&mut self, name: &str, args: &[Node<Expression>], span: &Span) -> R<Option<Rv>> {
+        let declared = self.prototypes.get(name).cloned();
+        let allowed = self.externs.nondet.iter().any(|f| f == name);
+        if self.externs.strict && !allowed {
+            return match declared {
+                Some(_) => {
                     self.unsupported(span, format!("call to function {name} without a body"))
                 }
                 None => self.unsupported(span, format!("call to undeclared function {name}")),
-            },
+            };
         }
+        if super::never_nondet(name) {
+            return self.unsupported(
+                span,
+                format!("call to {name} (heap, memory and thread functions are not modelled)"),
+            );
+        }
+        if let Some(Binding::Unsupported(why)) = self.globals.get(name) {
+            let why = why.clone();
+            return self.unsupported(span, format!("call to {name}: {why}"));
+        }
+        let ret = match declared {
+            None => Some(IntTy::INT),
+            Some((_, Ok(CType::Void))) => None,
+            Some((_, Ok(CType::Int(t)))) => Some(t),
+            Some((_, Ok(CType::Array(..)))) => {
+                return self.unsupported(span, format!("call to {name} returning an array"))
+            }
+            Some((line, Err(c))) => {
+                return self.unsupported(
+                    span,
+                    format!("call to {name} returning {c} (declared at line {line})"),
+                )
+            }
+        };
+        for a in args {
+            if let CType::Array(..) = self.type_of(a)? {
+                return self.unsupported(span, format!("array passed to {name}, a function without a body (it could write into it)"));
+            }
+            self.eval(a)?;
+        }
+        self.assumed_nondet.insert(name.to_owned());
+        let line = self.line(span);
+        Ok(ret.map(|ty| self.nondet(name, ty, line)))
     }
 
     /// A fresh value of `ty` drawn by a call of `name` at `line`.
