@@ -151,14 +151,16 @@ impl LoadOptions {
         };
         let mut words = line.split_whitespace();
         while let Some(flag) = words.next() {
-            let value = words.next().ok_or(format!("{flag} without a value"))?;
+            let value = words
+                .next()
+                .ok_or_else(|| WitnessError::OptionValue(flag.to_owned()))?;
             match flag {
                 "--data-model" => {
                     options.data_model = c::DataModel::from_name(value)
-                        .ok_or(format!("unknown data model {value}"))?
+                        .ok_or_else(|| WitnessError::DataModel(value.to_owned()))?
                 }
                 "--nondet-fn" => options.nondet_functions.push(value.to_owned()),
-                _ => return Err(format!("unknown option {flag} in the witness").into()),
+                _ => return Err(WitnessError::UnknownOption(flag.to_owned())),
             }
         }
         Ok(options)
@@ -244,7 +246,7 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
     if !options.single_blocks {
         cfa::lbe::large_blocks(&mut blocks);
     }
-    let model = cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.0))?;
+    let model = cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
     let (ts, bits) = wl::blast(&model).map_err(|e| InputError::unsupported(path, e.to_string()))?;
     Ok(Model {
         ts,
