@@ -25,7 +25,7 @@ use crate::engine::bmc::BmcOptions;
 use crate::engine::configs;
 use crate::engine::ic3::Ic3Options;
 use crate::error::{panic_message, ExitCode, InternalError};
-use crate::front::{self, aiger, btor2, InputError, InputKind, Model, Source};
+use crate::front::{self, aiger, btor2, InputKind, LoadError, Model, Source};
 use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 use crate::ts::{replay, Trace};
@@ -293,8 +293,17 @@ fn print_verdict(text: &str) {
     print!("{text}");
 }
 
-/// Exit code 2 for bad input; an unsupported construct is the verdict `unknown` (exit 0).
-fn input_error(e: &InputError) -> ExitCode {
+/// Exit code 2 for bad input; an unsupported construct, or a stop (timeout, memory, signal)
+/// while the model was bit-blasted, is the verdict `unknown` (exit 0).
+fn input_error(e: &LoadError) -> ExitCode {
+    let e = match e {
+        LoadError::Input(e) => e,
+        LoadError::Interrupted => {
+            eprintln!("warden: {e}");
+            print_verdict("unknown\n");
+            return ExitCode::Verdict;
+        }
+    };
     if e.unsupported {
         eprintln!("warden: {e}");
         print_verdict("unknown\n");
@@ -340,7 +349,7 @@ fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         single_blocks: args.blocks == Some(BlocksArg::Single),
     };
     crate::fault::inject("front");
-    let model = match front::load_with(&args.model, &load) {
+    let model = match front::load_with(&args.model, &load, &budget) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
@@ -578,7 +587,7 @@ fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             return ExitCode::Input;
         }
     };
-    let model = match front::load_with(model, &load) {
+    let model = match front::load_with(model, &load, &Budget::new(None)) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };

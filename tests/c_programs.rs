@@ -193,7 +193,7 @@ fn single_statement_cfas_give_the_same_verdicts() {
         ..front::LoadOptions::default()
     };
     for c in c_programs() {
-        let model = front::load_with(&c.path, &single).unwrap();
+        let model = front::load_with(&c.path, &single, &warden::Budget::new(None)).unwrap();
         let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
         let report = check::run(&model.ts, &Options::new(EngineKind::Ic3), &budget)
             .unwrap_or_else(|e| panic!("{}: {e}", c.path.display()));

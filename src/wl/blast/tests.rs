@@ -256,7 +256,7 @@ fn blasted_systems_step_like_the_word_level_simulator() {
     let mut rng = Rng(7);
     for w in [1u32, 3, 8, 64, 65] {
         let model = sample_model(w);
-        let (ts, map) = blast(&model).unwrap();
+        let (ts, map) = blast(&model, &Budget::new(None)).unwrap();
         let kinds = ts.leaf_kinds();
         let latch = |l: Lit| match kinds[l.var().index()] {
             Some(crate::ts::Leaf::Latch(n)) => n,
@@ -335,7 +335,7 @@ fn large_arrays_are_reported_unsupported() {
     let r = m.apply(Op::Read, &[t, idx]).unwrap();
     let bit = m.apply(Op::Unary(Unary::RedOr), &[r]).unwrap();
     m.add_bad(bit, None).unwrap();
-    let err = blast(&m).unwrap_err().to_string();
+    let err = blast(&m, &Budget::new(None)).unwrap_err().to_string();
     assert!(
         err.starts_with("unsupported: array with 32-bit index"),
         "{err}"
@@ -351,7 +351,7 @@ fn comparisons_of_state_words_become_atoms() {
         crate::testing::SATURATING_COUNTER
     );
     let model = crate::front::btor2::parse(&text).unwrap();
-    let (ts, bits) = blast(&model).unwrap();
+    let (ts, bits) = blast(&model, &Budget::new(None)).unwrap();
     assert_eq!(ts.atoms.len(), 2, "{:?}", ts.atoms);
     let c = bits.states[0].flat();
     for value in [0u64, 99, 100, 150, 200, 201, 255] {
