@@ -148,16 +148,25 @@ mod tests {
     #[test]
     fn malformed_witnesses_name_the_line() {
         let ts = counter(2, 3, true);
-        assert!(parse("1\nb0\n0\n1\n.\n", &ts)
-            .unwrap_err()
-            .0
-            .contains("line 3"));
-        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().0.contains("b7"));
-        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().0.contains("'.'"));
-        assert!(parse("1\nb0\n00\n2\n.\n", &ts)
-            .unwrap_err()
-            .0
-            .contains("line 4"));
+        let err = |text: &str| parse(text, &ts).unwrap_err();
+        let short = err("1\nb0\n0\n1\n.\n");
+        let length = LineProblem::Length {
+            expected: 2,
+            what: "latch",
+            found: 1,
+        };
+        assert_eq!(short, length.at(3));
+        assert_eq!(short.to_string(), "line 3: expected 2 latch values, found 1");
+        let missing = LineProblem::NoProperty {
+            index: 7,
+            count: ts.bad.len(),
+        };
+        assert_eq!(err("1\nb7\n00\n.\n"), missing.at(2));
+        assert_eq!(
+            err("1\nb0\n00\n1\n"),
+            WitnessError::Truncated("the final '.'")
+        );
+        assert_eq!(err("1\nb0\n00\n2\n.\n"), LineProblem::Bit('2').at(4));
     }
 
     #[test]
