@@ -90,20 +90,11 @@ fn btorsim_replays_a_witness_with_a_constant_initialised_array() {
 15 eq 1 13 14
 16 bad 15
 ";
-    let dir = std::env::temp_dir().join(format!("warden-indep-arr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (path, witness) = (dir.join("mem.btor2"), dir.join("witness"));
+    let dir = scratch("arr");
+    let path = dir.join("mem.btor2");
     std::fs::write(&path, model).unwrap();
-    let out = warden(&[
-        "check".as_ref(),
-        path.as_os_str(),
-        "--witness".as_ref(),
-        witness.as_os_str(),
-    ]);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().next(),
-        Some("sat")
-    );
+    let (verdict, witness) = check_with_witness(&path, &dir);
+    assert_eq!(verdict, "sat");
     let text = std::fs::read_to_string(&witness).unwrap();
     assert!(
         !text.contains('['),
@@ -113,6 +104,13 @@ fn btorsim_replays_a_witness_with_a_constant_initialised_array() {
     let sim = warden(&["sim".as_ref(), path.as_os_str(), witness.as_os_str()]);
     assert!(sim.status.success(), "warden sim rejects:\n{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fresh scratch directory of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warden-indep-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// Runs `warden check MODEL --witness` and returns the verdict line and the witness path.
@@ -131,14 +129,8 @@ fn check_with_witness(model: &Path, dir: &Path) -> (String, std::path::PathBuf) 
 
 /// Rotations mean what btorsim computes (`(a << b) | (a >> (w - b))`, not modulo the width):
 /// a rotation of a non-zero word is 0 only for an amount past the width, so this property is
-/// reachable under btorsim's meaning and unreachable under a modulo-width one. warden must
-/// answer `sat` and btorsim must replay the witness.
-#[test]
-fn btorsim_replays_rotations_past_the_width() {
-    let Some(checkers) = Checkers::get() else {
-        return;
-    };
-    let model = "\
+/// reachable under btorsim's meaning and unreachable under a modulo-width one.
+const ROTATIONS_TO_ZERO: &str = "\
 1 sort bitvec 3
 2 sort bitvec 1
 3 input 1 a
@@ -153,10 +145,16 @@ fn btorsim_replays_rotations_past_the_width() {
 12 and 2 11 10
 13 bad 12
 ";
-    let dir = std::env::temp_dir().join(format!("warden-indep-rot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+
+/// warden answers `sat` on [`ROTATIONS_TO_ZERO`] and btorsim replays the witness.
+#[test]
+fn btorsim_replays_rotations_past_the_width() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let dir = scratch("rot");
     let path = dir.join("rot.btor2");
-    std::fs::write(&path, model).unwrap();
+    std::fs::write(&path, ROTATIONS_TO_ZERO).unwrap();
     let (verdict, witness) = check_with_witness(&path, &dir);
     assert_eq!(verdict, "sat");
     assert_eq!(checkers.btorsim(&path, &witness), Check::Accepted);
@@ -176,8 +174,7 @@ fn btorsim_replays_the_witnesses_of_avr_issue10() {
         eprintln!("skipped: ../shared/bench/btor2 is not present");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("warden-indep-avr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("avr");
     for case in ["avr_issue10_case1.btor2", "avr_issue10_case2.btor2"] {
         let path = bench.join(case);
         let (verdict, witness) = check_with_witness(&path, &dir);

@@ -104,7 +104,12 @@ fn btor2_multiplications(n: usize) -> String {
         y = id + 2;
         id += 3;
     }
-    text + &format!("{id} constd 2 12345\n{} eq 1 {x} {id}\n{} bad {}\n", id + 1, id + 2, id + 1)
+    text + &format!(
+        "{id} constd 2 12345\n{} eq 1 {x} {id}\n{} bad {}\n",
+        id + 1,
+        id + 2,
+        id + 1
+    )
 }
 
 /// The watchdog's message on stderr (`cli.rs`): its presence means an engine overran.

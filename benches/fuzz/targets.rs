@@ -229,7 +229,8 @@ impl Target {
                 };
                 cfa::slice::slice(&mut blocks);
                 cfa::lbe::large_blocks(&mut blocks);
-                cfa::encode::encode(&blocks).is_ok_and(|m| small(&m) && wl::blast(&m, &Budget::new(None)).is_ok())
+                cfa::encode::encode(&blocks)
+                    .is_ok_and(|m| small(&m) && wl::blast(&m, &Budget::new(None)).is_ok())
             }
             other => unreachable!("{other} is not in NAMES"),
         }

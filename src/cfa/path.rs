@@ -134,13 +134,9 @@ pub fn parse_values(cfa: &Cfa, text: &str) -> Result<Vec<Value>, RunError> {
             continue;
         };
         let n = i + 1;
-        let line: u32 = line
-            .parse()
-            .map_err(|_| RunError::LineNumber { line: n })?;
+        let line: u32 = line.parse().map_err(|_| RunError::LineNumber { line: n })?;
         for draw in split_draws(draws) {
-            let (what, value) = draw
-                .split_once(" = ")
-                .ok_or(RunError::Draw { line: n })?;
+            let (what, value) = draw.split_once(" = ").ok_or(RunError::Draw { line: n })?;
             let source = (cfa.nondets.iter())
                 .find(|s| s.line == line && s.what == what)
                 .ok_or_else(|| RunError::NoSource {

@@ -274,7 +274,8 @@ fn load_c(
     if !options.single_blocks {
         cfa::lbe::large_blocks(&mut blocks);
     }
-    let model = cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
+    let model =
+        cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
     let (ts, bits) = blast(path, &model, budget)?;
     Ok(Model {
         ts,

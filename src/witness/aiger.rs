@@ -50,12 +50,8 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError>
     let (n, status) = next("the status line")?;
     match status {
         "1" => {}
-        "0" | "2" => {
-            return Err(LineProblem::NoCounterexample(status.to_owned()).at(n))
-        }
-        s => {
-            return Err(LineProblem::Status(s.to_owned()).at(n))
-        }
+        "0" | "2" => return Err(LineProblem::NoCounterexample(status.to_owned()).at(n)),
+        s => return Err(LineProblem::Status(s.to_owned()).at(n)),
     }
     let (n, props) = next("the property line")?;
     let mut bad = Vec::new();
@@ -156,7 +152,10 @@ mod tests {
             found: 1,
         };
         assert_eq!(short, length.at(3));
-        assert_eq!(short.to_string(), "line 3: expected 2 latch values, found 1");
+        assert_eq!(
+            short.to_string(),
+            "line 3: expected 2 latch values, found 1"
+        );
         let missing = LineProblem::NoProperty {
             index: 7,
             count: ts.bad.len(),

@@ -37,7 +37,9 @@ pub enum LineProblem {
     #[error("expected the status line '1', found '{0}'")]
     Status(String),
     /// A word on the property line that does not name a bad property.
-    #[error("expected bad properties like 'b0', found '{0}' (justice witnesses are not supported)")]
+    #[error(
+        "expected bad properties like 'b0', found '{0}' (justice witnesses are not supported)"
+    )]
     Property(String),
     #[error("bad property b{index} does not exist ({count} bad properties)")]
     NoProperty { index: usize, count: usize },

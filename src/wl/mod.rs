@@ -36,7 +36,7 @@ mod trace;
 mod value;
 
 pub use bitvec::BitVec;
-pub use blast::{blast, lift_trace, BitMap, BlastError, Bits};
+pub use blast::{blast, lift_trace, BitMap, Bits, BlastError};
 pub use model::{Input, Model, Property, State, Term, TermId};
 pub use op::{Binary, Op, Unary, MAX_WIDTH};
 pub use sim::{replay, waveform, SimError};

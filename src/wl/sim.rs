@@ -65,9 +65,7 @@ impl<'m> Frame<'m> {
         for t in todo {
             let term = self.model.term(t);
             let value = match term.op {
-                Op::State(i) => self.states[i]
-                    .clone()
-                    .ok_or(SimError::Unset { state: i })?,
+                Op::State(i) => self.states[i].clone().ok_or(SimError::Unset { state: i })?,
                 Op::Input(i) => self.inputs[i].clone(),
                 _ => {
                     let args: Vec<&Value> = term
