@@ -54,30 +54,18 @@ pub enum InternalError {
         engine: &'static str,
         reason: String,
     },
-    /// A counterexample that replays on the bit level but not in the source's own terms
-    /// (word-level simulation, the CFA interpreter).
-    #[error("internal error: {0}")]
-    SourceReplay(String),
+    /// A counterexample that replays on the bit level but not in the word-level simulator
+    /// (a BTOR2 model or the encoding of a C program).
+    #[error("internal error: the word-level trace does not replay: {0}")]
+    WordReplay(#[from] crate::wl::SimError),
+    /// A counterexample of a C program that the CFA interpreter does not confirm; `path` says
+    /// which (the answer's error path, or one the CFA CEGAR built).
+    #[error("internal error: {path} does not replay: {source}")]
+    PathReplay {
+        path: &'static str,
+        source: crate::cfa::interp::RunError,
+    },
 }
-
-/// Declares `pub struct $name(pub String)`: an error of one layer whose cases are told apart
-/// by their message only (sort checks, replays, witness files), with `From<String>` so that
-/// `?` lifts the layer's message-building helpers into it.
-macro_rules! message_error {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-        #[error("{0}")]
-        pub struct $name(pub String);
-
-        impl From<String> for $name {
-            fn from(message: String) -> $name {
-                $name(message)
-            }
-        }
-    };
-}
-pub(crate) use message_error;
 
 /// The message of a panic payload (`panic!` gives a `&str` or a `String`).
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {

@@ -169,7 +169,16 @@ fn functions_without_a_body_are_assumed_nondet() {
         f.to_str().unwrap().to_owned()
     };
     let (wit, json) = (tmp("path"), tmp("json"));
-    let out = warden(&["check", path, "--engine", "bmc", "--witness", &wit, "--json", &json]);
+    let out = warden(&[
+        "check",
+        path,
+        "--engine",
+        "bmc",
+        "--witness",
+        &wit,
+        "--json",
+        &json,
+    ]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.starts_with("sat\n"), "{stdout}");
     assert!(stdout.contains("line 3: any_int() = 1234"), "{stdout}");
@@ -183,11 +192,20 @@ fn functions_without_a_body_are_assumed_nondet() {
     let out = warden(&["check", path, "--engine", "bmc", "--strict-extern"]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
     assert!(String::from_utf8_lossy(&out.stderr).contains("undeclared function any_int"));
-    let strict = ["--strict-extern", "--nondet-fn", "any_int", "--witness", &wit];
+    let strict = [
+        "--strict-extern",
+        "--nondet-fn",
+        "any_int",
+        "--witness",
+        &wit,
+    ];
     let out = warden(&[&["check", path, "--engine", "bmc"][..], &strict].concat());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.starts_with("sat\n"), "{stdout}");
-    assert!(stdout.contains("--strict-extern --nondet-fn any_int"), "{stdout}");
+    assert!(
+        stdout.contains("--strict-extern --nondet-fn any_int"),
+        "{stdout}"
+    );
     let sim = warden(&["sim", path, &wit]);
     assert_eq!(sim.status.code(), Some(0), "{sim:?}");
 }
@@ -205,7 +223,10 @@ fn assumed_nondet_values_have_the_declared_type() {
         let p = temp_c(&format!("ret-{}", ret.replace(' ', "-")), &program(ret));
         let out = warden(&["check", p.to_str().unwrap(), "--engine", "ic3"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(stdout.starts_with(&format!("{verdict}\n")), "{ret}: {stdout}");
+        assert!(
+            stdout.starts_with(&format!("{verdict}\n")),
+            "{ret}: {stdout}"
+        );
     }
     let p = temp_c(
         "malloc",
@@ -225,7 +246,7 @@ fn single_statement_cfas_give_the_same_verdicts() {
         ..front::LoadOptions::default()
     };
     for c in c_programs() {
-        let model = front::load_with(&c.path, &single).unwrap();
+        let model = front::load_with(&c.path, &single, &warden::Budget::new(None)).unwrap();
         let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
         let report = check::run(&model.ts, &Options::new(EngineKind::Ic3), &budget)
             .unwrap_or_else(|e| panic!("{}: {e}", c.path.display()));

@@ -90,20 +90,11 @@ fn btorsim_replays_a_witness_with_a_constant_initialised_array() {
 15 eq 1 13 14
 16 bad 15
 ";
-    let dir = std::env::temp_dir().join(format!("warden-indep-arr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (path, witness) = (dir.join("mem.btor2"), dir.join("witness"));
+    let dir = scratch("arr");
+    let path = dir.join("mem.btor2");
     std::fs::write(&path, model).unwrap();
-    let out = warden(&[
-        "check".as_ref(),
-        path.as_os_str(),
-        "--witness".as_ref(),
-        witness.as_os_str(),
-    ]);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().next(),
-        Some("sat")
-    );
+    let (verdict, witness) = check_with_witness(&path, &dir);
+    assert_eq!(verdict, "sat");
     let text = std::fs::read_to_string(&witness).unwrap();
     assert!(
         !text.contains('['),
@@ -112,5 +103,83 @@ fn btorsim_replays_a_witness_with_a_constant_initialised_array() {
     assert_eq!(checkers.btorsim(&path, &witness), Check::Accepted);
     let sim = warden(&["sim".as_ref(), path.as_os_str(), witness.as_os_str()]);
     assert!(sim.status.success(), "warden sim rejects:\n{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fresh scratch directory of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warden-indep-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `warden check MODEL --witness` and returns the verdict line and the witness path.
+fn check_with_witness(model: &Path, dir: &Path) -> (String, std::path::PathBuf) {
+    let witness = dir.join("witness");
+    let out = warden(&[
+        "check".as_ref(),
+        model.as_os_str(),
+        "--witness".as_ref(),
+        witness.as_os_str(),
+    ]);
+    assert!(out.status.success(), "{}", model.display());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    (stdout.lines().next().unwrap_or("").to_owned(), witness)
+}
+
+/// Rotations mean what btorsim computes (`(a << b) | (a >> (w - b))`, not modulo the width):
+/// a rotation of a non-zero word is 0 only for an amount past the width, so this property is
+/// reachable under btorsim's meaning and unreachable under a modulo-width one.
+const ROTATIONS_TO_ZERO: &str = "\
+1 sort bitvec 3
+2 sort bitvec 1
+3 input 1 a
+4 input 1 b
+5 zero 1
+6 rol 1 3 4
+7 ror 1 3 4
+8 eq 2 6 5
+9 eq 2 7 5
+10 neq 2 3 5
+11 and 2 8 9
+12 and 2 11 10
+13 bad 12
+";
+
+/// warden answers `sat` on [`ROTATIONS_TO_ZERO`] and btorsim replays the witness.
+#[test]
+fn btorsim_replays_rotations_past_the_width() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let dir = scratch("rot");
+    let path = dir.join("rot.btor2");
+    std::fs::write(&path, ROTATIONS_TO_ZERO).unwrap();
+    let (verdict, witness) = check_with_witness(&path, &dir);
+    assert_eq!(verdict, "sat");
+    assert_eq!(checkers.btorsim(&path, &witness), Check::Accepted);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// avr's issue-10 models rotate by amounts at and past the width; btorsim once rejected
+/// warden's witnesses of them ("incompatible initialized state") when warden rotated modulo the
+/// width. Both models have a counterexample; btorsim must replay warden's.
+#[test]
+fn btorsim_replays_the_witnesses_of_avr_issue10() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let bench = common::root().join("../shared/bench/btor2");
+    if !bench.is_dir() {
+        eprintln!("skipped: ../shared/bench/btor2 is not present");
+        return;
+    }
+    let dir = scratch("avr");
+    for case in ["avr_issue10_case1.btor2", "avr_issue10_case2.btor2"] {
+        let path = bench.join(case);
+        let (verdict, witness) = check_with_witness(&path, &dir);
+        assert_eq!(verdict, "sat", "{case}");
+        assert_eq!(checkers.btorsim(&path, &witness), Check::Accepted, "{case}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

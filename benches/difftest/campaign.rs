@@ -77,7 +77,7 @@ impl Summary {
         );
         println!(
             "  witnesses accepted: warden sim {}, aigsim {}, btorsim {} ({} not replayable by \
-             btorsim: overflow predicates, rotations); certificates accepted by certcheck: {}",
+             btorsim: overflow predicates); certificates accepted by certcheck: {}",
             self.sim_ok, self.aigsim_ok, self.btorsim_ok, self.btorsim_skipped, self.certcheck_ok
         );
         let mut tools: Vec<_> = self.per_tool.iter().collect();

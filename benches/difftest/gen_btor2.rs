@@ -35,10 +35,7 @@ const OVERFLOW: [&str; 7] = [
 pub struct Btor2 {
     pub text: String,
     /// Whether btorsim can replay its witnesses: not when it uses the overflow predicates
-    /// (unsupported by btorsim) or `rol`/`ror` by an amount that may reach the width (btorsim
-    /// computes `(a << b) | (a >> (w - b))` without reducing `b` modulo the width `w`, so it
-    /// rotates by `b >= w` differently from warden, which rotates by `b mod w`). Most
-    /// rotations are by a constant below the width, on which both agree.
+    /// (unsupported by btorsim).
     pub btorsim: bool,
 }
 
@@ -104,7 +101,7 @@ pub fn generate(rng: &mut Rng, ops: usize) -> Btor2 {
         m.node(&format!("constraint {lit}"));
     }
     Btor2 {
-        btorsim: !m.used_overflow && !m.free_rotation,
+        btorsim: !m.used_overflow,
         text: m.text,
     }
 }
@@ -119,8 +116,6 @@ struct Model {
     /// Whether overflow predicates may be used, and whether one was.
     overflow: bool,
     used_overflow: bool,
-    /// Whether a rotation amount may reach the width (see [`Btor2::btorsim`]).
-    free_rotation: bool,
 }
 
 impl Model {
@@ -152,10 +147,13 @@ impl Model {
         }
     }
 
-    /// A constant rotation amount below the width `w`.
+    /// A constant rotation amount from 0 to `w + 1` for the width `w` (modulo `2^w`): a
+    /// rotation, and the edges where btorsim's rotations stop rotating (`w` gives the
+    /// operand, larger amounts 0).
     fn rotation_amount(&mut self, rng: &mut Rng, w: u32) -> usize {
         let s = self.sort(w);
-        let k = rng.range(0, w as usize - 1);
+        let k = rng.range(0, w as usize + 1) as u64;
+        let k = if w < 64 { k & ((1 << w) - 1) } else { k };
         self.node(&format!("constd {s} {k}"))
     }
 
@@ -244,12 +242,11 @@ impl Model {
                     *rng.pick(&SAME[..SAME.len() - usize::from(w > ARITH_MAX)])
                 };
                 let rotation = matches!(op, "rol" | "ror");
-                let (sa, sb) = if rotation && rng.chance(80) {
+                let (sa, sb) = if rotation && rng.chance(50) {
                     // Not negated: `-k` of a small constant is a large amount again.
                     let b = self.rotation_amount(rng, w);
                     (neg(rng, a), b.to_string())
                 } else {
-                    self.free_rotation |= rotation;
                     let b = self.term_of_width(rng, w, false);
                     (neg(rng, a), neg(rng, b))
                 };

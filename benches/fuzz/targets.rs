@@ -183,7 +183,7 @@ impl Target {
                 aiger::parse(data).is_ok_and(|a| aiger::to_transition_system(&a).is_ok())
             }
             "btor2" => std::str::from_utf8(data).is_ok_and(|text| match btor2::parse(text) {
-                Ok(m) => small(&m) && wl::blast(&m).is_ok(),
+                Ok(m) => small(&m) && wl::blast(&m, &Budget::new(None)).is_ok(),
                 Err(_) => false,
             }),
             "aiger-witness" => {
@@ -232,7 +232,8 @@ impl Target {
                 };
                 cfa::slice::slice(&mut blocks);
                 cfa::lbe::large_blocks(&mut blocks);
-                cfa::encode::encode(&blocks).is_ok_and(|m| small(&m) && wl::blast(&m).is_ok())
+                cfa::encode::encode(&blocks)
+                    .is_ok_and(|m| small(&m) && wl::blast(&m, &Budget::new(None)).is_ok())
             }
             other => unreachable!("{other} is not in NAMES"),
         }

@@ -8,11 +8,34 @@ use std::collections::{HashMap, VecDeque};
 use super::{Cfa, Edge, Loc};
 use crate::wl::{eval, BitVec, Op, Sort, TermId, Value};
 
-crate::error::message_error!(
-    /// Why a run of the interpreter does not reach the error (or went wrong): the message says at
-    /// which step and why.
-    RunError
-);
+/// Why a run of the interpreter does not reach the error, went wrong, or could not be set
+/// up from an error path's text (lines of that text counted from 1).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// Two edges enabled at once: the CFA breaks its contract.
+    #[error("two edges of location {loc} are enabled in step {step}")]
+    Ambiguous { loc: usize, step: usize },
+    #[error("the counterexample does not reach the error in the CFA interpreter")]
+    TraceMisses,
+    #[error("replaying the nondet values does not reach the error")]
+    ReplayMisses,
+    #[error("line {line}: bad line number")]
+    LineNumber { line: usize },
+    #[error("line {line}: expected `WHAT = VALUE`")]
+    Draw { line: usize },
+    #[error("line {line}: no nondet source {what} at line {source_line}")]
+    NoSource {
+        line: usize,
+        what: String,
+        source_line: u32,
+    },
+    #[error("line {line}: bad value {value} for {sort}")]
+    Value {
+        line: usize,
+        value: String,
+        sort: Sort,
+    },
+}
 
 /// Where the values of nondet sources come from.
 pub trait Oracle {
@@ -135,10 +158,10 @@ pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, 
             let mut eval = Eval::new(cfa, &vars, &inputs);
             if eval.value(edge.guard).as_bv().is_some_and(BitVec::is_true) {
                 if fired.is_some() {
-                    return Err(RunError(format!(
-                        "two edges of location {} are enabled in step {k}",
-                        loc.0
-                    )));
+                    return Err(RunError::Ambiguous {
+                        loc: loc.0 as usize,
+                        step: k,
+                    });
                 }
                 let values: Vec<(usize, Value)> = edge
                     .assigns

@@ -23,9 +23,7 @@ pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPat
     let max_steps = trace.inputs.len().saturating_mul(cfa.edges.len() + 1);
     let run = interp::run(cfa, &mut oracle, max_steps)?;
     if !run.reached(cfa) {
-        return Err(RunError(
-            "the counterexample does not reach the error in the CFA interpreter".into(),
-        ));
+        return Err(RunError::TraceMisses);
     }
     let drawn: Vec<Value> = (run.steps.iter())
         .flat_map(|s| s.drawn.iter().map(|(_, v)| v.clone()))
@@ -43,9 +41,7 @@ pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::
     let run = interp::run(cfa, &mut sequence, max_steps)?;
     match run.reached(cfa) {
         true => Ok(run),
-        false => Err(RunError(
-            "replaying the nondet values does not reach the error".into(),
-        )),
+        false => Err(RunError::ReplayMisses),
     }
 }
 
@@ -137,19 +133,23 @@ pub fn parse_values(cfa: &Cfa, text: &str) -> Result<Vec<Value>, RunError> {
         let Some((line, draws)) = rest.split_once(": ") else {
             continue;
         };
-        let line: u32 = line
-            .parse()
-            .map_err(|_| format!("line {}: bad line number", i + 1))?;
+        let n = i + 1;
+        let line: u32 = line.parse().map_err(|_| RunError::LineNumber { line: n })?;
         for draw in split_draws(draws) {
-            let (what, value) = draw
-                .split_once(" = ")
-                .ok_or_else(|| format!("line {}: expected `WHAT = VALUE`", i + 1))?;
+            let (what, value) = draw.split_once(" = ").ok_or(RunError::Draw { line: n })?;
             let source = (cfa.nondets.iter())
-                .find(|n| n.line == line && n.what == what)
-                .ok_or_else(|| format!("line {}: no nondet source {what} at line {line}", i + 1))?;
+                .find(|s| s.line == line && s.what == what)
+                .ok_or_else(|| RunError::NoSource {
+                    line: n,
+                    what: what.to_owned(),
+                    source_line: line,
+                })?;
             let sort = cfa.terms.sort(source.term);
-            let v = parse_value(value.trim(), sort)
-                .ok_or_else(|| format!("line {}: bad value {value} for {sort}", i + 1))?;
+            let v = parse_value(value.trim(), sort).ok_or_else(|| RunError::Value {
+                line: n,
+                value: value.to_owned(),
+                sort,
+            })?;
             values.push(v);
         }
     }

@@ -90,7 +90,7 @@ fn encoded_counterexample_replays_in_the_interpreter() {
     let mut blocks = cfa.clone();
     lbe::large_blocks(&mut blocks);
     let model = encode::encode(&blocks).unwrap();
-    let (ts, bits) = crate::wl::blast(&model).unwrap();
+    let (ts, bits) = crate::wl::blast(&model, &crate::Budget::new(None)).unwrap();
     let budget = Budget::new(None);
     let report = check::run(&ts, &Options::new(EngineKind::Bmc), &budget).unwrap();
     let Answer::Sat(trace) = report.answer else {

@@ -27,7 +27,7 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             return ExitCode::Input;
         }
     };
-    let model = match front::load_with(model, &load) {
+    let model = match front::load_with(model, &load, &Budget::new(None)) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };

@@ -64,7 +64,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         single_blocks: args.blocks == Some(BlocksArg::Single),
     };
     crate::fault::inject("front");
-    let model = match front::load_with(&args.model, &load) {
+    let model = match front::load_with(&args.model, &load, &budget) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
@@ -160,8 +160,6 @@ pub(super) fn counterexample(
     trace: &Trace,
     vcd: bool,
 ) -> Result<(String, Option<String>), InternalError> {
-    let replay_error =
-        |e| InternalError::SourceReplay(format!("the word-level trace does not replay: {e}"));
     match &model.source {
         Source::Aiger(_) => Ok((
             witness::aiger::write(trace),
@@ -169,12 +167,9 @@ pub(super) fn counterexample(
         )),
         Source::Btor2 { model: words, bits } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted).map_err(replay_error)?;
+            wl::replay(words, &lifted)?;
             let waveform = match vcd {
-                true => Some(
-                    witness::vcd::write_words(words, &lifted)
-                        .map_err(|e| InternalError::SourceReplay(e.to_string()))?,
-                ),
+                true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
             };
             Ok((btor2::write_witness(words, &lifted), waveform))
@@ -188,14 +183,15 @@ pub(super) fn counterexample(
             ..
         } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted).map_err(replay_error)?;
-            let path = cfa::path::from_trace(program, blocks, &lifted)
-                .map_err(|e| InternalError::SourceReplay(e.to_string()))?;
+            wl::replay(words, &lifted)?;
+            let path = cfa::path::from_trace(program, blocks, &lifted).map_err(|source| {
+                InternalError::PathReplay {
+                    path: "the error path",
+                    source,
+                }
+            })?;
             let waveform = match vcd {
-                true => Some(
-                    witness::vcd::write_words(words, &lifted)
-                        .map_err(|e| InternalError::SourceReplay(e.to_string()))?,
-                ),
+                true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
             };
             let text = read_with.witness_line() + &cfa::path::write(program, &path);

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::ExitCode;
-use crate::front::InputError;
+use crate::front::LoadError;
 
 /// Whether this run owes stdout a verdict line (a `check` run): a panic then prints
 /// `unknown`.
@@ -40,8 +40,17 @@ pub(super) fn print_verdict(text: &str) {
     print!("{text}");
 }
 
-/// Exit code 2 for bad input; an unsupported construct is the verdict `unknown` (exit 0).
-pub(super) fn input_error(e: &InputError) -> ExitCode {
+/// Exit code 2 for bad input; an unsupported construct, or a stop (timeout, memory, signal)
+/// while the model was bit-blasted, is the verdict `unknown` (exit 0).
+pub(super) fn input_error(e: &LoadError) -> ExitCode {
+    let e = match e {
+        LoadError::Input(e) => e,
+        LoadError::Interrupted => {
+            eprintln!("warden: {e}");
+            print_verdict("unknown\n");
+            return ExitCode::Verdict;
+        }
+    };
     if e.unsupported {
         eprintln!("warden: {e}");
         print_verdict("unknown\n");

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use crate::cfa::{self, Cfa};
 use crate::ts::TransitionSystem;
 use crate::witness::WitnessError;
-use crate::wl;
+use crate::wl::{self, BlastError};
+use crate::Budget;
 
 /// A file that could not be read or is not a valid model.
 #[derive(Debug, thiserror::Error)]
@@ -160,41 +161,65 @@ impl LoadOptions {
                 options.externs.strict = true;
                 continue;
             }
-            let value = words.next().ok_or(format!("{flag} without a value"))?;
+            let value = words
+                .next()
+                .ok_or_else(|| WitnessError::OptionValue(flag.to_owned()))?;
             match flag {
                 "--data-model" => {
                     options.data_model = c::DataModel::from_name(value)
-                        .ok_or(format!("unknown data model {value}"))?
+                        .ok_or_else(|| WitnessError::DataModel(value.to_owned()))?
                 }
                 "--nondet-fn" => options.externs.nondet.push(value.to_owned()),
-                _ => return Err(format!("unknown option {flag} in the witness").into()),
+                _ => return Err(WitnessError::UnknownOption(flag.to_owned())),
             }
         }
         Ok(options)
     }
 }
 
-/// Reads a model file with default [`LoadOptions`]: see [`load_with`].
-pub fn load(path: &Path) -> Result<Model, InputError> {
-    load_with(path, &LoadOptions::default())
+/// Why [`load_with`] gave no model: the input, or the budget expiring while a BTOR2 model or a
+/// C program was bit-blasted (the verdict is then `unknown`).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error("stopped while bit-blasting the model")]
+    Interrupted,
+}
+
+/// Reads a model file with default [`LoadOptions`] and no time limit: see [`load_with`].
+pub fn load(path: &Path) -> Result<Model, LoadError> {
+    load_with(path, &LoadOptions::default(), &Budget::new(None))
 }
 
 /// Reads a model file: C for a `.c`/`.i` name, BTOR2 for a `.btor`/`.btor2` name or content
-/// that starts like BTOR2, else AIGER.
-pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Model, InputError> {
+/// that starts like BTOR2, else AIGER. The bit-blasting of BTOR2 and C polls `budget`.
+pub fn load_with(path: &Path, options: &LoadOptions, budget: &Budget) -> Result<Model, LoadError> {
     let data = std::fs::read(path)
         .map_err(|e| InputError::new(path, None, format!("cannot read: {e}")))?;
     if InputKind::of(path) == InputKind::C {
-        return load_c(path, &data, options);
+        return load_c(path, &data, options, budget);
     }
     let by_name = path
         .extension()
         .is_some_and(|e| e == "btor" || e == "btor2");
     if by_name || btor2::looks_like_btor2(&data) {
-        load_btor2(path, &data)
+        load_btor2(path, &data, budget)
     } else {
-        load_aiger(path, &data)
+        Ok(load_aiger(path, &data)?)
     }
+}
+
+/// [`wl::blast`] of a model read from `path`.
+fn blast(
+    path: &Path,
+    model: &wl::Model,
+    budget: &Budget,
+) -> Result<(TransitionSystem, wl::BitMap), LoadError> {
+    wl::blast(model, budget).map_err(|e| match e {
+        BlastError::Unsupported(u) => InputError::unsupported(path, u.to_string()).into(),
+        BlastError::Interrupted => LoadError::Interrupted,
+    })
 }
 
 fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
@@ -211,14 +236,14 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     })
 }
 
-fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
+fn load_btor2(path: &Path, data: &[u8], budget: &Budget) -> Result<Model, LoadError> {
     let text = std::str::from_utf8(data).map_err(|e| {
         let position = Some(format!("byte {}", e.valid_up_to()));
         InputError::new(path, position, "not UTF-8 text")
     })?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::unsupported(path, e.to_string()))?;
+    let (ts, bits) = blast(path, &model, budget)?;
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },
@@ -228,7 +253,12 @@ fn load_btor2(path: &Path, data: &[u8]) -> Result<Model, InputError> {
 /// Translates a C program, shrinks its CFA (slicing, large blocks) and encodes it. Missing
 /// headers are reported on stderr; unsupported constructs (and arrays too large for the
 /// bit-blaster) give an `unsupported` error.
-fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, InputError> {
+fn load_c(
+    path: &Path,
+    data: &[u8],
+    options: &LoadOptions,
+    budget: &Budget,
+) -> Result<Model, LoadError> {
     let text = std::str::from_utf8(data).map_err(|e| {
         let position = Some(format!("byte {}", e.valid_up_to()));
         InputError::new(path, position, "not UTF-8 text")
@@ -260,8 +290,9 @@ fn load_c(path: &Path, data: &[u8], options: &LoadOptions) -> Result<Model, Inpu
     if !options.single_blocks {
         cfa::lbe::large_blocks(&mut blocks);
     }
-    let model = cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.0))?;
-    let (ts, bits) = wl::blast(&model).map_err(|e| InputError::unsupported(path, e.to_string()))?;
+    let model =
+        cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
+    let (ts, bits) = blast(path, &model, budget)?;
     Ok(Model {
         ts,
         source: Source::C {

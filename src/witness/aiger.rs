@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use super::WitnessError;
+use super::{LineProblem, WitnessError};
 use crate::ts::{Trace, TransitionSystem};
 
 /// The witness text of `trace` (which must be a trace of the original, unreduced system).
@@ -46,24 +46,12 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError>
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.starts_with('c'));
-    let mut next = |what: &str| {
-        lines
-            .next()
-            .ok_or_else(|| format!("the witness ends before {what}"))
-    };
+    let mut next = |what: &'static str| lines.next().ok_or(WitnessError::Truncated(what));
     let (n, status) = next("the status line")?;
     match status {
         "1" => {}
-        "0" | "2" => {
-            return Err(WitnessError(format!(
-                "line {n}: status {status}: no counterexample to check"
-            )))
-        }
-        s => {
-            return Err(WitnessError(format!(
-                "line {n}: expected the status line '1', found '{s}'"
-            )))
-        }
+        "0" | "2" => return Err(LineProblem::NoCounterexample(status.to_owned()).at(n)),
+        s => return Err(LineProblem::Status(s.to_owned()).at(n)),
     }
     let (n, props) = next("the property line")?;
     let mut bad = Vec::new();
@@ -71,19 +59,18 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError>
         let idx = p
             .strip_prefix('b')
             .and_then(|i| i.parse::<usize>().ok())
-            .ok_or_else(|| format!("line {n}: expected properties like 'b0', found '{p}'"))?;
+            .ok_or_else(|| LineProblem::Property(p.to_owned()).at(n))?;
         if idx >= ts.bad.len() {
-            return Err(WitnessError(format!(
-                "line {n}: property b{idx} does not exist ({} bad properties)",
-                ts.bad.len()
-            )));
+            return Err(LineProblem::NoProperty {
+                index: idx,
+                count: ts.bad.len(),
+            }
+            .at(n));
         }
         bad.push(idx);
     }
     if bad.is_empty() {
-        return Err(WitnessError(format!(
-            "line {n}: no property named (justice witnesses are not supported)"
-        )));
+        return Err(LineProblem::NoPropertyNamed.at(n));
     }
     let (n, init_line) = next("the initial state line")?;
     let init = values(n, init_line, ts.latches.len(), "latch")?
@@ -110,21 +97,26 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError>
     })
 }
 
-fn values(n: usize, line: &str, len: usize, what: &str) -> Result<Vec<Option<bool>>, WitnessError> {
+fn values(
+    n: usize,
+    line: &str,
+    len: usize,
+    what: &'static str,
+) -> Result<Vec<Option<bool>>, WitnessError> {
     if line.len() != len {
-        return Err(WitnessError(format!(
-            "line {n}: expected {len} {what} values, found {}",
-            line.len()
-        )));
+        return Err(LineProblem::Length {
+            expected: len,
+            what,
+            found: line.len(),
+        }
+        .at(n));
     }
     line.chars()
         .map(|c| match c {
             '0' => Ok(Some(false)),
             '1' => Ok(Some(true)),
             'x' | 'X' => Ok(None),
-            c => Err(WitnessError(format!(
-                "line {n}: expected 0, 1 or x, found '{c}'"
-            ))),
+            c => Err(LineProblem::Bit(c).at(n)),
         })
         .collect()
 }
@@ -152,16 +144,28 @@ mod tests {
     #[test]
     fn malformed_witnesses_name_the_line() {
         let ts = counter(2, 3, true);
-        assert!(parse("1\nb0\n0\n1\n.\n", &ts)
-            .unwrap_err()
-            .0
-            .contains("line 3"));
-        assert!(parse("1\nb7\n00\n.\n", &ts).unwrap_err().0.contains("b7"));
-        assert!(parse("1\nb0\n00\n1\n", &ts).unwrap_err().0.contains("'.'"));
-        assert!(parse("1\nb0\n00\n2\n.\n", &ts)
-            .unwrap_err()
-            .0
-            .contains("line 4"));
+        let err = |text: &str| parse(text, &ts).unwrap_err();
+        let short = err("1\nb0\n0\n1\n.\n");
+        let length = LineProblem::Length {
+            expected: 2,
+            what: "latch",
+            found: 1,
+        };
+        assert_eq!(short, length.at(3));
+        assert_eq!(
+            short.to_string(),
+            "line 3: expected 2 latch values, found 1"
+        );
+        let missing = LineProblem::NoProperty {
+            index: 7,
+            count: ts.bad.len(),
+        };
+        assert_eq!(err("1\nb7\n00\n.\n"), missing.at(2));
+        assert_eq!(
+            err("1\nb0\n00\n1\n"),
+            WitnessError::Truncated("the final '.'")
+        );
+        assert_eq!(err("1\nb0\n00\n2\n.\n"), LineProblem::Bit('2').at(4));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! #     -> Result<(), Box<dyn std::error::Error>> {
 //! use warden::{front::btor2, wl};
 //! let model = btor2::parse(text).map_err(|e| e.to_string())?;
-//! let (ts, bits) = wl::blast(&model)?;
+//! let (ts, bits) = wl::blast(&model, &warden::Budget::new(None))?; // no time limit
 //! let bit_trace = find(&ts); // an engine's counterexample on `ts`
 //! let trace = wl::lift_trace(&model, &bits, &ts, &bit_trace);
 //! wl::replay(&model, &trace)?;
@@ -36,10 +36,10 @@ mod trace;
 mod value;
 
 pub use bitvec::BitVec;
-pub use blast::{blast, lift_trace, BitMap, Bits};
+pub use blast::{blast, lift_trace, BitMap, Bits, BlastError};
 pub use model::{Input, Model, Property, State, Term, TermId};
 pub use op::{Binary, Op, Unary, MAX_WIDTH};
 pub use sim::{replay, waveform, SimError};
-pub use sort::{Sort, SortError};
+pub use sort::{BitRole, Sort, SortError, StateValue};
 pub use trace::Trace;
 pub use value::{ArrayValue, Value};

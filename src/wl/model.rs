@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::sort::{BitRole, StateValue};
 use super::{eval, BitVec, Op, Sort, SortError, Value};
 
 /// A term of a [`Model`]. Arguments always have smaller ids, so ascending id order is a
@@ -225,10 +226,10 @@ impl Model {
                     sort,
                 }))
             }
-            _ => Err(SortError(format!(
-                "a {} cannot initialise every element of an {sort}",
-                self.sort(element)
-            ))),
+            _ => Err(SortError::ArrayInit {
+                element: self.sort(element),
+                array: sort,
+            }),
         }
     }
 
@@ -267,17 +268,19 @@ impl Model {
         }
     }
 
-    fn check_state_value(&self, state: usize, value: TermId, what: &str) -> Result<(), SortError> {
-        let s = self
-            .states
-            .get(state)
-            .ok_or_else(|| format!("state {state} does not exist"))?;
+    fn check_state_value(
+        &self,
+        state: usize,
+        value: TermId,
+        of: StateValue,
+    ) -> Result<(), SortError> {
+        let s = self.states.get(state).ok_or(SortError::NoState(state))?;
         if self.sort(value) != s.sort {
-            return Err(SortError(format!(
-                "{what} of a state of sort {} must have that sort, found {}",
-                s.sort,
-                self.sort(value)
-            )));
+            return Err(SortError::StateValue {
+                of,
+                expected: s.sort,
+                found: self.sort(value),
+            });
         }
         Ok(())
     }
@@ -291,52 +294,52 @@ impl Model {
             }
             _ => value,
         };
-        self.check_state_value(state, value, "the initial value")?;
+        self.check_state_value(state, value, StateValue::Init)?;
         if self.states[state].init.replace(value).is_some() {
-            return Err(SortError("the state already has an init".into()));
+            return Err(SortError::Duplicate(StateValue::Init));
         }
         Ok(())
     }
 
     pub fn set_next(&mut self, state: usize, value: TermId) -> Result<(), SortError> {
-        self.check_state_value(state, value, "the next value")?;
+        self.check_state_value(state, value, StateValue::Next)?;
         if self.states[state].next.replace(value).is_some() {
-            return Err(SortError("the state already has a next".into()));
+            return Err(SortError::Duplicate(StateValue::Next));
         }
         Ok(())
     }
 
-    fn check_bit(&self, t: TermId, what: &str) -> Result<(), SortError> {
+    fn check_bit(&self, t: TermId, role: BitRole) -> Result<(), SortError> {
         if self.sort(t) != Sort::Bv(1) {
-            return Err(SortError(format!(
-                "{what} must be bitvec 1, found {}",
-                self.sort(t)
-            )));
+            return Err(SortError::NotBit {
+                role,
+                found: self.sort(t),
+            });
         }
         Ok(())
     }
 
     pub fn add_bad(&mut self, term: TermId, name: Option<String>) -> Result<(), SortError> {
-        self.check_bit(term, "a bad property")?;
+        self.check_bit(term, BitRole::Bad)?;
         self.bad.push(Property { term, name });
         Ok(())
     }
 
     pub fn add_constraint(&mut self, term: TermId) -> Result<(), SortError> {
-        self.check_bit(term, "a constraint")?;
+        self.check_bit(term, BitRole::Constraint)?;
         self.constraints.push(term);
         Ok(())
     }
 
     pub fn add_fairness(&mut self, term: TermId) -> Result<(), SortError> {
-        self.check_bit(term, "a fairness constraint")?;
+        self.check_bit(term, BitRole::Fairness)?;
         self.fairness.push(term);
         Ok(())
     }
 
     pub fn add_justice(&mut self, terms: Vec<TermId>) -> Result<(), SortError> {
         for &t in &terms {
-            self.check_bit(t, "a justice condition")?;
+            self.check_bit(t, BitRole::Justice)?;
         }
         self.justice.push(terms);
         Ok(())

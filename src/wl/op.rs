@@ -2,6 +2,7 @@
 //! the simulator and the blaster each implement every operator on its own (and the property
 //! tests compare the two).
 
+use super::sort::BitRole;
 use super::{BitVec, Sort, SortError};
 
 /// Unary bit-vector operators.
@@ -284,42 +285,34 @@ impl Op {
             Op::Ite | Op::Write => 3,
         };
         if args.len() != arity {
-            return Err(SortError(format!(
-                "{} takes {arity} operands, found {}",
-                self.name(),
-                args.len()
-            )));
+            return Err(SortError::Arity {
+                op: self.name(),
+                expected: arity,
+                found: args.len(),
+            });
         }
         let bv = |i: usize| {
-            args[i].bv_width().ok_or_else(|| {
-                format!(
-                    "operand {} of {} must be a bit-vector, found {}",
-                    i + 1,
-                    self.name(),
-                    args[i]
-                )
+            args[i].bv_width().ok_or(SortError::NotBitVector {
+                op: self.name(),
+                operand: i + 1,
+                found: args[i],
             })
         };
         let same = |i: usize, j: usize| {
             if args[i] == args[j] {
                 Ok(())
             } else {
-                Err(SortError(format!(
-                    "operands {} and {} of {} must have the same sort, found {} and {}",
-                    i + 1,
-                    j + 1,
-                    self.name(),
-                    args[i],
-                    args[j]
-                )))
+                Err(SortError::Mismatch {
+                    op: self.name(),
+                    operands: (i + 1, j + 1),
+                    found: (args[i], args[j]),
+                })
             }
         };
         match *self {
             Op::Const(ref v) => Ok(Sort::Bv(v.width())),
-            Op::Input(_) | Op::State(_) => Err(SortError("leaves have declared sorts".into())),
-            Op::ConstArray => Err(SortError(
-                "constant arrays take their sort from the state".into(),
-            )),
+            Op::Input(_) | Op::State(_) => Err(SortError::Leaf),
+            Op::ConstArray => Err(SortError::ConstArray),
             Op::Unary(u) => {
                 let w = bv(0)?;
                 Ok(Sort::Bv(if u.is_reduction() { 1 } else { w }))
@@ -328,9 +321,11 @@ impl Op {
             Op::Slice { upper, lower } => {
                 let w = bv(0)?;
                 if lower > upper || upper >= w {
-                    return Err(SortError(format!(
-                        "slice bounds {upper}..{lower} do not fit an operand of width {w}"
-                    )));
+                    return Err(SortError::SliceBounds {
+                        upper,
+                        lower,
+                        width: w,
+                    });
                 }
                 Ok(Sort::Bv(upper - lower + 1))
             }
@@ -345,47 +340,45 @@ impl Op {
                 }
                 same(0, 1)?;
                 if matches!(b, Binary::Iff | Binary::Implies) && wa != 1 {
-                    return Err(SortError(format!(
-                        "operands of {} must be bitvec 1, found {}",
-                        b.name(),
-                        args[0]
-                    )));
+                    return Err(SortError::NotBit {
+                        role: BitRole::Operands(b.name()),
+                        found: args[0],
+                    });
                 }
                 Ok(Sort::Bv(if b.is_predicate() { 1 } else { wa }))
             }
             Op::Ite => {
                 if args[0] != Sort::Bv(1) {
-                    return Err(SortError(format!(
-                        "the condition of ite must be bitvec 1, found {}",
-                        args[0]
-                    )));
+                    return Err(SortError::NotBit {
+                        role: BitRole::IteCondition,
+                        found: args[0],
+                    });
                 }
                 same(1, 2)?;
                 Ok(args[1])
             }
             Op::Read | Op::Write => {
                 let Sort::Array { index, element } = args[0] else {
-                    return Err(SortError(format!(
-                        "operand 1 of {} must be an array, found {}",
-                        self.name(),
-                        args[0]
-                    )));
+                    return Err(SortError::NotArray {
+                        op: self.name(),
+                        found: args[0],
+                    });
                 };
                 if args[1] != Sort::Bv(index) {
-                    return Err(SortError(format!(
-                        "the index of {} must be bitvec {index}, found {}",
-                        self.name(),
-                        args[1]
-                    )));
+                    return Err(SortError::Index {
+                        op: self.name(),
+                        expected: index,
+                        found: args[1],
+                    });
                 }
                 if *self == Op::Read {
                     return Ok(Sort::Bv(element));
                 }
                 if args[2] != Sort::Bv(element) {
-                    return Err(SortError(format!(
-                        "the element of write must be bitvec {element}, found {}",
-                        args[2]
-                    )));
+                    return Err(SortError::Element {
+                        expected: element,
+                        found: args[2],
+                    });
                 }
                 Ok(args[0])
             }
@@ -399,9 +392,7 @@ pub const MAX_WIDTH: u32 = 1 << 24;
 
 fn checked_width(w: u64) -> Result<u32, SortError> {
     if w == 0 || w > MAX_WIDTH as u64 {
-        Err(SortError(format!(
-            "width {w} is out of range (1..={MAX_WIDTH})"
-        )))
+        Err(SortError::Width(w))
     } else {
         Ok(w as u32)
     }

@@ -4,11 +4,33 @@
 
 use super::{eval, Model, Op, TermId, Trace, Value};
 
-crate::error::message_error!(
-    /// Why a word-level trace does not replay (the message says where and what): the trace does
-    /// not fit the model, breaks a constraint, or reaches no bad state.
-    SimError
-);
+/// Why a word-level trace does not replay: the trace does not fit the model, breaks a
+/// constraint, or reaches no bad state (states, inputs, properties and frames by index).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum SimError {
+    #[error("bad property {bad} does not exist ({count} bad properties)")]
+    NoBad { bad: usize, count: usize },
+    #[error("{inputs} input frames and {states} state frames (they must be equal and non-zero)")]
+    FrameCount { inputs: usize, states: usize },
+    #[error("frame {frame} does not have a value per input and state")]
+    FrameShape { frame: usize },
+    #[error("frame {frame}: input {input} has a value of the wrong sort")]
+    InputSort { frame: usize, input: usize },
+    #[error("frame {frame}: state {state} has a value of the wrong sort")]
+    StateSort { frame: usize, state: usize },
+    #[error("the initial value of state {state} depends on itself")]
+    InitCycle { state: usize },
+    #[error("state {state} is read before it has a value")]
+    Unset { state: usize },
+    #[error("the trace gives state {state} an initial value other than its init")]
+    InitMismatch { state: usize },
+    #[error("the trace gives state {state} in frame {frame} a value other than its next")]
+    NextMismatch { state: usize, frame: usize },
+    #[error("constraint {constraint} is violated in frame {frame}")]
+    Constraint { constraint: usize, frame: usize },
+    #[error("bad property {bad} is not reached in {frames} frames")]
+    NotReached { bad: usize, frames: usize },
+}
 
 /// The values of the terms in one frame, computed on demand.
 struct Frame<'m> {
@@ -43,9 +65,7 @@ impl<'m> Frame<'m> {
         for t in todo {
             let term = self.model.term(t);
             let value = match term.op {
-                Op::State(i) => self.states[i]
-                    .clone()
-                    .ok_or_else(|| format!("state {i} is read before it has a value"))?,
+                Op::State(i) => self.states[i].clone().ok_or(SimError::Unset { state: i })?,
                 Op::Input(i) => self.inputs[i].clone(),
                 _ => {
                     let args: Vec<&Value> = term
@@ -74,29 +94,23 @@ impl<'m> Frame<'m> {
 /// Checks that the trace's vectors have the model's shape and sorts.
 fn check_shape(model: &Model, trace: &Trace) -> Result<(), SimError> {
     if trace.bad >= model.bad().len() {
-        return Err(SimError(format!(
-            "bad property {} does not exist ({} bad properties)",
-            trace.bad,
-            model.bad().len()
-        )));
+        return Err(SimError::NoBad {
+            bad: trace.bad,
+            count: model.bad().len(),
+        });
     }
     if trace.inputs.is_empty() || trace.states.len() != trace.inputs.len() {
-        return Err(SimError(format!(
-            "{} input frames and {} state frames (they must be equal and non-zero)",
-            trace.inputs.len(),
-            trace.states.len()
-        )));
+        return Err(SimError::FrameCount {
+            inputs: trace.inputs.len(),
+            states: trace.states.len(),
+        });
     }
     for (k, (row, srow)) in trace.inputs.iter().zip(&trace.states).enumerate() {
         if row.len() != model.inputs().len() || srow.len() != model.states().len() {
-            return Err(SimError(format!(
-                "frame {k} does not have a value per input and state"
-            )));
+            return Err(SimError::FrameShape { frame: k });
         }
         if let Some(i) = (0..row.len()).find(|&i| !row[i].has_sort(model.inputs()[i].sort)) {
-            return Err(SimError(format!(
-                "frame {k}: input {i} has a value of the wrong sort"
-            )));
+            return Err(SimError::InputSort { frame: k, input: i });
         }
         let wrong = |s: usize| {
             srow[s]
@@ -104,9 +118,7 @@ fn check_shape(model: &Model, trace: &Trace) -> Result<(), SimError> {
                 .is_some_and(|v| !v.has_sort(model.states()[s].sort))
         };
         if let Some(s) = (0..srow.len()).find(|&s| wrong(s)) {
-            return Err(SimError(format!(
-                "frame {k}: state {s} has a value of the wrong sort"
-            )));
+            return Err(SimError::StateSort { frame: k, state: s });
         }
     }
     Ok(())
@@ -116,7 +128,7 @@ fn check_shape(model: &Model, trace: &Trace) -> Result<(), SimError> {
 fn initial_state(model: &Model, trace: &Trace) -> Result<Vec<Option<Value>>, SimError> {
     let order = model
         .init_order()
-        .map_err(|s| format!("the initial value of state {s} depends on itself"))?;
+        .map_err(|state| SimError::InitCycle { state })?;
     let given = &trace.states[0];
     let states: Vec<Option<Value>> = model
         .states()
@@ -135,9 +147,7 @@ fn initial_state(model: &Model, trace: &Trace) -> Result<Vec<Option<Value>>, Sim
         };
         let value = frame.get(init)?.clone();
         if given[s].as_ref().is_some_and(|g| !g.equals(&value)) {
-            return Err(SimError(format!(
-                "the trace gives state {s} an initial value other than its init"
-            )));
+            return Err(SimError::InitMismatch { state: s });
         }
         frame.states[s] = Some(value);
     }
@@ -160,10 +170,10 @@ fn successor(
             Some(next) => {
                 let v = frame.get(next)?.clone();
                 if given.as_ref().is_some_and(|g| !g.equals(&v)) {
-                    return Err(SimError(format!(
-                        "the trace gives state {s} in frame {} a value other than its next",
-                        k + 1
-                    )));
+                    return Err(SimError::NextMismatch {
+                        state: s,
+                        frame: k + 1,
+                    });
                 }
                 v
             }
@@ -184,7 +194,10 @@ pub fn replay(model: &Model, trace: &Trace) -> Result<usize, SimError> {
         let mut frame = Frame::new(model, states, inputs);
         for (c, &t) in model.constraints().iter().enumerate() {
             if !frame.holds(t)? {
-                return Err(SimError(format!("constraint {c} is violated in frame {k}")));
+                return Err(SimError::Constraint {
+                    constraint: c,
+                    frame: k,
+                });
             }
         }
         if frame.holds(bad)? {
@@ -192,11 +205,10 @@ pub fn replay(model: &Model, trace: &Trace) -> Result<usize, SimError> {
         }
         states = successor(model, &mut frame, trace, k)?;
     }
-    Err(SimError(format!(
-        "bad property {} is not reached in {} frames",
-        trace.bad,
-        trace.inputs.len()
-    )))
+    Err(SimError::NotReached {
+        bad: trace.bad,
+        frames: trace.inputs.len(),
+    })
 }
 
 /// The values of `terms` in every frame of `trace` (for waveforms: constraints and properties

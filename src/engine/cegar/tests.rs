@@ -246,7 +246,7 @@ fn conjuncts_of_a_shared_dag() {
 fn an_atoms_split_refines_with_the_word_level_comparisons() {
     let model = crate::front::btor2::parse(crate::testing::SATURATING_COUNTER).unwrap();
     // Not preprocessed: preprocessing alone proves it (`c[7] == 0` is inductive).
-    let (ts, _) = crate::wl::blast(&model).unwrap();
+    let (ts, _) = crate::wl::blast(&model, &crate::Budget::new(None)).unwrap();
     assert_eq!(ts.atoms.len(), 2);
     for domain in [Domain::PredCart, Domain::PredBool] {
         let opts = CegarOptions {

@@ -381,8 +381,10 @@ fn counterexample(
     let values: Vec<Value> = (drawn.iter().flatten())
         .map(|(n, b)| value_of(cfa, *n, b))
         .collect();
-    cfa::path::replay(cfa, values, edges.len())
-        .map_err(|e| InternalError::SourceReplay(format!("the cegar error path: {e}")))?;
+    cfa::path::replay(cfa, values, edges.len()).map_err(|source| InternalError::PathReplay {
+        path: "the cegar error path",
+        source,
+    })?;
     let position: HashMap<aig::Var, usize> = (ts.inputs.iter().enumerate())
         .map(|(i, &v)| (v, i))
         .collect();

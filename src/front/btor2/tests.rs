@@ -109,7 +109,7 @@ fn every_tag_parses_with_its_sort() {
 #[test]
 fn the_blasted_system_of_every_tag_replays_like_the_words() {
     let m = parse(ALL_TAGS).unwrap();
-    let (ts, bits) = wl::blast(&m).unwrap();
+    let (ts, bits) = wl::blast(&m, &crate::Budget::new(None)).unwrap();
     assert_eq!(ts.bad.len(), 1);
     assert_eq!(ts.justice.len(), 1);
     // Frame 0 with a = b = 7 satisfies the constraint `not (a != b)` and the bad `a == b`.

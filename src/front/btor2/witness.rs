@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use crate::witness::WitnessError;
+use crate::witness::{LineProblem, WitnessError};
 use crate::wl::{BitVec, Model, Sort, Trace, Value};
 
 /// The witness text of `trace` on `model`.
@@ -92,26 +92,23 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError>
         match lines.next() {
             Some((_, "sat")) => break,
             Some(_) => continue,
-            None => return Err(WitnessError("no 'sat' line".into())),
+            None => return Err(WitnessError::NoSat),
         }
     }
-    let (n, props) = lines.next().ok_or("no property line after 'sat'")?;
+    let (n, props) = lines.next().ok_or(WitnessError::NoProperties)?;
     let mut bad = Vec::new();
     for p in props.split_whitespace() {
         let index = p.strip_prefix('b').and_then(|d| d.parse::<usize>().ok());
         match index {
             Some(b) if b < model.bad().len() => bad.push(b),
             Some(b) => {
-                return Err(WitnessError(format!(
-                    "line {n}: bad property b{b} does not exist"
-                )))
+                return Err(LineProblem::NoProperty {
+                    index: b,
+                    count: model.bad().len(),
+                }
+                .at(n))
             }
-            None => {
-                return Err(WitnessError(format!(
-                    "line {n}: expected bad properties 'b<i>', found '{p}' (justice witnesses \
-                     are not supported)"
-                )))
-            }
+            None => return Err(LineProblem::Property(p.to_owned()).at(n)),
         }
     }
     let mut states: Vec<Vec<Option<Value>>> = Vec::new();
@@ -121,7 +118,6 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError>
     let mut block: Option<(bool, usize)> = None;
     let mut ended = false;
     for (n, line) in lines.by_ref() {
-        let at = |m: String| WitnessError(format!("line {n}: {m}"));
         if line == "." {
             ended = true;
             break;
@@ -134,7 +130,7 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError>
             let k: usize = header
                 .1
                 .parse()
-                .map_err(|_| at(format!("bad frame header '{line}'")))?;
+                .map_err(|_| LineProblem::FrameHeader(line.to_owned()).at(n))?;
             let expected = states.len().max(inputs.len());
             let fresh = if header.0 {
                 k == expected
@@ -142,7 +138,7 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError>
                 k + 1 >= expected
             };
             if !fresh || k > expected {
-                return Err(at(format!("frame header '{line}' out of order")));
+                return Err(LineProblem::FrameOrder(line.to_owned()).at(n));
             }
             while states.len() <= k {
                 states.push(vec![None; model.states().len()]);
@@ -152,33 +148,33 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError>
             continue;
         }
         let Some((is_state, k)) = block else {
-            return Err(at("assignment before the first '#0' or '@0' header".into()));
+            return Err(LineProblem::BeforeHeader.at(n));
         };
         let fields: Vec<&str> = line.split_whitespace().collect();
         let pos: usize = fields[0]
             .parse()
-            .map_err(|_| at(format!("expected a position, found '{}'", fields[0])))?;
+            .map_err(|_| LineProblem::Position(fields[0].to_owned()).at(n))?;
         let (sort, slot) = if is_state {
             let s = model
                 .states()
                 .get(pos)
-                .ok_or_else(|| at(format!("there is no state {pos}")))?;
+                .ok_or(LineProblem::NoState(pos).at(n))?;
             let slot = states[k][pos].get_or_insert_with(|| Value::zero(s.sort));
             (s.sort, slot)
         } else {
             let i = model
                 .inputs()
                 .get(pos)
-                .ok_or_else(|| at(format!("there is no input {pos}")))?;
+                .ok_or(LineProblem::NoInput(pos).at(n))?;
             (i.sort, &mut inputs[k][pos])
         };
-        assign(slot, sort, &fields[1..]).map_err(|e| at(e.0))?;
+        assign(slot, sort, &fields[1..]).map_err(|p| p.at(n))?;
     }
     if !ended {
-        return Err(WitnessError("the witness does not end with '.'".into()));
+        return Err(WitnessError::NoEnd);
     }
     if states.is_empty() {
-        return Err(WitnessError("the witness has no frame".into()));
+        return Err(WitnessError::NoFrame);
     }
     let trace = Trace {
         bad: bad.first().copied().unwrap_or(0),
@@ -189,12 +185,16 @@ pub fn parse_witness(text: &str, model: &Model) -> Result<Witness, WitnessError>
 }
 
 /// Stores `VALUE` or `[INDEX] VALUE` (the symbol after it is ignored) into `slot`.
-fn assign(slot: &mut Value, sort: Sort, fields: &[&str]) -> Result<(), WitnessError> {
-    let binary = |s: Option<&&str>, width: u32, what: &str| {
-        let s = s.ok_or_else(|| format!("missing {what}"))?;
+fn assign(slot: &mut Value, sort: Sort, fields: &[&str]) -> Result<(), LineProblem> {
+    let binary = |s: Option<&&str>, width: u32, what: &'static str| {
+        let s = s.ok_or(LineProblem::Missing(what))?;
         BitVec::parse_binary(s)
             .filter(|v| v.width() == width)
-            .ok_or_else(|| format!("expected a binary {what} of width {width}, found '{s}'"))
+            .ok_or_else(|| LineProblem::Binary {
+                what,
+                width,
+                found: (*s).to_owned(),
+            })
     };
     match (sort, slot) {
         (Sort::Bv(w), slot) => *slot = Value::Bv(binary(fields.first(), w, "value")?),
@@ -202,7 +202,7 @@ fn assign(slot: &mut Value, sort: Sort, fields: &[&str]) -> Result<(), WitnessEr
             let i = fields
                 .first()
                 .and_then(|f| f.strip_prefix('[')?.strip_suffix(']'))
-                .ok_or("expected '[INDEX]' for an array")?;
+                .ok_or(LineProblem::ArrayIndex)?;
             let i = binary(Some(&i), index, "index")?;
             let v = binary(fields.get(1), element, "element")?;
             a.set(&i, &v);

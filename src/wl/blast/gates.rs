@@ -185,38 +185,13 @@ pub fn shift(aig: &mut Aig, a: &[Lit], amount: &[Lit], left: bool, fill: Lit) ->
     mux(aig, too_far, &filled, &out)
 }
 
-/// Rotation toward higher bits (`left`) by `amount` modulo the width.
+/// BTOR2 `rol` (`left`) or `ror` as btorsim computes it (see [`BitVec::rol`]): the shift by
+/// `amount` or-ed with the opposite shift by `w - amount` (in the operands' sort), each giving
+/// 0 from the width on. `amount` has the width of `a`.
 pub fn rotate(aig: &mut Aig, a: &[Lit], amount: &[Lit], left: bool) -> Word {
-    let w = a.len();
-    let r = if w.is_power_of_two() {
-        // Modulo a power of two: the low bits.
-        amount[..amount.len().min(w.trailing_zeros() as usize)].to_vec()
-    } else {
-        // The amount's sort must hold `w` itself for the remainder circuit.
-        let mut amount = amount.to_vec();
-        let needed = (usize::BITS - w.leading_zeros()) as usize;
-        amount.resize(amount.len().max(needed), Lit::FALSE);
-        let width = constant(&BitVec::from_u64(amount.len() as u32, w as u64));
-        udivrem(aig, &amount, &width).1
-    };
-    let mut out = a.to_vec();
-    // r < w, so only the bits of r with weight below w can be set.
-    for (k, &bit) in r
-        .iter()
-        .enumerate()
-        .take_while(|&(k, _)| k < 63 && 1usize << k < w)
-    {
-        let step = 1usize << k;
-        let moved: Word = (0..w)
-            .map(|i| {
-                if left {
-                    out[(i + w - step) % w]
-                } else {
-                    out[(i + step) % w]
-                }
-            })
-            .collect();
-        out = mux(aig, bit, &moved, &out);
-    }
-    out
+    let width = constant(&BitVec::from_u64(a.len() as u32, a.len() as u64));
+    let (rest, _) = sub(aig, &width, amount);
+    let first = shift(aig, a, amount, left, Lit::FALSE);
+    let second = shift(aig, a, &rest, !left, Lit::FALSE);
+    zip(aig, &first, &second, Aig::or)
 }

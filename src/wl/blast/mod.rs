@@ -134,7 +134,7 @@ pub enum Unsupported {
     CyclicInit(String),
 }
 
-/// Why [`blast_terms`] gave no bits.
+/// Why [`blast`] or [`blast_terms`] gave no bits.
 #[derive(Debug, thiserror::Error)]
 pub enum BlastError {
     #[error(transparent)]
@@ -156,12 +156,52 @@ fn check_arrays(model: &Model) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// The bit-level system of `model` and the map from its words to their bits, or what it uses
-/// that the blaster does not support.
-pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), Unsupported> {
+/// How often the blaster looks at the budget: once this many AND gates or terms have been
+/// added since the last look. A 64-bit multiplier is tens of thousands of gates, so a stop
+/// (timeout, memory limit, signal) is seen within milliseconds, at one clock read per
+/// thousands of gates.
+const POLL_EVERY: usize = 4096;
+
+/// The budget as the blaster polls it (see [`POLL_EVERY`]).
+struct Poll<'b> {
+    budget: &'b Budget,
+    /// The gate count at which to look next, and the terms left before looking anyway.
+    next_gates: usize,
+    terms_left: usize,
+}
+
+impl<'b> Poll<'b> {
+    fn new(budget: &'b Budget) -> Poll<'b> {
+        Poll {
+            budget,
+            next_gates: 0,
+            terms_left: 0,
+        }
+    }
+
+    /// Called before each term: [`BlastError::Interrupted`] when it is time to look and the
+    /// budget has expired.
+    fn check(&mut self, aig: &Aig) -> Result<(), BlastError> {
+        if aig.num_ands() < self.next_gates && self.terms_left > 0 {
+            self.terms_left -= 1;
+            return Ok(());
+        }
+        self.next_gates = aig.num_ands() + POLL_EVERY;
+        self.terms_left = POLL_EVERY;
+        match self.budget.expired() {
+            true => Err(BlastError::Interrupted),
+            false => Ok(()),
+        }
+    }
+}
+
+/// The bit-level system of `model` and the map from its words to their bits, or what stopped
+/// it: a construct the blaster does not support, or `budget` expiring (polled as the terms
+/// are blasted: a large C program or BTOR2 model can take seconds).
+pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap), BlastError> {
     check_arrays(model)?;
     if let Err(s) = model.init_order() {
-        return Err(Unsupported::CyclicInit(model.state_name(s)));
+        return Err(Unsupported::CyclicInit(model.state_name(s)).into());
     }
     let mut ts = TransitionSystem::default();
     let inputs: Vec<Bits> = (0..model.inputs().len())
@@ -197,7 +237,9 @@ pub fn blast(model: &Model) -> Result<(TransitionSystem, BitMap), Unsupported> {
         .collect();
     let needed = model.cone(roots);
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
+    let mut poll = Poll::new(budget);
     for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
+        poll.check(&ts.aig)?;
         let bits = term_bits(
             model,
             &mut ts.aig,
@@ -298,8 +340,8 @@ pub fn leaf_bits(aig: &mut Aig, sort: Sort) -> Bits {
 /// The bits of the terms `roots` of `model` in `aig`, over the given bits of the model's
 /// inputs and states (e.g. the guards and assignments of a CFA's edges over leaves standing
 /// for the program's variables), or what stopped it: too large arrays, or `budget` expiring
-/// (checked before every term: one multiplier is thousands of gates, so the memory limit's
-/// stop must be seen within the blasting).
+/// (polled as in [`blast`]: one multiplier is thousands of gates, so the memory limit's stop
+/// must be seen within the blasting).
 pub fn blast_terms(
     model: &Model,
     aig: &mut Aig,
@@ -311,10 +353,9 @@ pub fn blast_terms(
     check_arrays(model)?;
     let needed = model.cone(roots.iter().copied());
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
+    let mut poll = Poll::new(budget);
     for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
-        if budget.expired() {
-            return Err(BlastError::Interrupted);
-        }
+        poll.check(aig)?;
         cache[t] = Some(term_bits(
             model,
             aig,

@@ -129,6 +129,49 @@ fn array_reads_and_writes_match_the_semantics() {
     }
 }
 
+/// btorsim's `rol`/`ror` (`btorsim_bv_rol` in btor2tools) on words of at most 63 bits:
+/// `(a << b) | (a >> (w - b))` (mirrored for `ror`) with `w - b` taken modulo `2^w` and every
+/// shift by at least `w` giving 0. Written independently of [`BitVec`].
+fn btorsim_rotation(left: bool, w: u32, a: u64, b: u64) -> u64 {
+    let mask = (1u64 << w) - 1;
+    let shl = |x: u64, n: u64| if n >= w as u64 { 0 } else { (x << n) & mask };
+    let shr = |x: u64, n: u64| if n >= w as u64 { 0 } else { x >> n };
+    let rest = (w as u64).wrapping_sub(b) & mask;
+    if left {
+        shl(a, b) | shr(a, rest)
+    } else {
+        shr(a, b) | shl(a, rest)
+    }
+}
+
+#[test]
+fn rotations_follow_btorsim_in_the_simulator_and_the_blaster() {
+    let mut rng = Rng(7);
+    for w in [1u32, 3, 8, 32] {
+        let mask = (1u64 << w) - 1;
+        let mut aig = Aig::new();
+        let a = leaves(&mut aig, w);
+        let b = leaves(&mut aig, w);
+        let rol = ops::binary(&mut aig, Binary::Rol, &a, &b);
+        let ror = ops::binary(&mut aig, Binary::Ror, &a, &b);
+        let w64 = w as u64;
+        // The amounts taken modulo 2^w, as the operands' sort holds them.
+        for amount in [0, 1, w64 - 1, w64, w64 + 1, mask].map(|b| b & mask) {
+            for value in [mask, 0b1011 & mask, rng.next_u64() & mask] {
+                let (x, y) = (BitVec::from_u64(w, value), BitVec::from_u64(w, amount));
+                let leaf_values: Vec<bool> = x.bits().chain(y.bits()).collect();
+                let values = simulate_frame(&aig, |v| leaf_values[v.index() - 1]);
+                for (op, left, out) in [(Binary::Rol, true, &rol), (Binary::Ror, false, &ror)] {
+                    let expected = BitVec::from_u64(w, btorsim_rotation(left, w, value, amount));
+                    let context = format!("{} {value:#x} by {amount} at width {w}", op.name());
+                    assert_eq!(eval::binary(op, &x, &y), expected, "simulator: {context}");
+                    assert_eq!(read(&values, out), expected, "blaster: {context}");
+                }
+            }
+        }
+    }
+}
+
 /// A model exercising every term kind the blaster handles outside `ops` (extension, slices,
 /// `ite` on words and arrays, reads, writes, array equality, constant arrays) and every state
 /// kind (constant, non-constant and no `init`; no `next`).
@@ -213,7 +256,7 @@ fn blasted_systems_step_like_the_word_level_simulator() {
     let mut rng = Rng(7);
     for w in [1u32, 3, 8, 64, 65] {
         let model = sample_model(w);
-        let (ts, map) = blast(&model).unwrap();
+        let (ts, map) = blast(&model, &Budget::new(None)).unwrap();
         let kinds = ts.leaf_kinds();
         let latch = |l: Lit| match kinds[l.var().index()] {
             Some(crate::ts::Leaf::Latch(n)) => n,
@@ -292,7 +335,7 @@ fn large_arrays_are_reported_unsupported() {
     let r = m.apply(Op::Read, &[t, idx]).unwrap();
     let bit = m.apply(Op::Unary(Unary::RedOr), &[r]).unwrap();
     m.add_bad(bit, None).unwrap();
-    let err = blast(&m).unwrap_err().to_string();
+    let err = blast(&m, &Budget::new(None)).unwrap_err().to_string();
     assert!(
         err.starts_with("unsupported: array with 32-bit index"),
         "{err}"
@@ -308,7 +351,7 @@ fn comparisons_of_state_words_become_atoms() {
         crate::testing::SATURATING_COUNTER
     );
     let model = crate::front::btor2::parse(&text).unwrap();
-    let (ts, bits) = blast(&model).unwrap();
+    let (ts, bits) = blast(&model, &Budget::new(None)).unwrap();
     assert_eq!(ts.atoms.len(), 2, "{:?}", ts.atoms);
     let c = bits.states[0].flat();
     for value in [0u64, 99, 100, 150, 200, 201, 255] {
