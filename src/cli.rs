@@ -53,11 +53,18 @@ enum Command {
     Sim { model: PathBuf, witness: PathBuf },
     /// Writes the bit-level system of a model as AIGER (binary, or ASCII for `.aag`): for
     /// BTOR2 the bit-blasted system, which `--cert` certificates of BTOR2 models refer to.
-    Blast { model: PathBuf, output: PathBuf },
+    Blast {
+        model: PathBuf,
+        output: PathBuf,
+        #[command(flatten)]
+        words: WordArgs,
+    },
     /// Checks that an AIGER witness circuit certifies a model (exit 0 valid, 1 invalid).
     Certify {
         model: PathBuf,
         certificate: PathBuf,
+        #[command(flatten)]
+        words: WordArgs,
     },
     /// Lists the engine configurations and the portfolios made of them.
     Configs,
@@ -131,6 +138,27 @@ struct CheckArgs {
     prep: PrepOptions,
     #[command(flatten)]
     ic3: Ic3Options,
+    #[command(flatten)]
+    words: WordArgs,
+}
+
+/// How a BTOR2 model is prepared for bit-blasting (`check`, `blast` and `certify` read it
+/// alike, so that a certificate refers to the system `blast` writes with the same option).
+#[derive(Clone, Debug, Default, clap::Args)]
+struct WordArgs {
+    /// Simplifies a BTOR2 model at the word level before bit-blasting (constant and equal
+    /// states, rewriting, cone of influence) [default: true]. BTOR2 only.
+    #[arg(long, value_name = "BOOL")]
+    wl_simplify: Option<bool>,
+}
+
+impl WordArgs {
+    fn load_options(&self) -> front::LoadOptions {
+        front::LoadOptions {
+            wl_simplify: self.wl_simplify.unwrap_or(true),
+            ..front::LoadOptions::default()
+        }
+    }
 }
 
 impl CheckArgs {
@@ -148,6 +176,7 @@ impl CheckArgs {
             (self.data_model.is_some(), Opt::DataModel),
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
             (self.blocks.is_some(), Opt::Blocks),
+            (self.words.wl_simplify.is_some(), Opt::WlSimplify),
         ])
     }
 }
@@ -206,8 +235,16 @@ fn dispatch(args: &[String]) -> ExitCode {
     match cli.command {
         Command::Check(args) => check(*args),
         Command::Sim { model, witness } => sim(&model, &witness),
-        Command::Certify { model, certificate } => certify(&model, &certificate),
-        Command::Blast { model, output } => blast(&model, &output),
+        Command::Certify {
+            model,
+            certificate,
+            words,
+        } => certify(&model, &certificate, &words),
+        Command::Blast {
+            model,
+            output,
+            words,
+        } => blast(&model, &output, &words),
         Command::Configs => {
             print!("{}", configs::listing());
             ExitCode::Verdict
@@ -255,6 +292,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         bmc: BmcOptions::default(),
         prep: PrepOptions::default(),
         ic3: Ic3Options::default(),
+        words: WordArgs::default(),
     };
     Some(run_check(check_args, false))
 }
@@ -338,12 +376,18 @@ fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         },
         nondet_functions: args.nondet_fn.clone(),
         single_blocks: args.blocks == Some(BlocksArg::Single),
+        ..args.words.load_options()
     };
     crate::fault::inject("front");
     let model = match front::load_with(&args.model, &load) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
+    if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
+        // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
+        eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
+        return ExitCode::Usage;
+    }
     let opts = Options {
         engine: args.engine,
         max_depth: args.max_depth,
@@ -416,6 +460,9 @@ fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     print_verdict(&out);
     if args.stats {
         print_stats(&report);
+        for (rule, n) in model.wl_stats.iter().flat_map(|s| s.iter()) {
+            eprintln!("c wl_{} = {n}", rule.replace('-', "_"));
+        }
     }
     let json = json(&args.model, &report);
     match write_file(args.json.as_deref(), json.as_bytes()) {
@@ -494,8 +541,8 @@ fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), ExitCode> {
 }
 
 /// `warden blast MODEL OUT`: the bit-level system as AIGER.
-fn blast(model: &Path, output: &Path) -> ExitCode {
-    match front::load(model) {
+fn blast(model: &Path, output: &Path, words: &WordArgs) -> ExitCode {
+    match front::load_with(model, &words.load_options()) {
         Ok(m) => match write_aiger(&m.aiger(), output) {
             Ok(()) => ExitCode::Verdict,
             Err(code) => code,
@@ -629,8 +676,8 @@ fn report_replays<E: Display>(
     }
 }
 
-fn certify(model_path: &Path, cert_path: &Path) -> ExitCode {
-    let model = match front::load(model_path) {
+fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> ExitCode {
+    let model = match front::load_with(model_path, &words.load_options()) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };

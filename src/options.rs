@@ -94,6 +94,7 @@ pub enum Opt {
     DataModel,
     NondetFn,
     Blocks,
+    WlSimplify,
     Domain,
     Refinement,
     PredSplit,
@@ -118,6 +119,7 @@ impl Opt {
             Opt::DataModel => "--data-model",
             Opt::NondetFn => "--nondet-fn",
             Opt::Blocks => "--blocks",
+            Opt::WlSimplify => "--wl-simplify",
             Opt::Domain => "--domain",
             Opt::Refinement => "--refinement",
             Opt::PredSplit => "--pred-split",
@@ -196,6 +198,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // of a C program (`--engine cegar`) works on the program itself.
         Opt::Prep => circuit || engine != EngineKind::Cegar,
         Opt::DataModel | Opt::NondetFn | Opt::Blocks => !circuit,
+        // BTOR2 models only (the command line rejects it on AIGER once the file is read);
+        // C programs are encoded without it.
+        Opt::WlSimplify => circuit,
         // The portfolio's CEGAR worker has its own fixed configuration.
         _ if engine != EngineKind::Cegar => false,
         Opt::Domain | Opt::Refinement | Opt::InitPrec => true,
