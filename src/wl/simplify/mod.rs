@@ -191,12 +191,18 @@ fn rebuild(src: &Model, reps: &[Rep], live: &[bool], stats: &mut Stats) -> Model
             dst.set_init(i, value).expect("the init keeps its sort");
         }
         if let Some(next) = s.next {
-            let value = if live[i] { mapped(next) } else { dst.states()[i].term };
-            dst.set_next(i, value).expect("the next function keeps its sort");
+            let value = if live[i] {
+                mapped(next)
+            } else {
+                dst.states()[i].term
+            };
+            dst.set_next(i, value)
+                .expect("the next function keeps its sort");
         }
     }
     for p in src.bad() {
-        dst.add_bad(mapped(p.term), p.name.clone()).expect("one bit");
+        dst.add_bad(mapped(p.term), p.name.clone())
+            .expect("one bit");
     }
     for &c in src.constraints() {
         dst.add_constraint(mapped(c)).expect("one bit");

@@ -27,7 +27,8 @@ impl Rewriter<'_> {
             self.stats.bump(rule);
             return t;
         }
-        m.apply(op, &args).expect("rewritten terms keep their sorts")
+        m.apply(op, &args)
+            .expect("rewritten terms keep their sorts")
     }
 
     fn rewrite(
@@ -46,7 +47,10 @@ impl Rewriter<'_> {
                     Op::Extend { signed: s, by: b } if s == signed || !s => {
                         // A zero-extension is also the sign bit's source of zeros.
                         let (x, signed) = (inner.args[0], s && signed);
-                        Some(("ext-ext", self.mk(m, Op::Extend { signed, by: b + by }, &[x])))
+                        Some((
+                            "ext-ext",
+                            self.mk(m, Op::Extend { signed, by: b + by }, &[x]),
+                        ))
                     }
                     _ => None,
                 }
@@ -98,7 +102,14 @@ impl Rewriter<'_> {
                     m.constant_term(BitVec::zero(upper - lower + 1))
                 } else if lower < wi {
                     let s = self.slice_of(m, inner, wi - 1, lower);
-                    self.mk(m, Op::Extend { signed, by: upper + 1 - wi }, &[s])
+                    self.mk(
+                        m,
+                        Op::Extend {
+                            signed,
+                            by: upper + 1 - wi,
+                        },
+                        &[s],
+                    )
                 } else {
                     return None;
                 };
@@ -231,7 +242,9 @@ impl Rewriter<'_> {
             _ => (None, y),
         };
         let complements = |m: &Model| {
-            let neg = |a: TermId, b: TermId| m.term(a).op == Op::Unary(Unary::Not) && m.term(a).args[0] == b;
+            let neg = |a: TermId, b: TermId| {
+                m.term(a).op == Op::Unary(Unary::Not) && m.term(a).args[0] == b
+            };
             neg(x, y) || neg(y, x)
         };
         let t = match b {
@@ -278,20 +291,21 @@ impl Rewriter<'_> {
             None => (x, y),
         };
         let (ta, tb) = (m.term(a).clone(), m.term(b).clone());
-        let split = |m: &mut Model, t: &crate::wl::Term, t_id: TermId, wl: u32| -> (TermId, TermId) {
-            let w = width(m, t_id);
-            match (&t.op, m.constant(t_id).cloned()) {
-                (Op::Binary(Binary::Concat), _) if width(m, t.args[1]) == wl => {
-                    (t.args[0], t.args[1])
+        let split =
+            |m: &mut Model, t: &crate::wl::Term, t_id: TermId, wl: u32| -> (TermId, TermId) {
+                let w = width(m, t_id);
+                match (&t.op, m.constant(t_id).cloned()) {
+                    (Op::Binary(Binary::Concat), _) if width(m, t.args[1]) == wl => {
+                        (t.args[0], t.args[1])
+                    }
+                    (_, Some(k)) => {
+                        let hi = m.constant_term(k.slice(w - 1, wl));
+                        let lo = m.constant_term(k.slice(wl - 1, 0));
+                        (hi, lo)
+                    }
+                    _ => unreachable!("only splittable terms are split"),
                 }
-                (_, Some(k)) => {
-                    let hi = m.constant_term(k.slice(w - 1, wl));
-                    let lo = m.constant_term(k.slice(wl - 1, 0));
-                    (hi, lo)
-                }
-                _ => unreachable!("only splittable terms are split"),
-            }
-        };
+            };
         match (&ta.op, &tb.op) {
             (Op::Binary(Binary::Concat), Op::Binary(Binary::Concat) | Op::Const(_)) => {
                 let wl = width(m, ta.args[1]);
@@ -301,7 +315,10 @@ impl Rewriter<'_> {
                 let (bh, bl) = split(m, &tb, b, wl);
                 let high = self.mk(m, Op::Binary(Binary::Eq), &[ta.args[0], bh]);
                 let low = self.mk(m, Op::Binary(Binary::Eq), &[ta.args[1], bl]);
-                Some(("eq-concat", self.mk(m, Op::Binary(Binary::And), &[high, low])))
+                Some((
+                    "eq-concat",
+                    self.mk(m, Op::Binary(Binary::And), &[high, low]),
+                ))
             }
             (Op::Extend { signed: false, .. }, Op::Const(k)) => {
                 let wi = width(m, ta.args[0]);
@@ -325,7 +342,14 @@ impl Rewriter<'_> {
             return match b {
                 Binary::Sra => {
                     let sign = self.slice_of(m, x, w - 1, w - 1);
-                    self.mk(m, Op::Extend { signed: true, by: w - 1 }, &[sign])
+                    self.mk(
+                        m,
+                        Op::Extend {
+                            signed: true,
+                            by: w - 1,
+                        },
+                        &[sign],
+                    )
                 }
                 _ => m.constant_term(BitVec::zero(w)),
             };
@@ -357,7 +381,8 @@ impl Rewriter<'_> {
     ) -> Option<(&'static str, TermId)> {
         use Binary::*;
         let is_zero = |c: &Option<BitVec>| c.as_ref().is_some_and(BitVec::is_zero);
-        let is_ones = |c: &Option<BitVec>| c.as_ref().is_some_and(|v| *v == BitVec::ones(v.width()));
+        let is_ones =
+            |c: &Option<BitVec>| c.as_ref().is_some_and(|v| *v == BitVec::ones(v.width()));
         // x < y is false when y is 0 or x is all ones; x <= y is true when x is 0 or y all ones.
         let value = match b {
             Ult if is_zero(cy) || is_ones(cx) => false,
@@ -366,7 +391,10 @@ impl Rewriter<'_> {
             Ugte if is_zero(cy) || is_ones(cx) => true,
             _ => return None,
         };
-        Some(("compare-range", m.constant_term(BitVec::from_u64(1, value as u64))))
+        Some((
+            "compare-range",
+            m.constant_term(BitVec::from_u64(1, value as u64)),
+        ))
     }
 }
 

@@ -29,7 +29,11 @@ fn values(m: &Model, terms: &[TermId], rng: &mut Rng) -> Vec<Value> {
 
 /// Builds `op(args)` over inputs of `widths` both plainly and through the rewriter; asserts
 /// that `rule` fired and that the two agree on random inputs.
-fn check_rule(widths: &[u32], rule: &str, build: impl Fn(&mut Model, &[TermId]) -> (Op, Vec<TermId>)) {
+fn check_rule(
+    widths: &[u32],
+    rule: &str,
+    build: impl Fn(&mut Model, &[TermId]) -> (Op, Vec<TermId>),
+) {
     let mut m = Model::new();
     let leaves: Vec<TermId> = (widths.iter())
         .map(|&w| m.add_input(Sort::Bv(w), None))
@@ -60,7 +64,9 @@ const CONCAT: Op = Op::Binary(Binary::Concat);
 
 #[test]
 fn slices_move_through_slices_concatenations_extensions_and_ites() {
-    check_rule(&[8], "slice-whole", |_, x| (Op::Slice { upper: 7, lower: 0 }, vec![x[0]]));
+    check_rule(&[8], "slice-whole", |_, x| {
+        (Op::Slice { upper: 7, lower: 0 }, vec![x[0]])
+    });
     check_rule(&[8], "slice-slice", |m, x| {
         let s = app(m, Op::Slice { upper: 6, lower: 2 }, &[x[0]]);
         (Op::Slice { upper: 3, lower: 1 }, vec![s])
@@ -80,8 +86,21 @@ fn slices_move_through_slices_concatenations_extensions_and_ites() {
         }
     }
     check_rule(&[6], "slice-extend", |m, x| {
-        let e = app(m, Op::Extend { signed: false, by: 6 }, &[x[0]]);
-        (Op::Slice { upper: 10, lower: 7 }, vec![e])
+        let e = app(
+            m,
+            Op::Extend {
+                signed: false,
+                by: 6,
+            },
+            &[x[0]],
+        );
+        (
+            Op::Slice {
+                upper: 10,
+                lower: 7,
+            },
+            vec![e],
+        )
     });
     check_rule(&[1, 8], "slice-ite", |m, x| {
         let k = konst(m, 8, 0xa5);
@@ -109,14 +128,42 @@ fn adjacent_slices_fuse_and_zero_concatenations_extend() {
         let lr = app(m, CONCAT, &[l, x[1]]);
         (CONCAT, vec![h, lr])
     });
-    check_rule(&[5], "concat-zero", |m, x| (CONCAT, vec![konst(m, 3, 0), x[0]]));
-    check_rule(&[5], "ext-ext", |m, x| {
-        let e = app(m, Op::Extend { signed: false, by: 2 }, &[x[0]]);
-        (Op::Extend { signed: true, by: 3 }, vec![e])
+    check_rule(&[5], "concat-zero", |m, x| {
+        (CONCAT, vec![konst(m, 3, 0), x[0]])
     });
     check_rule(&[5], "ext-ext", |m, x| {
-        let e = app(m, Op::Extend { signed: true, by: 2 }, &[x[0]]);
-        (Op::Extend { signed: true, by: 3 }, vec![e])
+        let e = app(
+            m,
+            Op::Extend {
+                signed: false,
+                by: 2,
+            },
+            &[x[0]],
+        );
+        (
+            Op::Extend {
+                signed: true,
+                by: 3,
+            },
+            vec![e],
+        )
+    });
+    check_rule(&[5], "ext-ext", |m, x| {
+        let e = app(
+            m,
+            Op::Extend {
+                signed: true,
+                by: 2,
+            },
+            &[x[0]],
+        );
+        (
+            Op::Extend {
+                signed: true,
+                by: 3,
+            },
+            vec![e],
+        )
     });
 }
 
@@ -134,7 +181,14 @@ fn ites_lose_negated_conditions_repeated_conditions_and_bit_constants() {
         let inner = app(m, Op::Ite, &[x[0], x[1], x[2]]);
         (Op::Ite, vec![x[0], x[1], inner])
     });
-    for (a, b) in [(Some(1), Some(0)), (Some(0), Some(1)), (Some(1), None), (Some(0), None), (None, Some(0)), (None, Some(1))] {
+    for (a, b) in [
+        (Some(1), Some(0)),
+        (Some(0), Some(1)),
+        (Some(1), None),
+        (Some(0), None),
+        (None, Some(0)),
+        (None, Some(1)),
+    ] {
         check_rule(&[1, 1], "ite-bit", |m, x| {
             let a = a.map_or(x[1], |v| konst(m, 1, v));
             let b = b.map_or(x[1], |v| konst(m, 1, v));
@@ -147,8 +201,12 @@ fn ites_lose_negated_conditions_repeated_conditions_and_bit_constants() {
 fn boolean_and_arithmetic_identities_hold() {
     use Binary::*;
     let with_const = |op: Binary, k: u64, rule: &'static str| {
-        check_rule(&[6], rule, move |m, x| (Op::Binary(op), vec![x[0], konst(m, 6, k)]));
-        check_rule(&[6], rule, move |m, x| (Op::Binary(op), vec![konst(m, 6, k), x[0]]));
+        check_rule(&[6], rule, move |m, x| {
+            (Op::Binary(op), vec![x[0], konst(m, 6, k)])
+        });
+        check_rule(&[6], rule, move |m, x| {
+            (Op::Binary(op), vec![konst(m, 6, k), x[0]])
+        });
     };
     with_const(And, 0, "and-zero");
     with_const(And, 63, "and-ones");
@@ -159,8 +217,17 @@ fn boolean_and_arithmetic_identities_hold() {
     with_const(Add, 0, "arith-identity");
     with_const(Mul, 0, "arith-identity");
     with_const(Mul, 1, "arith-identity");
-    check_rule(&[6], "arith-identity", |m, x| (Op::Binary(Sub), vec![x[0], konst(m, 6, 0)]));
-    for (op, rule) in [(Sub, "arith-identity"), (Xor, "xor-self"), (And, "idempotent"), (Or, "idempotent"), (Eq, "eq-self"), (Neq, "eq-self")] {
+    check_rule(&[6], "arith-identity", |m, x| {
+        (Op::Binary(Sub), vec![x[0], konst(m, 6, 0)])
+    });
+    for (op, rule) in [
+        (Sub, "arith-identity"),
+        (Xor, "xor-self"),
+        (And, "idempotent"),
+        (Or, "idempotent"),
+        (Eq, "eq-self"),
+        (Neq, "eq-self"),
+    ] {
         check_rule(&[6], rule, |_, x| (Op::Binary(op), vec![x[0], x[0]]));
     }
     for (op, rule) in [(And, "and-zero"), (Or, "or-ones")] {
@@ -169,16 +236,22 @@ fn boolean_and_arithmetic_identities_hold() {
             (Op::Binary(op), vec![n, x[0]])
         });
     }
-    check_rule(&[1], "reduce-bit", |_, x| (Op::Unary(Unary::RedAnd), vec![x[0]]));
+    check_rule(&[1], "reduce-bit", |_, x| {
+        (Op::Unary(Unary::RedAnd), vec![x[0]])
+    });
 }
 
 #[test]
 fn equalities_split_into_parts_and_bits() {
     use Binary::*;
     for k in [0, 1] {
-        check_rule(&[1], "eq-bit", |m, x| (Op::Binary(Eq), vec![x[0], konst(m, 1, k)]));
+        check_rule(&[1], "eq-bit", |m, x| {
+            (Op::Binary(Eq), vec![x[0], konst(m, 1, k)])
+        });
     }
-    check_rule(&[3, 4], "neq-not-eq", |m, x| (Op::Binary(Neq), vec![x[0], konst(m, 3, 5)]));
+    check_rule(&[3, 4], "neq-not-eq", |m, x| {
+        (Op::Binary(Neq), vec![x[0], konst(m, 3, 5)])
+    });
     check_rule(&[3, 4, 3, 4], "eq-concat", |m, x| {
         let a = app(m, CONCAT, &[x[0], x[1]]);
         let b = app(m, CONCAT, &[x[2], x[3]]);
@@ -192,7 +265,14 @@ fn equalities_split_into_parts_and_bits() {
     }
     for k in [5, 0x25] {
         check_rule(&[4], "eq-extend", |m, x| {
-            let e = app(m, Op::Extend { signed: false, by: 3 }, &[x[0]]);
+            let e = app(
+                m,
+                Op::Extend {
+                    signed: false,
+                    by: 3,
+                },
+                &[x[0]],
+            );
             (Op::Binary(Eq), vec![e, konst(m, 7, k)])
         });
     }
@@ -203,7 +283,9 @@ fn shifts_by_constants_and_range_comparisons_are_wiring() {
     use Binary::*;
     for op in [Sll, Srl, Sra] {
         for k in [0, 1, 5, 7, 8, 200] {
-            check_rule(&[8], "shift-const", |m, x| (Op::Binary(op), vec![x[0], konst(m, 8, k)]));
+            check_rule(&[8], "shift-const", |m, x| {
+                (Op::Binary(op), vec![x[0], konst(m, 8, k)])
+            });
         }
     }
     for (op, zero_first) in [(Ult, false), (Ugt, true), (Ulte, true), (Ugte, false)] {
@@ -228,17 +310,37 @@ fn same_behaviour(a: &Model, b: &Model, seed: u64) {
         let trace = Trace {
             bad: 0,
             states: (0..frames)
-                .map(|_| a.states().iter().map(|s| Some(bv(&mut rng, s.sort))).collect())
-                .map(|row: Vec<Option<Value>>| row.into_iter().zip(a.states()).map(|(v, s)| v.filter(|_| s.init.is_none() && s.next.is_none())).collect())
+                .map(|_| {
+                    a.states()
+                        .iter()
+                        .map(|s| Some(bv(&mut rng, s.sort)))
+                        .collect()
+                })
+                .map(|row: Vec<Option<Value>>| {
+                    row.into_iter()
+                        .zip(a.states())
+                        .map(|(v, s)| v.filter(|_| s.init.is_none() && s.next.is_none()))
+                        .collect()
+                })
                 .collect(),
             inputs: (0..frames)
                 .map(|_| a.inputs().iter().map(|i| bv(&mut rng, i.sort)).collect())
                 .collect(),
         };
-        let bads = |m: &Model| waveform(m, &trace, &m.bad().iter().map(|p| p.term).collect::<Vec<_>>()).unwrap();
+        let bads = |m: &Model| {
+            waveform(
+                m,
+                &trace,
+                &m.bad().iter().map(|p| p.term).collect::<Vec<_>>(),
+            )
+            .unwrap()
+        };
         let (va, vb) = (bads(a), bads(b));
         for (k, (x, y)) in va.iter().zip(&vb).enumerate() {
-            assert!(x.iter().zip(y).all(|(x, y)| x.equals(y)), "frame {k}: {x:?} vs {y:?}");
+            assert!(
+                x.iter().zip(y).all(|(x, y)| x.equals(y)),
+                "frame {k}: {x:?} vs {y:?}"
+            );
         }
     }
 }
@@ -289,7 +391,10 @@ fn equal_and_constant_states_are_merged_and_dead_ones_cut() {
     let why = "b (read as a), stuck (read as 0) and dead";
     assert_eq!(stats.get("dead_states"), 3, "{why}: {stats:?}");
     // `a != b` is false once b reads as a.
-    assert_eq!(simple.constant(simple.bad()[0].term), Some(&BitVec::zero(1)));
+    assert_eq!(
+        simple.constant(simple.bad()[0].term),
+        Some(&BitVec::zero(1))
+    );
     assert_eq!(simple.states().len(), model.states().len());
     same_behaviour(&model, &simple, 7);
 }
@@ -318,6 +423,10 @@ fn states_that_differ_after_some_frames_stay_apart() {
 ";
     let model = btor2::parse(text).unwrap();
     let (simple, stats) = simplify(&model);
-    assert_eq!(stats.get("merged_states") + stats.get("constant_states"), 0, "{stats:?}");
+    assert_eq!(
+        stats.get("merged_states") + stats.get("constant_states"),
+        0,
+        "{stats:?}"
+    );
     same_behaviour(&model, &simple, 11);
 }
