@@ -60,6 +60,10 @@ fn konst(m: &mut Model, w: u32, v: u64) -> TermId {
     m.constant_term(BitVec::from_u64(w, v))
 }
 
+fn uext(m: &mut Model, x: TermId, by: u32) -> TermId {
+    app(m, Op::Extend { signed: false, by }, &[x])
+}
+
 const CONCAT: Op = Op::Binary(Binary::Concat);
 
 #[test]
@@ -86,14 +90,7 @@ fn slices_move_through_slices_concatenations_extensions_and_ites() {
         }
     }
     check_rule(&[6], "slice-extend", |m, x| {
-        let e = app(
-            m,
-            Op::Extend {
-                signed: false,
-                by: 6,
-            },
-            &[x[0]],
-        );
+        let e = uext(m, x[0], 6);
         (
             Op::Slice {
                 upper: 10,
@@ -131,40 +128,23 @@ fn adjacent_slices_fuse_and_zero_concatenations_extend() {
     check_rule(&[5], "concat-zero", |m, x| {
         (CONCAT, vec![konst(m, 3, 0), x[0]])
     });
-    check_rule(&[5], "ext-ext", |m, x| {
-        let e = app(
-            m,
-            Op::Extend {
-                signed: false,
+    // uext then sext (the sign bit is a zero), and sext twice.
+    for inner_signed in [false, true] {
+        check_rule(&[5], "ext-ext", |m, x| {
+            let inner = Op::Extend {
+                signed: inner_signed,
                 by: 2,
-            },
-            &[x[0]],
-        );
-        (
-            Op::Extend {
-                signed: true,
-                by: 3,
-            },
-            vec![e],
-        )
-    });
-    check_rule(&[5], "ext-ext", |m, x| {
-        let e = app(
-            m,
-            Op::Extend {
-                signed: true,
-                by: 2,
-            },
-            &[x[0]],
-        );
-        (
-            Op::Extend {
-                signed: true,
-                by: 3,
-            },
-            vec![e],
-        )
-    });
+            };
+            let e = app(m, inner, &[x[0]]);
+            (
+                Op::Extend {
+                    signed: true,
+                    by: 3,
+                },
+                vec![e],
+            )
+        });
+    }
 }
 
 #[test]
@@ -265,14 +245,7 @@ fn equalities_split_into_parts_and_bits() {
     }
     for k in [5, 0x25] {
         check_rule(&[4], "eq-extend", |m, x| {
-            let e = app(
-                m,
-                Op::Extend {
-                    signed: false,
-                    by: 3,
-                },
-                &[x[0]],
-            );
+            let e = uext(m, x[0], 3);
             (Op::Binary(Eq), vec![e, konst(m, 7, k)])
         });
     }
