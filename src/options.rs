@@ -95,6 +95,7 @@ pub enum Opt {
     NondetFn,
     StrictExtern,
     Blocks,
+    WlSimplify,
     Domain,
     Refinement,
     PredSplit,
@@ -120,6 +121,7 @@ impl Opt {
             Opt::NondetFn => "--nondet-fn",
             Opt::StrictExtern => "--strict-extern",
             Opt::Blocks => "--blocks",
+            Opt::WlSimplify => "--wl-simplify",
             Opt::Domain => "--domain",
             Opt::Refinement => "--refinement",
             Opt::PredSplit => "--pred-split",
@@ -198,6 +200,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // of a C program (`--engine cegar`) works on the program itself.
         Opt::Prep => circuit || engine != EngineKind::Cegar,
         Opt::DataModel | Opt::NondetFn | Opt::StrictExtern | Opt::Blocks => !circuit,
+        // BTOR2 models only (the command line rejects it on AIGER once the file is read);
+        // C programs are encoded without it.
+        Opt::WlSimplify => circuit,
         // The portfolio's CEGAR worker has its own fixed configuration.
         _ if engine != EngineKind::Cegar => false,
         Opt::Domain | Opt::Refinement | Opt::InitPrec => true,

@@ -395,6 +395,16 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &["--engine", "cegar", "--max-depth", "9"],
             &["--max-depth", "C programs"],
         ),
+        (
+            &aag,
+            &["--wl-simplify", "false"],
+            &["--wl-simplify", "BTOR2"],
+        ),
+        (
+            &c,
+            &["--wl-simplify", "true"],
+            &["--wl-simplify", "C programs"],
+        ),
     ];
     for (model, extra, named) in cases {
         let mut args = vec!["check", model];
@@ -441,5 +451,26 @@ fn default_options_fit_every_domain_and_input() {
         assert_eq!(out.status.code(), Some(0), "{model} {extra:?}: {out:?}");
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(stdout.starts_with(verdict), "{model} {extra:?}: {stdout}");
+    }
+}
+
+#[test]
+fn btor2_verdicts_witnesses_and_certificates_hold_with_and_without_wl_simplify() {
+    for flag in ["true", "false"] {
+        let sat = circuit("btor2/twin_counters_sat.btor2");
+        let witness = temp(&format!("twins-{flag}.wit"));
+        let w = witness.to_str().unwrap();
+        let out = warden(&["check", &sat, "--wl-simplify", flag, "--witness", w]);
+        assert!(out.stdout.starts_with(b"sat\n"), "{flag}: {out:?}");
+        assert_eq!(warden(&["sim", &sat, w]).status.code(), Some(0), "{flag}");
+
+        let unsat = circuit("btor2/twin_counters_unsat.btor2");
+        let cert = temp(&format!("twins-{flag}.aag"));
+        let c = cert.to_str().unwrap();
+        let out = warden(&["check", &unsat, "--wl-simplify", flag, "--cert", c]);
+        assert!(out.stdout.starts_with(b"unsat\n"), "{flag}: {out:?}");
+        // A certificate refers to the system `blast` writes with the same option.
+        let certify = warden(&["certify", &unsat, c, "--wl-simplify", flag]);
+        assert_eq!(certify.status.code(), Some(0), "{flag}: {certify:?}");
     }
 }

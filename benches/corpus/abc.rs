@@ -102,10 +102,16 @@ pub fn convert_to_binary(src: &Path, dst: &Path) -> Result<(), String> {
 /// Writes the bit-blasted system of the BTOR2 file `src` to `dst` as binary AIGER with
 /// `warden blast` (the same system `warden check` runs its engines on).
 pub fn blast(warden: &Path, src: &Path, dst: &Path) -> Result<(), String> {
+    blast_with(warden, src, dst, &[])
+}
+
+/// [`blast`] with extra `warden blast` flags (e.g. `--wl-simplify false`).
+pub fn blast_with(warden: &Path, src: &Path, dst: &Path, flags: &[&str]) -> Result<(), String> {
     let out = std::process::Command::new(warden)
         .arg("blast")
         .arg(src)
         .arg(dst)
+        .args(flags)
         .output()
         .map_err(|e| format!("cannot run {}: {e}", warden.display()))?;
     if out.status.success() {

@@ -80,7 +80,7 @@ impl Oracle<'_> {
             }
         };
         for engine in ENGINES {
-            self.warden(&mut r, engine, engine, model, format, bit_level, dir);
+            self.warden(&mut r, engine, engine, model, format, bit_level, dir, &[]);
         }
         if let (Format::Btor2 { .. }, Some(aig)) = (format, bit_level) {
             let blasted = Format::Aiger;
@@ -92,7 +92,25 @@ impl Oracle<'_> {
                 blasted,
                 Some(aig),
                 dir,
+                &[],
             );
+            // The model blasted without the word-level simplification: the verdicts of the
+            // two paths are compared, and its certificates checked on its own blasting.
+            const WORDS_OFF: [&str; 2] = ["--wl-simplify", "false"];
+            let plain = dir.join("model-plain.aig");
+            match abc::blast_with(&self.warden, model, &plain, &WORDS_OFF) {
+                Ok(()) => self.warden(
+                    &mut r,
+                    "warden-no-wl-simplify",
+                    "portfolio",
+                    model,
+                    format,
+                    Some(&plain),
+                    dir,
+                    &WORDS_OFF,
+                ),
+                Err(e) => (r.problems).push(format!("no AIGER model without wl-simplify: {e}")),
+            }
         }
         if let (Some(bin), Some(aig)) = (&self.abc, bit_level) {
             for cmd in [AbcCmd::Pdr, AbcCmd::Bmc3] {
@@ -121,6 +139,7 @@ impl Oracle<'_> {
         format: Format,
         bit_level: Option<&Path>,
         dir: &Path,
+        flags: &[&str],
     ) {
         let (witness, cert) = (dir.join("witness.txt"), dir.join("cert.aig"));
         let _ = (std::fs::remove_file(&witness), std::fs::remove_file(&cert));
@@ -136,6 +155,7 @@ impl Oracle<'_> {
             cmd.args(["--max-depth", &self.max_depth.to_string()]);
         }
         cmd.arg("--witness").arg(&witness).arg("--cert").arg(&cert);
+        cmd.args(flags);
         let out = match cmd.output() {
             Ok(o) => o,
             Err(e) => {

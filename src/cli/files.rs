@@ -3,8 +3,10 @@
 use std::path::Path;
 
 use super::stdout::input_error;
+use super::WordArgs;
 use crate::error::ExitCode;
 use crate::front::{self, aiger};
+use crate::Budget;
 
 /// Writes an AIGER file: binary for a `.aig` path, ASCII otherwise.
 pub(super) fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), ExitCode> {
@@ -19,8 +21,8 @@ pub(super) fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), ExitCo
 }
 
 /// `warden blast MODEL OUT`: the bit-level system as AIGER.
-pub(super) fn blast(model: &Path, output: &Path) -> ExitCode {
-    match front::load(model) {
+pub(super) fn blast(model: &Path, output: &Path, words: &WordArgs) -> ExitCode {
+    match front::load_with(model, &words.load_options(), &Budget::new(None)) {
         Ok(m) => match write_aiger(&m.aiger(), output) {
             Ok(()) => ExitCode::Verdict,
             Err(code) => code,

@@ -21,6 +21,7 @@ use crate::engine::bmc::BmcOptions;
 use crate::engine::configs;
 use crate::engine::ic3::Ic3Options;
 use crate::error::{panic_message, ExitCode};
+use crate::front;
 use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
@@ -55,11 +56,18 @@ enum Command {
     Sim { model: PathBuf, witness: PathBuf },
     /// Writes the bit-level system of a model as AIGER (binary, or ASCII for `.aag`): for
     /// BTOR2 the bit-blasted system, which `--cert` certificates of BTOR2 models refer to.
-    Blast { model: PathBuf, output: PathBuf },
+    Blast {
+        model: PathBuf,
+        output: PathBuf,
+        #[command(flatten)]
+        words: WordArgs,
+    },
     /// Checks that an AIGER witness circuit certifies a model (exit 0 valid, 1 invalid).
     Certify {
         model: PathBuf,
         certificate: PathBuf,
+        #[command(flatten)]
+        words: WordArgs,
     },
     /// Lists the engine configurations and the portfolios made of them.
     Configs,
@@ -138,6 +146,27 @@ struct CheckArgs {
     prep: PrepOptions,
     #[command(flatten)]
     ic3: Ic3Options,
+    #[command(flatten)]
+    words: WordArgs,
+}
+
+/// How a BTOR2 model is prepared for bit-blasting (`check`, `blast` and `certify` read it
+/// alike, so that a certificate refers to the system `blast` writes with the same option).
+#[derive(Clone, Debug, Default, clap::Args)]
+struct WordArgs {
+    /// Simplifies a BTOR2 model at the word level before bit-blasting (constant and equal
+    /// states, rewriting, cone of influence) [default: true]. BTOR2 only.
+    #[arg(long, value_name = "BOOL")]
+    wl_simplify: Option<bool>,
+}
+
+impl WordArgs {
+    fn load_options(&self) -> front::LoadOptions {
+        front::LoadOptions {
+            wl_simplify: self.wl_simplify.unwrap_or(true),
+            ..front::LoadOptions::default()
+        }
+    }
 }
 
 impl CheckArgs {
@@ -156,6 +185,7 @@ impl CheckArgs {
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
             (self.strict_extern, Opt::StrictExtern),
             (self.blocks.is_some(), Opt::Blocks),
+            (self.words.wl_simplify.is_some(), Opt::WlSimplify),
         ])
     }
 }
@@ -210,8 +240,16 @@ fn dispatch(args: &[String]) -> ExitCode {
     match cli.command {
         Command::Check(args) => check(*args),
         Command::Sim { model, witness } => sim(&model, &witness),
-        Command::Certify { model, certificate } => certify(&model, &certificate),
-        Command::Blast { model, output } => blast(&model, &output),
+        Command::Certify {
+            model,
+            certificate,
+            words,
+        } => certify(&model, &certificate, &words),
+        Command::Blast {
+            model,
+            output,
+            words,
+        } => blast(&model, &output, &words),
         Command::Configs => {
             print!("{}", configs::listing());
             ExitCode::Verdict
@@ -260,6 +298,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         bmc: BmcOptions::default(),
         prep: PrepOptions::default(),
         ic3: Ic3Options::default(),
+        words: WordArgs::default(),
     };
     Some(run_check(check_args, false))
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::files::read_text;
 use super::stdout::input_error;
+use super::WordArgs;
 use crate::cert;
 use crate::cfa;
 use crate::error::ExitCode;
@@ -74,8 +75,8 @@ pub(super) fn report_replays<E: Display>(
     }
 }
 
-pub(super) fn certify(model_path: &Path, cert_path: &Path) -> ExitCode {
-    let model = match front::load(model_path) {
+pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> ExitCode {
+    let model = match front::load_with(model_path, &words.load_options(), &Budget::new(None)) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };

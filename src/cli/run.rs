@@ -62,12 +62,18 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             nondet: args.nondet_fn.clone(),
         },
         single_blocks: args.blocks == Some(BlocksArg::Single),
+        ..args.words.load_options()
     };
     crate::fault::inject("front");
     let model = match front::load_with(&args.model, &load, &budget) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
+    if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
+        // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
+        eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
+        return ExitCode::Usage;
+    }
     let opts = Options {
         engine: args.engine,
         max_depth: args.max_depth,
@@ -140,6 +146,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     print_verdict(&out);
     if args.stats {
         print_stats(&report);
+        for (rule, n) in model.wl_stats.iter().flat_map(|s| s.iter()) {
+            eprintln!("c wl_{} = {n}", rule.replace('-', "_"));
+        }
     }
     let assumed = match &model.source {
         Source::C { assumed_nondet, .. } => assumed_nondet.as_slice(),

@@ -78,6 +78,9 @@ impl InputError {
 pub struct Model {
     pub ts: TransitionSystem,
     pub source: Source,
+    /// What the word-level simplification did before blasting (BTOR2 with
+    /// [`LoadOptions::wl_simplify`]).
+    pub wl_stats: Option<wl::simplify::Stats>,
 }
 
 /// The parsed input file.
@@ -118,8 +121,9 @@ impl Model {
     }
 }
 
-/// How to read files whose meaning depends on settings (C programs).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// How to read files whose meaning depends on settings (C programs), and how to prepare
+/// word-level models for the engines.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadOptions {
     pub data_model: c::DataModel,
     /// How calls of C functions without a body are read (see [`c::Externs`]).
@@ -127,6 +131,21 @@ pub struct LoadOptions {
     /// Whether the engines check the single-statement CFA instead of its large blocks
     /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
     pub single_blocks: bool,
+    /// Whether a BTOR2 model is simplified at the word level ([`wl::simplify`]) before it is
+    /// bit-blasted. Witnesses are the same either way (the pass keeps every declaration), so
+    /// C witnesses do not record it.
+    pub wl_simplify: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            data_model: c::DataModel::default(),
+            externs: c::Externs::default(),
+            single_blocks: false,
+            wl_simplify: true,
+        }
+    }
 }
 
 /// The first line of a C error path written under non-default [`LoadOptions`]: `warden sim`
@@ -204,7 +223,7 @@ pub fn load_with(path: &Path, options: &LoadOptions, budget: &Budget) -> Result<
         .extension()
         .is_some_and(|e| e == "btor" || e == "btor2");
     if by_name || btor2::looks_like_btor2(&data) {
-        load_btor2(path, &data, budget)
+        load_btor2(path, &data, options.wl_simplify, budget)
     } else {
         Ok(load_aiger(path, &data)?)
     }
@@ -233,20 +252,37 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     Ok(Model {
         ts,
         source: Source::Aiger(file),
+        wl_stats: None,
     })
 }
 
-fn load_btor2(path: &Path, data: &[u8], budget: &Budget) -> Result<Model, LoadError> {
+fn load_btor2(
+    path: &Path,
+    data: &[u8],
+    simplify: bool,
+    budget: &Budget,
+) -> Result<Model, LoadError> {
     let text = std::str::from_utf8(data).map_err(|e| {
         let position = Some(format!("byte {}", e.valid_up_to()));
         InputError::new(path, position, "not UTF-8 text")
     })?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (ts, bits) = blast(path, &model, budget)?;
+    // The simplified model has the original's declarations: its bits and traces are the
+    // original's, which witnesses are written and replayed on.
+    let (blasted, wl_stats) = match simplify {
+        true => {
+            let (simple, stats) = wl::simplify::simplify(&model);
+            (Cow::Owned(simple), Some(stats))
+        }
+        false => (Cow::Borrowed(&model), None),
+    };
+    let (ts, bits) = blast(path, &blasted, budget)?;
+    drop(blasted);
     Ok(Model {
         ts,
         source: Source::Btor2 { model, bits },
+        wl_stats,
     })
 }
 
@@ -303,5 +339,6 @@ fn load_c(
             read_with: options.clone(),
             assumed_nondet,
         },
+        wl_stats: None,
     })
 }

@@ -31,6 +31,7 @@ pub mod eval;
 mod model;
 mod op;
 mod sim;
+pub mod simplify;
 mod sort;
 mod trace;
 mod value;
