@@ -7,11 +7,13 @@
 //! beside it: [`itp::ItpSolver`] implements the same trait and records CaDiCaL's proof.
 
 mod cadical;
+mod cdcl;
 pub mod itp;
 pub mod models;
 pub mod tseitin;
 
 pub use cadical::Cadical;
+pub use cdcl::Cdcl;
 pub use rustsat::types::{Lit, Var};
 
 /// The outcome of one `solve` call.

@@ -10,6 +10,7 @@
 
 use super::activity::Activity;
 use super::cube::Cube;
+use super::options::Ic3Sat;
 use super::solver::{FrameSolver, Role};
 use super::Interrupted;
 use crate::aig::Lit;
@@ -31,9 +32,9 @@ pub(super) struct Lifter<'a> {
 }
 
 impl<'a> Lifter<'a> {
-    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Lifter<'a> {
+    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget, backend: Ic3Sat) -> Lifter<'a> {
         Lifter {
-            solver: FrameSolver::new(ts, Role::Lift, budget),
+            solver: FrameSolver::new(ts, Role::Lift, budget, backend),
         }
     }
 

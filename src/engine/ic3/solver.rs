@@ -1,4 +1,4 @@
-//! One CaDiCaL instance per frame, holding the part of the transition relation its queries
+//! One SAT solver per frame (CaDiCaL or [`sat::Cdcl`], `--ic3-sat`), holding the part of the transition relation its queries
 //! have touched, and the queries IC3 asks it.
 //!
 //! Encoding is lazy (an [`Unroller`] with frame 0 = current state, frame 1 = next state): a
@@ -13,9 +13,10 @@
 //! start of the next call, so the last model and core stay readable until then.
 
 use super::cube::{Cube, Init};
+use super::options::Ic3Sat;
 use super::Interrupted;
 use crate::aig;
-use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::sat::{self, Cadical, Cdcl, SatResult, Solver};
 use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
@@ -48,14 +49,22 @@ pub(super) struct FrameSolver<'a> {
 }
 
 impl<'a> FrameSolver<'a> {
-    pub(super) fn new(ts: &'a TransitionSystem, role: Role, budget: &Budget) -> FrameSolver<'a> {
+    pub(super) fn new(
+        ts: &'a TransitionSystem,
+        role: Role,
+        budget: &Budget,
+        backend: Ic3Sat,
+    ) -> FrameSolver<'a> {
         let start = if role == Role::Init {
             Start::Init
         } else {
             Start::Free
         };
         let mut s = FrameSolver {
-            sat: Frozen(Cadical::for_small_queries(budget)),
+            sat: Frozen(match backend {
+                Ic3Sat::Cadical => Box::new(Cadical::for_small_queries(budget)),
+                Ic3Sat::Cdcl => Box::new(Cdcl::new(budget)),
+            }),
             un: Unroller::new(ts, start),
             budget: budget.clone(),
             temp: None,
@@ -179,11 +188,11 @@ impl<'a> FrameSolver<'a> {
         let state = (ts.latches.iter())
             .map(|l| {
                 let lit = l.var.lit();
-                lit.xor_sign(!self.un.value(&self.sat.0, lit, 0))
+                lit.xor_sign(!self.un.value(&self.sat, lit, 0))
             })
             .collect();
         let inputs = (ts.inputs.iter())
-            .map(|i| self.un.value(&self.sat.0, i.lit(), 0))
+            .map(|i| self.un.value(&self.sat, i.lit(), 0))
             .collect();
         (state, inputs)
     }
@@ -260,8 +269,8 @@ impl<'a> FrameSolver<'a> {
     }
 }
 
-/// CaDiCaL with every variable frozen at birth (see the module documentation).
-struct Frozen(Cadical);
+/// A solver with every variable frozen at birth (see the module documentation).
+struct Frozen(Box<dyn Solver>);
 
 impl Solver for Frozen {
     fn new_var(&mut self) -> sat::Var {
