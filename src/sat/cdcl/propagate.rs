@@ -6,7 +6,7 @@
 //! what conflict analysis relies on. Deleted clauses leave their watchers behind; a watcher
 //! of a deleted clause is dropped when propagation meets it.
 
-use super::arena::{CRef, NO_REASON};
+use super::arena::CRef;
 use super::Cdcl;
 
 #[derive(Copy, Clone)]
