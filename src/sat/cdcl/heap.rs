@@ -9,6 +9,11 @@ pub(super) struct Order {
     /// Position of each variable in `heap` (`usize::MAX`: not in it).
     pos: Vec<usize>,
     inc: f64,
+    /// While a solve is restricted to a domain: the variables with `allowed[v] == epoch`
+    /// are the only ones the heap holds (see [`super::Cdcl::solve_in`]).
+    restricted: bool,
+    allowed: Vec<u32>,
+    epoch: u32,
 }
 
 const ABSENT: usize = usize::MAX;
@@ -25,7 +30,37 @@ impl Order {
     pub(super) fn add_var(&mut self) {
         self.activity.push(0.0);
         self.pos.push(ABSENT);
+        self.allowed.push(0);
         self.insert(self.pos.len() as u32 - 1);
+    }
+
+    /// From now on, only the variables of `domain` that `unassigned` accepts are decided.
+    pub(super) fn restrict(&mut self, domain: &[u32], unassigned: impl Fn(u32) -> bool) {
+        for &v in &self.heap {
+            self.pos[v as usize] = ABSENT;
+        }
+        self.heap.clear();
+        self.restricted = true;
+        self.epoch += 1;
+        for &v in domain {
+            self.allowed[v as usize] = self.epoch;
+            if unassigned(v) {
+                self.insert(v);
+            }
+        }
+    }
+
+    /// Every variable `unassigned` accepts is decided again.
+    pub(super) fn unrestrict(&mut self, unassigned: impl Fn(u32) -> bool) {
+        if !self.restricted {
+            return;
+        }
+        self.restricted = false;
+        for v in 0..self.pos.len() as u32 {
+            if unassigned(v) {
+                self.insert(v);
+            }
+        }
     }
 
     pub(super) fn contains(&self, v: u32) -> bool {
@@ -33,7 +68,7 @@ impl Order {
     }
 
     pub(super) fn insert(&mut self, v: u32) {
-        if self.contains(v) {
+        if self.contains(v) || (self.restricted && self.allowed[v as usize] != self.epoch) {
             return;
         }
         self.pos[v as usize] = self.heap.len();

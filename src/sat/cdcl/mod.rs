@@ -147,6 +147,55 @@ impl Cdcl {
         }
     }
 
+    /// Solves under `assumptions` deciding only the variables of `domain` (GipSAT's domain
+    /// restriction): `Sat` once they are all assigned without conflict, leaving the others
+    /// unassigned unless propagation reached them.
+    ///
+    /// Unsat answers and cores are as sound as without a domain (conflict analysis does not
+    /// depend on what was decided). A `Sat` answer is sound when every total assignment of
+    /// the domain that satisfies the clauses made only of domain variables extends to a
+    /// model of all clauses; the caller guarantees it (IC3: see
+    /// `engine::ic3::solver::FrameSolver::domain`). Then the trail, whose literals all
+    /// follow from the clauses and the decisions, agrees with such a model, and every
+    /// domain variable reads its value in it.
+    pub fn solve_in(&mut self, assumptions: &[Lit], domain: &[Var]) -> SatResult {
+        self.reset();
+        if let Some(max) = (assumptions.iter().map(|l| l.vidx()))
+            .chain(domain.iter().map(|v| v.idx()))
+            .max()
+        {
+            self.reserve(max);
+        }
+        let domain: Vec<u32> = domain.iter().map(|v| v.idx32()).collect();
+        let vals = &self.vals;
+        self.order
+            .restrict(&domain, |v| vals[2 * v as usize] == UNDEF);
+        self.solve_now(assumptions)
+    }
+
+    fn solve_now(&mut self, assumptions: &[Lit]) -> SatResult {
+        self.reset();
+        if self.budget.expired() {
+            return SatResult::Interrupted;
+        }
+        if !self.ok || self.propagate().is_some() {
+            self.ok = false;
+            return SatResult::Unsat;
+        }
+        self.simplify();
+        if let Some(max) = assumptions.iter().map(|l| l.vidx()).max() {
+            self.reserve(max);
+        }
+        self.assumptions = assumptions.iter().map(|&l| code(l)).collect();
+        let result = self.run();
+        if result == SatResult::Sat {
+            self.has_model = true;
+        } else {
+            self.cancel_until(0);
+        }
+        result
+    }
+
     /// Ends the last call's model: back to level 0, pending clauses added.
     fn reset(&mut self) {
         self.cancel_until(0);
@@ -187,26 +236,9 @@ impl Solver for Cdcl {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
-        self.reset();
-        if self.budget.expired() {
-            return SatResult::Interrupted;
-        }
-        if !self.ok || self.propagate().is_some() {
-            self.ok = false;
-            return SatResult::Unsat;
-        }
-        self.simplify();
-        if let Some(max) = assumptions.iter().map(|l| l.vidx()).max() {
-            self.reserve(max);
-        }
-        self.assumptions = assumptions.iter().map(|&l| code(l)).collect();
-        let result = self.run();
-        if result == SatResult::Sat {
-            self.has_model = true;
-        } else {
-            self.cancel_until(0);
-        }
-        result
+        let vals = &self.vals;
+        self.order.unrestrict(|v| vals[2 * v as usize] == UNDEF);
+        self.solve_now(assumptions)
     }
 
     fn value(&self, lit: Lit) -> Option<bool> {
