@@ -43,7 +43,8 @@ pub struct Cdcl {
     /// Per variable.
     level: Vec<u32>,
     reason: Vec<CRef>,
-    /// The value a variable takes when decided (the last one it had).
+    /// The value a variable takes when decided: the last one it had, initially true (as in
+    /// CaDiCaL; IC3 reads its predecessor states from these decisions).
     phase: Vec<bool>,
     seen: Vec<bool>,
     order: Order,
@@ -114,7 +115,7 @@ impl Cdcl {
             self.failed.extend([false, false]);
             self.level.push(0);
             self.reason.push(NO_REASON);
-            self.phase.push(false);
+            self.phase.push(true);
             self.seen.push(false);
             self.order.add_var();
         }

@@ -131,7 +131,8 @@ impl Cdcl {
 
     /// At level 0, once enough propagation happened since the last time and new units
     /// arrived: deletes the satisfied clauses, and compacts the arena when it is mostly
-    /// garbage. Level-0 assignments need no reasons (analysis never looks at level 0).
+    /// garbage. Level-0 assignments need no reasons (analysis never looks at level 0); those
+    /// before `simplified_at` lost theirs the last time (IC3 leaves one per query there).
     pub(super) fn simplify(&mut self) {
         if self.trail.len() == self.simplified_at || self.propagations < self.next_simplify {
             return;
@@ -145,7 +146,7 @@ impl Cdcl {
                 !satisfied
             });
         }
-        for &lit in &self.trail {
+        for &lit in &self.trail[self.simplified_at..] {
             self.reason[(lit >> 1) as usize] = NO_REASON;
         }
         if self.arena.mostly_garbage() {

@@ -88,26 +88,27 @@ fn activation_literals() {
     }
 }
 
-fn pigeonhole(s: &mut impl Solver, p: usize, h: usize) {
-    let x: Vec<Vec<Lit>> = (0..p)
-        .map(|_| (0..h).map(|_| s.new_var().pos_lit()).collect())
-        .collect();
-    for row in &x {
-        s.add_clause(row);
-    }
-    for hole in 0..h {
-        for (i, a) in x.iter().enumerate() {
-            for b in &x[i + 1..] {
-                s.add_clause(&[!a[hole], !b[hole]]);
-            }
-        }
-    }
+#[test]
+fn a_domain_limits_the_decisions() {
+    let mut s = Cdcl::new(&Budget::new(None));
+    let [a, b, c, d] = lits(&mut s, 4)[..] else {
+        unreachable!()
+    };
+    s.add_clause(&[!a, b]);
+    s.add_clause(&[c, d]);
+    assert_eq!(s.solve_in(&[a], &[a.var(), b.var()]), SatResult::Sat);
+    assert_eq!(s.value(b), Some(true));
+    assert_eq!((s.value(c), s.value(d)), (None, None), "outside the domain");
+    assert_eq!(s.solve_in(&[a, !b], &[a.var()]), SatResult::Unsat);
+    assert!(s.failed(a) && s.failed(!b));
+    assert_eq!(s.solve(&[!c]), SatResult::Sat, "unrestricted again");
+    assert_eq!((s.value(a).is_some(), s.value(d)), (true, Some(true)));
 }
 
 #[test]
 fn small_pigeonhole_is_unsat() {
     let mut s = Cdcl::new(&Budget::new(None));
-    pigeonhole(&mut s, 6, 5);
+    crate::sat::pigeonhole(&mut s, 6, 5);
     assert_eq!(s.solve(&[]), SatResult::Unsat);
 }
 
@@ -115,7 +116,7 @@ fn small_pigeonhole_is_unsat() {
 fn a_stopped_budget_interrupts_a_hard_query() {
     let budget = Budget::new(None);
     let mut s = Cdcl::new(&budget);
-    pigeonhole(&mut s, 11, 10);
+    crate::sat::pigeonhole(&mut s, 11, 10);
     let stopper = budget.clone();
     let t = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -138,6 +139,32 @@ fn random_clause(rng: &mut Rng, vars: &[Lit], len: usize) -> Vec<Lit> {
         .collect()
 }
 
+/// A fresh CDCL solver and a fresh CaDiCaL with the same `n` variables.
+fn pair(budget: &Budget, n: usize) -> (Cdcl, Cadical, Vec<Lit>) {
+    let mut s = Cdcl::new(budget);
+    let mut reference = Cadical::new(budget);
+    let vars = (0..n)
+        .map(|_| {
+            reference.new_var();
+            s.new_var().pos_lit()
+        })
+        .collect();
+    (s, reference, vars)
+}
+
+/// Whether the assumptions `s` reports failed are unsatisfiable with `clauses` (CaDiCaL's
+/// word).
+fn core_refutes(s: &Cdcl, assumptions: &[Lit], clauses: &[Vec<Lit>]) -> bool {
+    let core: Vec<Lit> = (assumptions.iter().copied())
+        .filter(|&a| s.failed(a))
+        .collect();
+    let mut check = Cadical::new(&Budget::new(None));
+    for c in clauses {
+        check.add_clause(c);
+    }
+    check.solve(&core) == SatResult::Unsat
+}
+
 /// Whether the clauses are satisfied by `s`'s model.
 fn satisfies(s: &Cdcl, clauses: &[Vec<Lit>]) -> bool {
     clauses
@@ -155,14 +182,7 @@ fn agrees_with_cadical_on_random_incremental_3cnf() {
     let mut unsat = 0;
     for round in 0..400 {
         let n = 8 + rng.below(40);
-        let mut s = Cdcl::new(&budget);
-        let mut reference = Cadical::new(&budget);
-        let vars: Vec<Lit> = (0..n)
-            .map(|_| {
-                reference.new_var();
-                s.new_var().pos_lit()
-            })
-            .collect();
+        let (mut s, mut reference, vars) = pair(&budget, n);
         let mut clauses: Vec<Vec<Lit>> = Vec::new();
         for _step in 0..10 {
             for _ in 0..(n * 43 / 100) {
@@ -183,13 +203,7 @@ fn agrees_with_cadical_on_random_incremental_3cnf() {
                 }
                 SatResult::Unsat => {
                     unsat += 1;
-                    let core: Vec<Lit> =
-                        assumptions.iter().copied().filter(|&a| s.failed(a)).collect();
-                    let mut check = Cadical::new(&budget);
-                    for c in &clauses {
-                        check.add_clause(c);
-                    }
-                    assert_eq!(check.solve(&core), SatResult::Unsat, "round {round}: core");
+                    assert!(core_refutes(&s, &assumptions, &clauses), "round {round}");
                 }
                 SatResult::Interrupted => unreachable!("no budget"),
             }
@@ -207,14 +221,7 @@ fn agrees_with_cadical_on_hard_random_sequences() {
     let mut reduced = 0;
     for round in 0..20 {
         let n = 120 + rng.below(60);
-        let mut s = Cdcl::new(&budget);
-        let mut reference = Cadical::new(&budget);
-        let vars: Vec<Lit> = (0..n)
-            .map(|_| {
-                reference.new_var();
-                s.new_var().pos_lit()
-            })
-            .collect();
+        let (mut s, mut reference, vars) = pair(&budget, n);
         let mut clauses: Vec<Vec<Lit>> = Vec::new();
         for _ in 0..(n * 40 / 10) {
             let c = random_clause(&mut rng, &vars, 3);
@@ -239,14 +246,8 @@ fn agrees_with_cadical_on_hard_random_sequences() {
             if answer == SatResult::Sat {
                 assert!(satisfies(&s, &clauses) && satisfies(&s, &[temp]));
             } else {
-                let core: Vec<Lit> = (assumptions.iter().copied())
-                    .filter(|&a| s.failed(a))
-                    .collect();
-                let mut check = Cadical::new(&budget);
-                for c in clauses.iter().chain([&guarded]) {
-                    check.add_clause(c);
-                }
-                assert_eq!(check.solve(&core), SatResult::Unsat, "round {round}: core");
+                let all: Vec<Vec<Lit>> = clauses.iter().chain([&guarded]).cloned().collect();
+                assert!(core_refutes(&s, &assumptions, &all), "round {round}");
             }
             s.add_clause(&[!act_s]);
             reference.add_clause(&[!act_s]);
