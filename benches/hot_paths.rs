@@ -114,7 +114,9 @@ fn ic3_steps(c: &mut Criterion) {
         });
         let core = ic3.relative_induction(0, &cube).unwrap().expect("blocked");
         let name = format!("ic3 generalisation (MIC): mod-200 counter, F_0{suffix}");
-        c.bench_function(&name, |b| b.iter(|| ic3.generalize(0, core.clone()).unwrap()));
+        c.bench_function(&name, |b| {
+            b.iter(|| ic3.generalize(0, core.clone()).unwrap())
+        });
     }
 }
 

@@ -80,7 +80,7 @@ impl<'a> FrameSolver<'a> {
         let mut s = FrameSolver {
             sat: match backend {
                 Ic3Sat::Cadical => Backend::Cadical(Cadical::for_small_queries(budget)),
-                Ic3Sat::Cdcl => Backend::Cdcl(Cdcl::new(budget)),
+                Ic3Sat::Cdcl => Backend::Cdcl(Box::new(Cdcl::new(budget))),
             },
             un: Unroller::new(ts, start),
             budget: budget.clone(),
@@ -304,14 +304,14 @@ impl<'a> FrameSolver<'a> {
 /// documentation); the CDCL solver eliminates none.
 enum Backend {
     Cadical(Cadical),
-    Cdcl(Cdcl),
+    Cdcl(Box<Cdcl>),
 }
 
 impl Backend {
     fn solver(&mut self) -> &mut dyn Solver {
         match self {
             Backend::Cadical(s) => s,
-            Backend::Cdcl(s) => s,
+            Backend::Cdcl(s) => s.as_mut(),
         }
     }
 }

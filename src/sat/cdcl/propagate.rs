@@ -43,8 +43,14 @@ impl Cdcl {
     pub(super) fn attach(&mut self, c: CRef) {
         let lits = self.arena.lits(c);
         let (a, b) = (lits[0], lits[1]);
-        self.watches[a as usize].push(Watch { cref: c, blocker: b });
-        self.watches[b as usize].push(Watch { cref: c, blocker: a });
+        self.watches[a as usize].push(Watch {
+            cref: c,
+            blocker: b,
+        });
+        self.watches[b as usize].push(Watch {
+            cref: c,
+            blocker: a,
+        });
     }
 
     /// Undoes every assignment above `level`, saving the phases and returning the variables

@@ -54,7 +54,7 @@ impl Cdcl {
                     self.assign(learnt.lits[0], c);
                 }
                 self.order.decay();
-                if self.conflicts % POLL_EVERY == 0 && self.budget.expired() {
+                if self.conflicts.is_multiple_of(POLL_EVERY) && self.budget.expired() {
                     return Some(SatResult::Interrupted);
                 }
                 continue;

@@ -19,7 +19,10 @@ fn assumptions_models_and_cores() {
     s.add_clause(&[!a, b]);
     s.add_clause(&[!b, c]);
     assert_eq!(s.solve(&[a]), SatResult::Sat);
-    assert_eq!((s.value(a), s.value(b), s.value(c)), (Some(true), Some(true), Some(true)));
+    assert_eq!(
+        (s.value(a), s.value(b), s.value(c)),
+        (Some(true), Some(true), Some(true))
+    );
     assert_eq!(s.solve(&[a, !c, b]), SatResult::Unsat);
     assert!(s.failed(!c));
     assert!(s.failed(a) || s.failed(b));
@@ -242,7 +245,11 @@ fn agrees_with_cadical_on_hard_random_sequences() {
             let len = rng.below(8);
             assumptions.extend(random_clause(&mut rng, &vars, len));
             let answer = s.solve(&assumptions);
-            assert_eq!(answer, reference.solve(&assumptions), "round {round} step {step}");
+            assert_eq!(
+                answer,
+                reference.solve(&assumptions),
+                "round {round} step {step}"
+            );
             if answer == SatResult::Sat {
                 assert!(satisfies(&s, &clauses) && satisfies(&s, &[temp]));
             } else {
@@ -254,5 +261,8 @@ fn agrees_with_cadical_on_hard_random_sequences() {
         }
         reduced += usize::from(s.learnt_limit > search::LEARNTS_FIRST);
     }
-    assert!(reduced >= 10, "learnt clauses were reduced in {reduced} rounds only");
+    assert!(
+        reduced >= 10,
+        "learnt clauses were reduced in {reduced} rounds only"
+    );
 }

@@ -32,7 +32,11 @@ impl FrameSolver<'_> {
     pub(super) fn domain(&mut self, target: Target, assumptions: &[sat::Lit]) -> Vec<sat::Var> {
         let ts = self.un.ts();
         let mut domain: Vec<sat::Var> = (assumptions.iter().copied())
-            .chain([self.valid, self.next_valid, self.temp].into_iter().flatten())
+            .chain(
+                [self.valid, self.next_valid, self.temp]
+                    .into_iter()
+                    .flatten(),
+            )
             .map(|l| l.var())
             .collect();
         let leaves = (ts.latches.iter().map(|l| (l.var, 0)))
