@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use warden::aig::Lit;
-use warden::engine::{bmc::Bmc, ic3::Ic3Solver, Engine};
+use warden::engine::ic3::{Ic3Options, Ic3Sat, Ic3Solver};
+use warden::engine::{bmc::Bmc, Engine};
 use warden::sat::itp::{ItpSolver, System};
 use warden::sat::{Cadical, SatResult, Solver};
 use warden::ts::TransitionSystem;
@@ -100,15 +101,23 @@ fn ic3_steps(c: &mut Criterion) {
         .map(|(i, l)| l.var.lit().xor_sign((250 >> i) & 1 == 0))
         .collect();
     let budget = Budget::new(None);
-    let mut ic3 = Ic3Solver::new(&ts, &budget);
-    ic3.extend();
-    c.bench_function("ic3 relative induction: mod-200 counter, F_0", |b| {
-        b.iter(|| ic3.relative_induction(0, &cube).unwrap().expect("blocked"))
-    });
-    let core = ic3.relative_induction(0, &cube).unwrap().expect("blocked");
-    c.bench_function("ic3 generalisation (MIC): mod-200 counter, F_0", |b| {
-        b.iter(|| ic3.generalize(0, core.clone()).unwrap())
-    });
+    for (sat, suffix) in [(Ic3Sat::Cadical, ""), (Ic3Sat::Cdcl, ", cdcl")] {
+        let options = Ic3Options {
+            sat,
+            ..Ic3Options::default()
+        };
+        let mut ic3 = Ic3Solver::configured(&ts, &budget, options);
+        ic3.extend();
+        let name = format!("ic3 relative induction: mod-200 counter, F_0{suffix}");
+        c.bench_function(&name, |b| {
+            b.iter(|| ic3.relative_induction(0, &cube).unwrap().expect("blocked"))
+        });
+        let core = ic3.relative_induction(0, &cube).unwrap().expect("blocked");
+        let name = format!("ic3 generalisation (MIC): mod-200 counter, F_0{suffix}");
+        c.bench_function(&name, |b| {
+            b.iter(|| ic3.generalize(0, core.clone()).unwrap())
+        });
+    }
 }
 
 /// One IMC-shaped query: A is the initial state and the first transition, B the next 19

@@ -48,6 +48,11 @@ pub const CONFIGS: &[Config] = &[
         about: "IC3 dropping optional proof obligations at their 16th predecessor",
     },
     Config {
+        name: "ic3-cdcl",
+        args: "--engine ic3 --ic3-sat cdcl",
+        about: "IC3 on warden's own lean CDCL solver instead of CaDiCaL",
+    },
+    Config {
         name: "kind",
         args: "--engine kind",
         about: "k-induction (base case = BMC of every frame) with injected invariants",

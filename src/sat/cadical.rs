@@ -169,20 +169,7 @@ mod tests {
         // Pigeonhole 9 into 8: hard enough not to finish before the first terminate poll.
         let budget = Budget::new(None);
         let mut s = Cadical::new(&budget);
-        let (p, h) = (9, 8);
-        let x: Vec<Vec<Lit>> = (0..p)
-            .map(|_| (0..h).map(|_| s.new_var().pos_lit()).collect())
-            .collect();
-        for row in &x {
-            s.add_clause(row);
-        }
-        for hole in 0..h {
-            for (i, a) in x.iter().enumerate() {
-                for b in &x[i + 1..] {
-                    s.add_clause(&[!a[hole], !b[hole]]);
-                }
-            }
-        }
+        crate::sat::pigeonhole(&mut s, 9, 8);
         budget.stop();
         assert_eq!(s.solve(&[]), SatResult::Interrupted);
     }

@@ -7,11 +7,13 @@
 //! beside it: [`itp::ItpSolver`] implements the same trait and records CaDiCaL's proof.
 
 mod cadical;
+mod cdcl;
 pub mod itp;
 pub mod models;
 pub mod tseitin;
 
 pub use cadical::Cadical;
+pub use cdcl::Cdcl;
 pub use rustsat::types::{Lit, Var};
 
 /// The outcome of one `solve` call.
@@ -37,4 +39,23 @@ pub trait Solver {
     fn failed(&self, lit: Lit) -> bool;
     /// Keeps `var` from being eliminated by inprocessing (it will be used again).
     fn set_frozen(&mut self, var: Var, frozen: bool);
+}
+
+/// Pigeonhole `p` into `h` (unsatisfiable for `p > h`, and hard for resolution): a formula
+/// for the solvers' tests.
+#[cfg(test)]
+pub(crate) fn pigeonhole(s: &mut impl Solver, p: usize, h: usize) {
+    let x: Vec<Vec<Lit>> = (0..p)
+        .map(|_| (0..h).map(|_| s.new_var().pos_lit()).collect())
+        .collect();
+    for row in &x {
+        s.add_clause(row);
+    }
+    for hole in 0..h {
+        for (i, a) in x.iter().enumerate() {
+            for b in &x[i + 1..] {
+                s.add_clause(&[!a[hole], !b[hole]]);
+            }
+        }
+    }
 }

@@ -8,6 +8,7 @@
 //! other frames do; it has a solver of its own to decide that.
 
 use super::cube::{clause, subsumes, Cube};
+use super::options::Ic3Sat;
 use super::solver::{FrameSolver, Role};
 use crate::aig::Lit;
 use crate::ts::TransitionSystem;
@@ -22,18 +23,20 @@ pub(super) struct Frames<'a> {
     inf_solver: FrameSolver<'a>,
     ts: &'a TransitionSystem,
     budget: Budget,
+    backend: Ic3Sat,
 }
 
 impl<'a> Frames<'a> {
     /// Only F_0.
-    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Frames<'a> {
+    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget, backend: Ic3Sat) -> Frames<'a> {
         Frames {
             levels: vec![Vec::new()],
             inf: Vec::new(),
-            solvers: vec![FrameSolver::new(ts, Role::Init, budget)],
-            inf_solver: FrameSolver::new(ts, Role::Frame, budget),
+            solvers: vec![FrameSolver::new(ts, Role::Init, budget, backend)],
+            inf_solver: FrameSolver::new(ts, Role::Frame, budget, backend),
             ts,
             budget: budget.clone(),
+            backend,
         }
     }
 
@@ -44,7 +47,7 @@ impl<'a> Frames<'a> {
 
     /// Opens F_{N+1}: no lemma of a level yet, only F_inf.
     pub(super) fn extend(&mut self) {
-        let mut s = FrameSolver::new(self.ts, Role::Frame, &self.budget);
+        let mut s = FrameSolver::new(self.ts, Role::Frame, &self.budget, self.backend);
         for cube in &self.inf {
             s.block(cube);
         }

@@ -10,30 +10,22 @@
 
 use super::activity::Activity;
 use super::cube::Cube;
+use super::options::Ic3Sat;
+pub(super) use super::solver::Target;
 use super::solver::{FrameSolver, Role};
 use super::Interrupted;
-use crate::aig::Lit;
 use crate::sat;
 use crate::ts::TransitionSystem;
 use crate::Budget;
-
-/// What a lifted cube must force.
-#[derive(Copy, Clone, Debug)]
-pub(super) enum Target<'c> {
-    /// The successor lies in this cube.
-    Cube(&'c [Lit]),
-    /// Some bad literal holds in the state itself.
-    Bad,
-}
 
 pub(super) struct Lifter<'a> {
     solver: FrameSolver<'a>,
 }
 
 impl<'a> Lifter<'a> {
-    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Lifter<'a> {
+    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget, backend: Ic3Sat) -> Lifter<'a> {
         Lifter {
-            solver: FrameSolver::new(ts, Role::Lift, budget),
+            solver: FrameSolver::new(ts, Role::Lift, budget, backend),
         }
     }
 
@@ -59,7 +51,7 @@ impl<'a> Lifter<'a> {
             .collect();
         activity.sort_descending(&mut state);
         assumptions.extend(state.iter().filter_map(|&l| s.encoded(l)));
-        if s.solve(Some(&temp), &assumptions)? {
+        if s.solve(Some(&temp), &assumptions, target)? {
             // The state came from a model that satisfies the target: unreachable unless the
             // solvers disagree, and then the full state is the only safe answer.
             debug_assert!(false, "a predecessor does not lift");

@@ -34,7 +34,7 @@ mod solver;
 mod tests;
 
 pub use cube::Cube;
-pub use options::Ic3Options;
+pub use options::{Ic3Options, Ic3Sat};
 
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
@@ -80,8 +80,7 @@ impl Engine for Ic3 {
     }
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
-        let mut ic3 = Ic3Solver::new(ts, budget);
-        ic3.options = self.options;
+        let mut ic3 = Ic3Solver::configured(ts, budget, self.options);
         ic3.pool = self.pool.clone();
         let verdict = ic3.run();
         self.stats = ic3.stats();
@@ -162,27 +161,30 @@ pub struct Ic3Solver<'a> {
 }
 
 impl<'a> Ic3Solver<'a> {
-    /// Frame F_0 only.
+    /// Frame F_0 only, default options.
     pub fn new(ts: &'a TransitionSystem, budget: &Budget) -> Ic3Solver<'a> {
+        Ic3Solver::configured(ts, budget, Ic3Options::default())
+    }
+
+    /// Frame F_0 only, with `options` (they choose the SAT solvers, so they come first).
+    pub fn configured(
+        ts: &'a TransitionSystem,
+        budget: &Budget,
+        options: Ic3Options,
+    ) -> Ic3Solver<'a> {
         Ic3Solver {
             ts,
             init: Init::new(ts),
-            frames: Frames::new(ts, budget),
-            lifter: Lifter::new(ts, budget),
+            frames: Frames::new(ts, budget, options.sat),
+            lifter: Lifter::new(ts, budget, options.sat),
             activity: Activity::new(ts.aig.num_vars()),
             obligations: Obligations::default(),
-            options: Ic3Options::default(),
+            options,
             pool: None,
             share: share::Share::default(),
             counters: Counters::default(),
             clean: None,
         }
-    }
-
-    /// The same with `options`.
-    pub fn with_options(mut self, options: Ic3Options) -> Ic3Solver<'a> {
-        self.options = options;
-        self
     }
 
     /// N, the last frame.

@@ -25,4 +25,16 @@ pub struct Ic3Options {
     /// many times; the obligations a round must block are never dropped. 0: never.
     #[arg(long = "ic3-drop-po", default_value_t = 0, value_name = "N")]
     pub drop_po: u32,
+    /// The SAT solver of the frames and of lifting: CaDiCaL, or warden's own lean CDCL
+    /// solver made for many small queries (`src/sat/cdcl`).
+    #[arg(long = "ic3-sat", value_enum, default_value_t = Ic3Sat::Cadical, value_name = "SOLVER")]
+    pub sat: Ic3Sat,
+}
+
+/// The SAT back ends IC3 can run on.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum Ic3Sat {
+    #[default]
+    Cadical,
+    Cdcl,
 }

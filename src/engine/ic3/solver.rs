@@ -1,4 +1,4 @@
-//! One CaDiCaL instance per frame, holding the part of the transition relation its queries
+//! One SAT solver per frame (CaDiCaL or [`sat::Cdcl`], `--ic3-sat`), holding the part of the transition relation its queries
 //! have touched, and the queries IC3 asks it.
 //!
 //! Encoding is lazy (an [`Unroller`] with frame 0 = current state, frame 1 = next state): a
@@ -12,13 +12,26 @@
 //! lifting) hangs on a fresh activation literal that is switched off by a unit clause at the
 //! start of the next call, so the last model and core stay readable until then.
 
+mod domain;
+
 use super::cube::{Cube, Init};
+use super::options::Ic3Sat;
 use super::Interrupted;
 use crate::aig;
-use crate::sat::{self, Cadical, SatResult, Solver};
-use crate::ts::TransitionSystem;
+use crate::sat::{self, Cadical, Cdcl, SatResult, Solver};
+use crate::ts::{Leaf, TransitionSystem};
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
+
+/// What a query is about: the part of the transition relation it can need, besides the
+/// state variables and the constraints (see [`FrameSolver::domain`]).
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Target<'c> {
+    /// The successor lies in this cube (for lifting: must lie in it).
+    Cube(&'c [aig::Lit]),
+    /// Some bad literal holds in the state itself.
+    Bad,
+}
 
 /// What a solver asserts besides the transition relation.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -32,7 +45,7 @@ pub(super) enum Role {
 }
 
 pub(super) struct FrameSolver<'a> {
-    sat: Frozen,
+    sat: Backend,
     un: Unroller<'a>,
     budget: Budget,
     /// The activation literal of the last query's temporary clause.
@@ -45,23 +58,39 @@ pub(super) struct FrameSolver<'a> {
     /// it (the successor lies on a trace); bad-state queries do not (the bad state may be
     /// the last one).
     next_valid: Option<sat::Lit>,
+    /// What each AIG variable is as a leaf, and the marks of [`Self::domain`]'s traversal
+    /// (per variable and frame, `stamp` meaning visited by the current one).
+    kinds: Vec<Option<Leaf>>,
+    visited: Vec<u32>,
+    stamp: u32,
 }
 
 impl<'a> FrameSolver<'a> {
-    pub(super) fn new(ts: &'a TransitionSystem, role: Role, budget: &Budget) -> FrameSolver<'a> {
+    pub(super) fn new(
+        ts: &'a TransitionSystem,
+        role: Role,
+        budget: &Budget,
+        backend: Ic3Sat,
+    ) -> FrameSolver<'a> {
         let start = if role == Role::Init {
             Start::Init
         } else {
             Start::Free
         };
         let mut s = FrameSolver {
-            sat: Frozen(Cadical::for_small_queries(budget)),
+            sat: match backend {
+                Ic3Sat::Cadical => Backend::Cadical(Cadical::for_small_queries(budget)),
+                Ic3Sat::Cdcl => Backend::Cdcl(Box::new(Cdcl::new(budget))),
+            },
             un: Unroller::new(ts, start),
             budget: budget.clone(),
             temp: None,
             bad: None,
             valid: None,
             next_valid: None,
+            kinds: ts.leaf_kinds(),
+            visited: Vec::new(),
+            stamp: 0,
         };
         if role != Role::Lift {
             for &c in &ts.constraints {
@@ -102,12 +131,13 @@ impl<'a> FrameSolver<'a> {
         self.sat.new_var().pos_lit()
     }
 
-    /// Solves under `assumptions` with `temp` (if any) added for this call only.
-    /// `Ok(true)`: satisfiable.
+    /// Solves under `assumptions` with `temp` (if any) added for this call only; the
+    /// query is about `target`. `Ok(true)`: satisfiable.
     pub(super) fn solve(
         &mut self,
         temp: Option<&[sat::Lit]>,
         assumptions: &[sat::Lit],
+        target: Target,
     ) -> Result<bool, Interrupted> {
         self.retire();
         if self.budget.expired() {
@@ -124,7 +154,17 @@ impl<'a> FrameSolver<'a> {
             all.push(act);
         }
         all.extend_from_slice(assumptions);
-        match self.sat.0.solve(&all) {
+        let result = match self.sat {
+            Backend::Cadical(ref mut s) => s.solve(&all),
+            Backend::Cdcl(_) => {
+                let domain = self.domain(target, &all);
+                let Backend::Cdcl(ref mut s) = self.sat else {
+                    unreachable!("matched above")
+                };
+                s.solve_in(&all, &domain)
+            }
+        };
+        match result {
             SatResult::Sat => Ok(true),
             SatResult::Unsat => Ok(false),
             SatResult::Interrupted => Err(Interrupted),
@@ -137,7 +177,7 @@ impl<'a> FrameSolver<'a> {
         let negated: Vec<sat::Lit> = cube.iter().map(|&l| self.cur(!l)).collect();
         let mut assumptions: Vec<sat::Lit> = cube.iter().map(|&l| self.next(l)).collect();
         assumptions.extend(self.next_valid());
-        self.solve(Some(&negated), &assumptions)
+        self.solve(Some(&negated), &assumptions, Target::Cube(cube))
     }
 
     /// Like [`Self::relative_induction`] without the negated cube, the cube's clause being
@@ -150,14 +190,14 @@ impl<'a> FrameSolver<'a> {
         let mut assumptions = vec![guard];
         assumptions.extend(cube.iter().map(|&l| self.next(l)));
         assumptions.extend(self.next_valid());
-        self.solve(None, &assumptions)
+        self.solve(None, &assumptions, Target::Cube(cube))
     }
 
     /// After a blocked [`Self::relative_induction`] of `cube`: the literals of `cube` the proof
     /// used, plus one that excludes the initial states if the proof used none.
     pub(super) fn core(&self, init: &Init, cube: &[aig::Lit]) -> Cube {
         let mut core: Cube = (cube.iter().copied())
-            .filter(|&l| self.un.encoded(l, 1).is_some_and(|n| self.sat.0.failed(n)))
+            .filter(|&l| self.un.encoded(l, 1).is_some_and(|n| self.sat.failed(n)))
             .collect();
         if !init.excludes(&core) {
             core.extend(init.excluding(cube));
@@ -169,7 +209,7 @@ impl<'a> FrameSolver<'a> {
     /// Whether some state of this frame is bad. `Ok(true)` leaves it in the model.
     pub(super) fn bad_state(&mut self) -> Result<bool, Interrupted> {
         let bad = self.bad();
-        self.solve(None, &[bad])
+        self.solve(None, &[bad], Target::Bad)
     }
 
     /// After a satisfiable query: the current state (every latch) and the input values.
@@ -179,11 +219,11 @@ impl<'a> FrameSolver<'a> {
         let state = (ts.latches.iter())
             .map(|l| {
                 let lit = l.var.lit();
-                lit.xor_sign(!self.un.value(&self.sat.0, lit, 0))
+                lit.xor_sign(!self.un.value(&self.sat, lit, 0))
             })
             .collect();
         let inputs = (ts.inputs.iter())
-            .map(|i| self.un.value(&self.sat.0, i.lit(), 0))
+            .map(|i| self.un.value(&self.sat, i.lit(), 0))
             .collect();
         (state, inputs)
     }
@@ -195,7 +235,7 @@ impl<'a> FrameSolver<'a> {
 
     /// After an unsatisfiable query: whether assumption `lit` took part in the refutation.
     pub(super) fn failed(&self, lit: sat::Lit) -> bool {
-        self.sat.0.failed(lit)
+        self.sat.failed(lit)
     }
 
     /// A literal implied by "some bad literal holds" and implying it.
@@ -260,28 +300,49 @@ impl<'a> FrameSolver<'a> {
     }
 }
 
-/// CaDiCaL with every variable frozen at birth (see the module documentation).
-struct Frozen(Cadical);
+/// The SAT solver of a frame. CaDiCaL's variables are frozen at birth (see the module
+/// documentation); the CDCL solver eliminates none.
+enum Backend {
+    Cadical(Cadical),
+    Cdcl(Box<Cdcl>),
+}
 
-impl Solver for Frozen {
+impl Backend {
+    fn solver(&mut self) -> &mut dyn Solver {
+        match self {
+            Backend::Cadical(s) => s,
+            Backend::Cdcl(s) => s.as_mut(),
+        }
+    }
+}
+
+impl Solver for Backend {
     fn new_var(&mut self) -> sat::Var {
-        let v = self.0.new_var();
-        self.0.set_frozen(v, true);
+        let v = self.solver().new_var();
+        if let Backend::Cadical(s) = self {
+            s.set_frozen(v, true);
+        }
         v
     }
     fn add_clause(&mut self, lits: &[sat::Lit]) {
-        self.0.add_clause(lits)
+        self.solver().add_clause(lits)
     }
     fn solve(&mut self, assumptions: &[sat::Lit]) -> SatResult {
-        self.0.solve(assumptions)
+        self.solver().solve(assumptions)
     }
     fn value(&self, lit: sat::Lit) -> Option<bool> {
-        self.0.value(lit)
+        match self {
+            Backend::Cadical(s) => s.value(lit),
+            Backend::Cdcl(s) => s.value(lit),
+        }
     }
     fn failed(&self, lit: sat::Lit) -> bool {
-        self.0.failed(lit)
+        match self {
+            Backend::Cadical(s) => s.failed(lit),
+            Backend::Cdcl(s) => s.failed(lit),
+        }
     }
     fn set_frozen(&mut self, var: sat::Var, frozen: bool) {
-        self.0.set_frozen(var, frozen)
+        self.solver().set_frozen(var, frozen)
     }
 }

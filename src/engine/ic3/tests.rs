@@ -8,8 +8,17 @@ use crate::engine::Engine;
 use crate::ts::tests::counter;
 use crate::ts::{replay, Trace};
 
-fn check(ts: &TransitionSystem) -> Verdict {
-    check_with(ts, Ic3Options::default()).0
+/// The verdicts of IC3 on each SAT back end.
+fn check(ts: &TransitionSystem) -> Vec<Verdict> {
+    [Ic3Sat::Cadical, Ic3Sat::Cdcl]
+        .map(|sat| {
+            let options = Ic3Options {
+                sat,
+                ..Ic3Options::default()
+            };
+            check_with(ts, options).0
+        })
+        .into()
 }
 
 fn check_with(ts: &TransitionSystem, options: Ic3Options) -> (Verdict, Stats) {
@@ -24,6 +33,7 @@ fn configurations() -> Vec<Ic3Options> {
         ctp: false,
         parent: false,
         drop_po: 0,
+        sat: Ic3Sat::Cadical,
     };
     vec![
         Ic3Options { ctp: true, ..off },
@@ -36,6 +46,17 @@ fn configurations() -> Vec<Ic3Options> {
             ctp: true,
             parent: true,
             drop_po: 2,
+            sat: Ic3Sat::Cadical,
+        },
+        Ic3Options {
+            sat: Ic3Sat::Cdcl,
+            ..off
+        },
+        Ic3Options {
+            ctp: true,
+            parent: true,
+            drop_po: 2,
+            sat: Ic3Sat::Cdcl,
         },
     ]
 }
@@ -45,22 +66,29 @@ fn stat(stats: &Stats, name: &str) -> u64 {
 }
 
 fn assert_safe(ts: &TransitionSystem) {
-    match check(ts) {
-        Verdict::Safe(inv) => assert_eq!(cert::check(ts, &inv, &Budget::new(None)), Ok(())),
-        v => panic!("expected safe, got {v:?}"),
+    for verdict in check(ts) {
+        match verdict {
+            Verdict::Safe(inv) => assert_eq!(cert::check(ts, &inv, &Budget::new(None)), Ok(())),
+            v => panic!("expected safe, got {v:?}"),
+        }
     }
 }
 
-/// The counterexample, checked to replay; returns the frame of the violation.
+/// The counterexample, checked to replay (on each back end, the same frame); returns
+/// CaDiCaL's and the frame of the violation.
 fn assert_unsafe(ts: &TransitionSystem) -> (Trace, usize) {
-    match check(ts) {
-        Verdict::Unsafe(t) => {
-            let frame = replay(ts, &t).unwrap_or_else(|e| panic!("{e}: {t:?}"));
-            assert_eq!(frame, t.depth(), "the trace ends where the property fails");
-            (t, frame)
-        }
-        v => panic!("expected unsafe, got {v:?}"),
-    }
+    let mut found: Vec<(Trace, usize)> = (check(ts).into_iter())
+        .map(|verdict| match verdict {
+            Verdict::Unsafe(t) => {
+                let frame = replay(ts, &t).unwrap_or_else(|e| panic!("{e}: {t:?}"));
+                assert_eq!(frame, t.depth(), "the trace ends where the property fails");
+                (t, frame)
+            }
+            v => panic!("expected unsafe, got {v:?}"),
+        })
+        .collect();
+    assert!(found.iter().all(|(_, f)| *f == found[0].1), "same depth");
+    found.swap_remove(0)
 }
 
 /// A `width`-bit counter that wraps to 0 after `last`; `bad` lists the values that are bad.

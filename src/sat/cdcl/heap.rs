@@ -1,0 +1,155 @@
+//! The VSIDS order: a binary max-heap of variables keyed by activity (MiniSat's scheme:
+//! bump the variables of each conflict's analysis, grow the increment instead of decaying
+//! every activity, rescale when it overflows).
+
+#[derive(Default)]
+pub(super) struct Order {
+    pub(super) activity: Vec<f64>,
+    heap: Vec<u32>,
+    /// Position of each variable in `heap` (`usize::MAX`: not in it).
+    pos: Vec<usize>,
+    inc: f64,
+    /// While a solve is restricted to a domain: the variables with `allowed[v] == epoch`
+    /// are the only ones the heap holds (see [`super::Cdcl::solve_in`]).
+    restricted: bool,
+    allowed: Vec<u32>,
+    epoch: u32,
+}
+
+const ABSENT: usize = usize::MAX;
+const DECAY: f64 = 0.95;
+
+impl Order {
+    pub(super) fn new() -> Order {
+        Order {
+            inc: 1.0,
+            ..Order::default()
+        }
+    }
+
+    pub(super) fn add_var(&mut self) {
+        self.activity.push(0.0);
+        self.pos.push(ABSENT);
+        self.allowed.push(0);
+        self.insert(self.pos.len() as u32 - 1);
+    }
+
+    /// From now on, only the variables of `domain` that `unassigned` accepts are decided.
+    pub(super) fn restrict(&mut self, domain: &[u32], unassigned: impl Fn(u32) -> bool) {
+        for &v in &self.heap {
+            self.pos[v as usize] = ABSENT;
+        }
+        self.heap.clear();
+        self.restricted = true;
+        self.epoch += 1;
+        for &v in domain {
+            self.allowed[v as usize] = self.epoch;
+            if unassigned(v) {
+                self.insert(v);
+            }
+        }
+    }
+
+    /// Every variable `unassigned` accepts is decided again.
+    pub(super) fn unrestrict(&mut self, unassigned: impl Fn(u32) -> bool) {
+        if !self.restricted {
+            return;
+        }
+        self.restricted = false;
+        for v in 0..self.pos.len() as u32 {
+            if unassigned(v) {
+                self.insert(v);
+            }
+        }
+    }
+
+    pub(super) fn contains(&self, v: u32) -> bool {
+        self.pos[v as usize] != ABSENT
+    }
+
+    pub(super) fn insert(&mut self, v: u32) {
+        if self.contains(v) || (self.restricted && self.allowed[v as usize] != self.epoch) {
+            return;
+        }
+        self.pos[v as usize] = self.heap.len();
+        self.heap.push(v);
+        self.up(self.heap.len() - 1);
+    }
+
+    /// The most active variable, removed from the heap.
+    pub(super) fn pop(&mut self) -> Option<u32> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop().expect("non-empty");
+        self.pos[top as usize] = ABSENT;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.pos[last as usize] = 0;
+            self.down(0);
+        }
+        Some(top)
+    }
+
+    pub(super) fn bump(&mut self, v: u32) {
+        let a = &mut self.activity[v as usize];
+        *a += self.inc;
+        if *a > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.inc *= 1e-100;
+        }
+        if self.contains(v) {
+            self.up(self.pos[v as usize]);
+        }
+    }
+
+    pub(super) fn decay(&mut self) {
+        self.inc /= DECAY;
+    }
+
+    fn key(&self, i: usize) -> f64 {
+        self.activity[self.heap[i] as usize]
+    }
+
+    fn place(&mut self, i: usize, v: u32) {
+        self.heap[i] = v;
+        self.pos[v as usize] = i;
+    }
+
+    fn up(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        let a = self.activity[v as usize];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.key(parent) >= a {
+                break;
+            }
+            self.place(i, self.heap[parent]);
+            i = parent;
+        }
+        self.place(i, v);
+    }
+
+    fn down(&mut self, mut i: usize) {
+        let v = self.heap[i];
+        let a = self.activity[v as usize];
+        loop {
+            let left = 2 * i + 1;
+            if left >= self.heap.len() {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < self.heap.len() && self.key(right) > self.key(left) {
+                right
+            } else {
+                left
+            };
+            if self.key(child) <= a {
+                break;
+            }
+            self.place(i, self.heap[child]);
+            i = child;
+        }
+        self.place(i, v);
+    }
+}
