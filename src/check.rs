@@ -194,7 +194,8 @@ pub fn run(
             note: note.or(Some("the model has no bad-state properties".into())),
         });
     }
-    let (reduced, restore) = preprocess(ts, &opts.prep, budget);
+    let (mut reduced, restore) = preprocess(ts, &opts.prep, budget);
+    reduced.aig.compact();
     crate::log::info(
         1,
         format_args!(

@@ -344,10 +344,12 @@ fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         single_blocks: args.blocks == Some(BlocksArg::Single),
     };
     crate::fault::inject("front");
-    let model = match front::load_with(&args.model, &load) {
+    let mut model = match front::load_with(&args.model, &load) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
+    // Kept for the whole run (replay, invariant check, witness), never built on again.
+    model.ts.aig.compact();
     let opts = Options {
         engine: args.engine,
         max_depth: args.max_depth,
