@@ -76,6 +76,9 @@ pub struct Options {
     pub prep: PrepOptions,
     /// The configuration of the IC3 engine.
     pub ic3: Ic3Options,
+    /// The run's memory limit in MiB (`--mem-limit`): a portfolio nearing it stops one worker
+    /// so the others go on (`None`: no limit).
+    pub mem_limit: Option<u64>,
 }
 
 impl Options {
@@ -90,6 +93,7 @@ impl Options {
             bmc: BmcOptions::default(),
             ic3: Ic3Options::default(),
             prep: PrepOptions::default(),
+            mem_limit: None,
         }
     }
 
@@ -155,7 +159,11 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
                     build(&opts.with_row(row), pool)
                 })
                 .collect();
-            Box::new(Portfolio::new(workers).with_slots(opts.jobs))
+            let portfolio = Portfolio::new(workers).with_slots(opts.jobs);
+            Box::new(match opts.mem_limit {
+                Some(mib) => portfolio.with_memory_limit(mib),
+                None => portfolio,
+            })
         }
     }
 }
@@ -186,7 +194,8 @@ pub fn run(
             note: note.or(Some("the model has no bad-state properties".into())),
         });
     }
-    let (reduced, restore) = preprocess(ts, &opts.prep, budget);
+    let (mut reduced, restore) = preprocess(ts, &opts.prep, budget);
+    reduced.aig.compact();
     crate::log::info(
         1,
         format_args!(

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use crate::aig::{self, Node};
 use crate::sat::tseitin::Gates;
 use crate::sat::{self, Solver};
-use crate::ts::{Leaf, TransitionSystem};
+use crate::ts::TransitionSystem;
 
 const NONE: u32 = u32::MAX;
 
@@ -32,7 +32,9 @@ pub enum Start {
 /// Frame-indexed map from AIG variables to solver literals.
 pub struct Unroller<'a> {
     ts: &'a TransitionSystem,
-    kinds: Vec<Option<Leaf>>,
+    /// The latch index of each latch variable: in proportion to the latches, not to the
+    /// AIG, as an engine keeps several unrollers (IC3 one per frame solver).
+    latch_of: FxHashMap<u32, usize>,
     start: Start,
     /// `frames[k]`: the solver literal codes of the AIG variables encoded in frame `k`.
     frames: Vec<FrameMap>,
@@ -43,7 +45,12 @@ impl<'a> Unroller<'a> {
     pub fn new(ts: &'a TransitionSystem, start: Start) -> Unroller<'a> {
         Unroller {
             ts,
-            kinds: ts.leaf_kinds(),
+            latch_of: ts
+                .latches
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (l.var.index() as u32, i))
+                .collect(),
             start,
             frames: Vec::new(),
             gates: Gates::default(),
@@ -115,8 +122,8 @@ impl<'a> Unroller<'a> {
                     let lb = decode(lb).unwrap().xor_sign(b.is_negated());
                     self.gates.and(s, la, lb)
                 }
-                Node::Leaf => match self.kinds[v.index()] {
-                    Some(Leaf::Latch(i)) if k > 0 => {
+                Node::Leaf => match self.latch_of.get(&(v.index() as u32)).copied() {
+                    Some(i) if k > 0 => {
                         let next = self.ts.latches[i].next;
                         match decode(self.frame(k - 1).get(next.var().index())) {
                             Some(l) => l.xor_sign(next.is_negated()),
@@ -127,7 +134,7 @@ impl<'a> Unroller<'a> {
                             }
                         }
                     }
-                    Some(Leaf::Latch(i)) => match (self.start, self.ts.latches[i].init) {
+                    Some(i) => match (self.start, self.ts.latches[i].init) {
                         (Start::Init, Some(init)) => self.gates.false_lit(s).xor_sign(init),
                         _ => s.new_var().pos_lit(),
                     },

@@ -65,10 +65,12 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ..args.words.load_options()
     };
     crate::fault::inject("front");
-    let model = match front::load_with(&args.model, &load, &budget) {
+    let mut model = match front::load_with(&args.model, &load, &budget) {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
+    // Kept for the whole run (replay, invariant check, witness), never built on again.
+    model.ts.aig.compact();
     if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
         // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
         eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
@@ -89,6 +91,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         bmc: args.bmc,
         prep: args.prep.clone(),
         ic3: args.ic3,
+        mem_limit: Some(args.mem_limit),
     };
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.

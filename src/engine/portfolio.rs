@@ -3,12 +3,20 @@
 //! k-induction while both run. With more workers than slots (`--jobs`), they take turns in
 //! time slices ([`crate::timeslice`]).
 //!
+//! Memory: the workers' solvers share the process's `--mem-limit`, and the run stops at 90 %
+//! of it ([`crate::budget::watch_memory`]). So that reaching the limit costs one worker
+//! rather than all of them, a portfolio given the limit ([`Portfolio::with_memory_limit`])
+//! stops the last worker of its order that still runs once the resident memory passes 75 %
+//! of it, gives that worker's memory back to the system, and lets the others go on with the
+//! room it freed (one worker at a time, never the last one).
+//!
 //! Each worker runs under `catch_unwind`: a panicking engine is reported on stderr (its name
 //! and the message) and the others go on, so one engine's bug does not cost the answers of the
 //! rest. If every worker panicked there is no answer at all, and the portfolio panics in turn
 //! (the command line turns that into `unknown` and exit code 3).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 
@@ -25,11 +33,22 @@ use crate::Budget;
 /// 20 s run gets many turns.
 const SLICE: Duration = Duration::from_millis(250);
 
+/// The share of the memory limit past which a worker is stopped so the others go on: below
+/// the 90 % at which the whole run stops, with room for one growth step of the survivors
+/// while the stopped worker unwinds.
+const SHED_PERCENT: u64 = 75;
+
+/// How often the resident memory is read while workers may be shed (as
+/// [`crate::budget::watch_memory`] does).
+const SHED_POLL: Duration = Duration::from_millis(10);
+
 /// A set of engines run side by side.
 pub struct Portfolio {
     workers: Vec<Box<dyn Engine + Send>>,
     /// How many workers run at once (all of them when `None`).
     slots: Option<usize>,
+    /// Resident MiB past which a worker is shed (`None`: never).
+    shed_mib: Option<u64>,
     winner: Option<&'static str>,
     stats: Stats,
 }
@@ -40,6 +59,7 @@ impl Portfolio {
         Portfolio {
             workers,
             slots: None,
+            shed_mib: None,
             winner: None,
             stats: Vec::new(),
         }
@@ -48,6 +68,13 @@ impl Portfolio {
     /// Runs at most `slots` workers at once; the others wait for time slices.
     pub fn with_slots(mut self, slots: usize) -> Portfolio {
         self.slots = Some(slots.max(1));
+        self
+    }
+
+    /// Sheds workers when the process nears `limit_mib` (the run's `--mem-limit`), so that
+    /// the limit stops one worker at a time instead of the whole run.
+    pub fn with_memory_limit(mut self, limit_mib: u64) -> Portfolio {
+        self.shed_mib = Some(limit_mib * SHED_PERCENT / 100);
         self
     }
 
@@ -70,20 +97,32 @@ impl Engine for Portfolio {
         let mut deepest: Option<usize> = None;
         let workers = self.workers.len();
         let mut panicked = 0;
+        // Each worker's own budget, so that one can be shed alone.
+        let own: Vec<Budget> = (0..workers).map(|_| race.child()).collect();
+        let done: Vec<AtomicBool> = (0..workers).map(|_| AtomicBool::new(false)).collect();
+        let names: Vec<&'static str> = self.workers.iter().map(|w| w.name()).collect();
+        let shed = AtomicBool::new(false);
         std::thread::scope(|s| {
             let gate = self
                 .slots
                 .filter(|&n| n < self.workers.len())
                 .map(|n| Gate::new(n, SLICE));
-            for mut worker in self.workers.drain(..) {
-                let (tx, race, stats, gate) = (tx.clone(), race.clone(), &stats, gate.clone());
+            if let Some(limit) = self.shed_mib.filter(|_| workers > 1) {
+                let (own, done, names, shed) = (&own, &done, &names, &shed);
+                s.spawn(move || shed_on_memory(limit, own, done, names, shed));
+            }
+            for (i, mut worker) in self.workers.drain(..).enumerate() {
+                let (tx, stats, gate) = (tx.clone(), &stats, gate.clone());
+                let (budget, done) = (&own[i], &done[i]);
                 s.spawn(move || {
                     let name = worker.name();
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         crate::fault::inject(name);
                         match &gate {
-                            Some(g) => run_gated(g, &|| race.expired(), || worker.check(ts, &race)),
-                            None => worker.check(ts, &race),
+                            Some(g) => {
+                                run_gated(g, &|| budget.expired(), || worker.check(ts, budget))
+                            }
+                            None => worker.check(ts, budget),
                         }
                     }));
                     let v = run.map_err(|payload| {
@@ -92,6 +131,13 @@ impl Engine for Portfolio {
                     });
                     if v.is_ok() {
                         stats.lock().unwrap().extend(worker.stats());
+                    }
+                    drop(worker);
+                    done.store(true, Ordering::SeqCst);
+                    if budget.expired() {
+                        // Stopped (shed, lost the race, or out of budget): what it held goes
+                        // back to the system for the workers still running.
+                        release_free_memory();
                     }
                     let _ = tx.send((name, v));
                 });
@@ -114,6 +160,9 @@ impl Engine for Portfolio {
             }
         });
         self.stats = stats.into_inner().unwrap();
+        if shed.load(Ordering::SeqCst) {
+            self.stats.push(("portfolio_shed_workers", 1));
+        }
         match answer {
             Some((name, v)) => {
                 self.winner = Some(name);
@@ -131,11 +180,62 @@ impl Engine for Portfolio {
     }
 }
 
+/// Stops the last worker of the order that still runs (one at a time, never the last one)
+/// while the resident memory is above `limit_mib`, until every worker has returned. Sets
+/// `shed` when it stopped one.
+fn shed_on_memory(
+    limit_mib: u64,
+    budgets: &[Budget],
+    done: &[AtomicBool],
+    names: &[&'static str],
+    shed: &AtomicBool,
+) {
+    let mut unwinding: Option<usize> = None;
+    loop {
+        let live: Vec<usize> = (0..done.len())
+            .filter(|&i| !done[i].load(Ordering::SeqCst))
+            .collect();
+        let Some(&last) = live.last() else { return };
+        if unwinding.is_some_and(|i| !live.contains(&i)) {
+            unwinding = None;
+        }
+        if unwinding.is_none() && live.len() > 1 {
+            let mib = crate::budget::resident_mib();
+            if mib > limit_mib {
+                crate::log::info(
+                    1,
+                    format_args!(
+                        "portfolio: {mib} MiB resident, past {limit_mib} MiB: stopping {} so the \
+                         others go on",
+                        names[last]
+                    ),
+                );
+                budgets[last].stop();
+                shed.store(true, Ordering::SeqCst);
+                unwinding = Some(last);
+            }
+        }
+        std::thread::sleep(SHED_POLL);
+    }
+}
+
+/// Returns the freed pages of every malloc arena to the system: CaDiCaL's clauses are small
+/// allocations that glibc otherwise keeps in the arena of the thread that freed them, so a
+/// stopped worker's memory would still count as resident.
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::bmc::Bmc;
     use crate::ts::tests::counter;
+    use std::sync::Arc;
 
     #[test]
     fn first_definite_answer_wins_and_stops_the_rest() {
@@ -214,5 +314,62 @@ mod tests {
             Verdict::Unknown { depth } => assert_eq!(depth, Some(5)),
             v => panic!("expected unknown, got {v:?}"),
         }
+    }
+
+    /// Runs until its budget stops it, then raises `stopped`.
+    struct Stubborn(Arc<AtomicBool>);
+
+    impl Engine for Stubborn {
+        fn name(&self) -> &'static str {
+            "stubborn"
+        }
+        fn check(&mut self, _: &TransitionSystem, budget: &Budget) -> Verdict {
+            while !budget.expired() {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            self.0.store(true, Ordering::SeqCst);
+            Verdict::Unknown { depth: None }
+        }
+        fn stats(&self) -> Stats {
+            Vec::new()
+        }
+    }
+
+    /// Waits for `Stubborn` to stop, then runs BMC.
+    struct AfterStubborn(Arc<AtomicBool>, Bmc);
+
+    impl Engine for AfterStubborn {
+        fn name(&self) -> &'static str {
+            "after-stubborn"
+        }
+        fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
+            while !self.0.load(Ordering::SeqCst) && !budget.expired() {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            self.1.check(ts, budget)
+        }
+        fn stats(&self) -> Stats {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn past_the_memory_share_the_last_worker_is_stopped_and_the_others_go_on() {
+        let ts = counter(4, 9, false);
+        let stubborn_stopped = Arc::new(AtomicBool::new(false));
+        // A limit of 0 MiB: any resident memory is past it. The first worker only answers
+        // once the second has been stopped, so the answer shows the shedding (the deadline
+        // turns a missing shed into `unknown` instead of a hang).
+        let mut p = Portfolio::new(vec![
+            Box::new(AfterStubborn(stubborn_stopped.clone(), Bmc::new(None))),
+            Box::new(Stubborn(stubborn_stopped.clone())),
+        ])
+        .with_memory_limit(0);
+        match p.check(&ts, &Budget::new(Some(Duration::from_secs(20)))) {
+            Verdict::Unsafe(t) => assert_eq!(t.depth(), 9),
+            v => panic!("expected the first worker's counterexample, got {v:?}"),
+        }
+        assert_eq!(p.winner(), Some("after-stubborn"));
+        assert!(p.stats().contains(&("portfolio_shed_workers", 1)));
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use crate::aig::Lit;
 use crate::engine::lemmas::{Lemma, LemmaPool};
 use crate::sat::{self, Cadical, SatResult, Solver};
-use crate::ts::{Leaf, TransitionSystem};
+use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
 
@@ -60,11 +60,10 @@ pub(super) struct Step<'a> {
 
 impl<'a> Step<'a> {
     pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Step<'a> {
-        let is_latch = ts
-            .leaf_kinds()
-            .iter()
-            .map(|k| matches!(k, Some(Leaf::Latch(_))))
-            .collect();
+        let mut is_latch = vec![false; ts.aig.num_vars()];
+        for l in &ts.latches {
+            is_latch[l.var.index()] = true;
+        }
         Step {
             ts,
             solver: Cadical::new(budget),
