@@ -4,23 +4,14 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use common::warden;
 
 use warden::check::{self, Answer, EngineKind, Options};
 use warden::front::{self, btor2, Source};
 use warden::{cert, wl, Budget};
 
-fn warden(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .output()
-        .expect("run warden")
-}
-
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("warden-btor2-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch_file("btor2", name)
 }
 
 fn btor2_circuits() -> Vec<common::Circuit> {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::process::Command;
+use common::warden;
 
 use warden::cfa::{self, interp};
 use warden::check::{self, Answer, EngineKind, Options};
@@ -72,13 +72,6 @@ fn the_interpreter_reaches_no_error_of_an_unsat_program_on_zero_inputs() {
         assert!(!run.reached(cfa), "{}", c.path.display());
         assert_eq!(run.end, cfa.exit, "{}: ends normally", c.path.display());
     }
-}
-
-fn warden(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn temp_c(name: &str, text: &str) -> std::path::PathBuf {

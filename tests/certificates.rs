@@ -6,20 +6,13 @@
 
 mod common;
 
-use std::process::Command;
+use common::warden;
 
 use warden::aig::{Lit, Node};
 use warden::cert::{self, witness_circuit, Invariant};
 use warden::check::{self, Answer, EngineKind, Options};
 use warden::front;
 use warden::Budget;
-
-fn warden(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("warden-cert-{}-{name}", std::process::id()))

@@ -2,15 +2,11 @@
 //! path (printed only after the CFA interpreter replayed it), and its invariant written as a
 //! certificate that `warden certify` accepts.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn warden(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .output()
-        .expect("run warden")
-}
+use common::warden;
+
+use std::path::PathBuf;
 
 /// Writes `source` to a fresh file `name` in the temporary directory.
 fn program(name: &str, source: &str) -> PathBuf {

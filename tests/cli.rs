@@ -3,21 +3,14 @@
 
 mod common;
 
-use std::process::{Command, Output, Stdio};
+use common::warden;
 
-fn warden(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .output()
-        .expect("run warden")
-}
+use std::process::{Command, Stdio};
 
 use common::circuit;
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("warden-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch_file("cli", name)
 }
 
 #[test]

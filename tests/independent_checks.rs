@@ -6,17 +6,11 @@
 
 mod common;
 
+use common::warden;
+
 use std::path::Path;
-use std::process::Command;
 
 use common::checkers::{Check, Checkers};
-
-fn warden(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn every_answer_on_our_circuits_passes_the_independent_checkers() {

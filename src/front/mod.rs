@@ -256,16 +256,21 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
     })
 }
 
+/// The file's bytes as text, or an error at the first byte that is not UTF-8.
+fn utf8<'d>(path: &Path, data: &'d [u8]) -> Result<&'d str, InputError> {
+    std::str::from_utf8(data).map_err(|e| {
+        let position = Some(format!("byte {}", e.valid_up_to()));
+        InputError::new(path, position, "not UTF-8 text")
+    })
+}
+
 fn load_btor2(
     path: &Path,
     data: &[u8],
     simplify: bool,
     budget: &Budget,
 ) -> Result<Model, LoadError> {
-    let text = std::str::from_utf8(data).map_err(|e| {
-        let position = Some(format!("byte {}", e.valid_up_to()));
-        InputError::new(path, position, "not UTF-8 text")
-    })?;
+    let text = utf8(path, data)?;
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
     // The simplified model has the original's declarations: its bits and traces are the
@@ -295,10 +300,7 @@ fn load_c(
     options: &LoadOptions,
     budget: &Budget,
 ) -> Result<Model, LoadError> {
-    let text = std::str::from_utf8(data).map_err(|e| {
-        let position = Some(format!("byte {}", e.valid_up_to()));
-        InputError::new(path, position, "not UTF-8 text")
-    })?;
+    let text = utf8(path, data)?;
     let program = c::translate_with(text, options.data_model, &options.externs);
     let program = program.map_err(|e| match e {
         c::CError::Syntax { line, message } => {

@@ -3,9 +3,26 @@
 
 #![allow(dead_code)] // each test binary uses its own subset of these helpers
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 pub mod checkers;
+
+/// Runs the warden binary of this build with `args`.
+pub fn warden<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .output()
+        .expect("run warden")
+}
+
+/// The path `name` in this test process's own scratch folder `warden-<tag>-<pid>` (created).
+pub fn scratch_file(tag: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warden-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
 
 /// One row of `circuits/manifest.tsv`.
 pub struct Circuit {
