@@ -6,9 +6,9 @@ mod common;
 
 use common::warden;
 
-use warden::check::{self, Answer, EngineKind, Options};
-use warden::front::{self, btor2, Source};
-use warden::{cert, wl, Budget};
+use warden::check::{Answer, EngineKind};
+use warden::front::{btor2, Source};
+use warden::{cert, wl};
 
 fn temp(name: &str) -> std::path::PathBuf {
     common::scratch_file("btor2", name)
@@ -20,47 +20,32 @@ fn btor2_circuits() -> Vec<common::Circuit> {
 
 #[test]
 fn every_engine_decides_the_btor2_circuits_with_replayed_word_witnesses() {
-    for engine in [
-        EngineKind::Bmc,
-        EngineKind::Kind,
-        EngineKind::Ic3,
-        EngineKind::Portfolio,
-    ] {
-        for c in btor2_circuits() {
-            let name = format!("{} ({engine:?})", c.path.display());
-            let model = front::load(&c.path).unwrap_or_else(|e| panic!("{e}"));
-            let Source::Btor2 { model: words, bits } = &model.source else {
-                panic!("{name}: not read as BTOR2");
-            };
-            let opts = Options {
-                max_depth: (engine == EngineKind::Bmc).then_some(40),
-                ..Options::new(engine)
-            };
-            let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
-            let report = check::run(&model.ts, &opts, &budget).unwrap();
-            match (&report.answer, c.expected.as_str()) {
-                (Answer::Sat(trace), "sat") => {
-                    let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-                    let frame =
-                        wl::replay(words, &lifted).unwrap_or_else(|e| panic!("{name}: {e}"));
-                    if engine == EngineKind::Bmc {
-                        assert_eq!(Some(frame), c.depth, "{name}: shortest depth");
-                    }
-                    // The printed witness reads back and replays.
-                    let text = btor2::write_witness(words, &lifted);
-                    let w = btor2::parse_witness(&text, words).unwrap();
-                    assert_eq!(wl::replay(words, &w.trace), Ok(frame), "{name}");
+    common::each_engine_report(&btor2_circuits(), |engine, c, model, report, budget| {
+        let name = format!("{} ({engine:?})", c.path.display());
+        let Source::Btor2 { model: words, bits } = &model.source else {
+            panic!("{name}: not read as BTOR2");
+        };
+        match (&report.answer, c.expected.as_str()) {
+            (Answer::Sat(trace), "sat") => {
+                let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+                let frame = wl::replay(words, &lifted).unwrap_or_else(|e| panic!("{name}: {e}"));
+                if engine == EngineKind::Bmc {
+                    assert_eq!(Some(frame), c.depth, "{name}: shortest depth");
                 }
-                (Answer::Unsat(inv), "unsat") => {
-                    assert_eq!(cert::check(&model.ts, inv, &budget), Ok(()), "{name}");
-                }
-                (Answer::Unknown { depth }, "unsat") if engine == EngineKind::Bmc => {
-                    assert_eq!(*depth, Some(40), "{name}");
-                }
-                (a, e) => panic!("{name}: expected {e}, got {a:?}"),
+                // The printed witness reads back and replays.
+                let text = btor2::write_witness(words, &lifted);
+                let w = btor2::parse_witness(&text, words).unwrap();
+                assert_eq!(wl::replay(words, &w.trace), Ok(frame), "{name}");
             }
+            (Answer::Unsat(inv), "unsat") => {
+                assert_eq!(cert::check(&model.ts, inv, budget), Ok(()), "{name}");
+            }
+            (Answer::Unknown { depth }, "unsat") if engine == EngineKind::Bmc => {
+                assert_eq!(*depth, Some(40), "{name}");
+            }
+            (a, e) => panic!("{name}: expected {e}, got {a:?}"),
         }
-    }
+    });
 }
 
 #[test]

@@ -17,48 +17,34 @@ fn c_programs() -> Vec<common::Circuit> {
 
 #[test]
 fn engines_decide_the_c_programs_and_error_paths_replay() {
-    for engine in [
-        EngineKind::Bmc,
-        EngineKind::Kind,
-        EngineKind::Ic3,
-        EngineKind::Portfolio,
-    ] {
-        for c in c_programs() {
-            let name = format!("{} ({engine:?})", c.path.display());
-            let model = front::load(&c.path).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let Source::C {
-                cfa,
-                blocks,
-                model: words,
-                bits,
-                ..
-            } = &model.source
-            else {
-                panic!("{name}: not read as C");
-            };
-            let opts = Options {
-                max_depth: (engine == EngineKind::Bmc).then_some(40),
-                ..Options::new(engine)
-            };
-            let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
-            let report = check::run(&model.ts, &opts, &budget).unwrap();
-            match (&report.answer, c.expected.as_str()) {
-                (Answer::Sat(trace), "sat") => {
-                    let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-                    let path = cfa::path::from_trace(cfa, blocks, &lifted)
-                        .unwrap_or_else(|e| panic!("{name}: {e}"));
-                    // The printed values alone lead to the error again.
-                    let text = cfa::path::write(cfa, &path);
-                    let values = cfa::path::parse_values(cfa, &text).unwrap();
-                    let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
-                    assert!(run.reached(cfa), "{name}");
-                }
-                (Answer::Unsat(_), "unsat") => {}
-                (Answer::Unknown { .. }, "unsat") if engine == EngineKind::Bmc => {}
-                (a, e) => panic!("{name}: expected {e}, got {a:?}"),
+    common::each_engine_report(&c_programs(), |engine, c, model, report, _| {
+        let name = format!("{} ({engine:?})", c.path.display());
+        let Source::C {
+            cfa,
+            blocks,
+            model: words,
+            bits,
+            ..
+        } = &model.source
+        else {
+            panic!("{name}: not read as C");
+        };
+        match (&report.answer, c.expected.as_str()) {
+            (Answer::Sat(trace), "sat") => {
+                let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+                let path = cfa::path::from_trace(cfa, blocks, &lifted)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                // The printed values alone lead to the error again.
+                let text = cfa::path::write(cfa, &path);
+                let values = cfa::path::parse_values(cfa, &text).unwrap();
+                let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
+                assert!(run.reached(cfa), "{name}");
             }
+            (Answer::Unsat(_), "unsat") => {}
+            (Answer::Unknown { .. }, "unsat") if engine == EngineKind::Bmc => {}
+            (a, e) => panic!("{name}: expected {e}, got {a:?}"),
         }
-    }
+    });
 }
 
 #[test]

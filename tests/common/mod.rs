@@ -9,6 +9,36 @@ use std::process::{Command, Output};
 
 pub mod checkers;
 
+use warden::check::{self, EngineKind, Options, Report};
+use warden::front::{self, Model};
+use warden::Budget;
+
+/// Runs BMC (to depth 40), k-induction, IC3 and the portfolio on every circuit of `circuits`
+/// (30 s each) and hands each report to `check` with its engine, circuit and model.
+pub fn each_engine_report(
+    circuits: &[Circuit],
+    mut check: impl FnMut(EngineKind, &Circuit, &Model, &Report, &Budget),
+) {
+    for engine in [
+        EngineKind::Bmc,
+        EngineKind::Kind,
+        EngineKind::Ic3,
+        EngineKind::Portfolio,
+    ] {
+        for c in circuits {
+            let model = front::load(&c.path)
+                .unwrap_or_else(|e| panic!("{} ({engine:?}): {e}", c.path.display()));
+            let opts = Options {
+                max_depth: (engine == EngineKind::Bmc).then_some(40),
+                ..Options::new(engine)
+            };
+            let budget = Budget::new(Some(std::time::Duration::from_secs(30)));
+            let report = check::run(&model.ts, &opts, &budget).unwrap();
+            check(engine, c, &model, &report, &budget);
+        }
+    }
+}
+
 /// Runs the warden binary of this build with `args`.
 pub fn warden<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warden"))
