@@ -57,6 +57,11 @@ impl<'a> Unroller<'a> {
         }
     }
 
+    /// The index of the latch whose output variable is `v`, if `v` is one.
+    pub fn latch_of(&self, v: aig::Var) -> Option<usize> {
+        self.latch_of.get(&(v.index() as u32)).copied()
+    }
+
     pub fn ts(&self) -> &'a TransitionSystem {
         self.ts
     }
@@ -122,7 +127,7 @@ impl<'a> Unroller<'a> {
                     let lb = decode(lb).unwrap().xor_sign(b.is_negated());
                     self.gates.and(s, la, lb)
                 }
-                Node::Leaf => match self.latch_of.get(&(v.index() as u32)).copied() {
+                Node::Leaf => match self.latch_of(v) {
                     Some(i) if k > 0 => {
                         let next = self.ts.latches[i].next;
                         match decode(self.frame(k - 1).get(next.var().index())) {

@@ -19,7 +19,7 @@ use super::options::Ic3Sat;
 use super::Interrupted;
 use crate::aig;
 use crate::sat::{self, Cadical, Cdcl, SatResult, Solver};
-use crate::ts::{Leaf, TransitionSystem};
+use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
 
@@ -58,9 +58,8 @@ pub(super) struct FrameSolver<'a> {
     /// it (the successor lies on a trace); bad-state queries do not (the bad state may be
     /// the last one).
     next_valid: Option<sat::Lit>,
-    /// What each AIG variable is as a leaf, and the marks of [`Self::domain`]'s traversal
-    /// (per variable and frame, `stamp` meaning visited by the current one).
-    kinds: Vec<Option<Leaf>>,
+    /// The marks of [`Self::domain`]'s traversal (per variable and frame, `stamp` meaning
+    /// visited by the current one; allocated by the first traversal, so only with cdcl).
     visited: Vec<u32>,
     stamp: u32,
 }
@@ -88,7 +87,6 @@ impl<'a> FrameSolver<'a> {
             bad: None,
             valid: None,
             next_valid: None,
-            kinds: ts.leaf_kinds(),
             visited: Vec::new(),
             stamp: 0,
         };

@@ -24,7 +24,6 @@
 use super::{FrameSolver, Target};
 use crate::aig::{self, Node};
 use crate::sat;
-use crate::ts::Leaf;
 
 impl FrameSolver<'_> {
     /// The variables a query about `target` under `assumptions` decides (see the module
@@ -76,7 +75,7 @@ impl FrameSolver<'_> {
             match ts.aig.node(v) {
                 Node::And(a, b) => stack.extend([(a.var(), k), (b.var(), k)]),
                 Node::Leaf if k == 1 => {
-                    if let Some(Leaf::Latch(i)) = self.kinds[v.index()] {
+                    if let Some(i) = self.un.latch_of(v) {
                         stack.push((ts.latches[i].next.var(), 0));
                     }
                 }
