@@ -16,7 +16,7 @@
 //! (the command line turns that into `unknown` and exit code 3).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
 
@@ -101,7 +101,7 @@ impl Engine for Portfolio {
         let own: Vec<Budget> = (0..workers).map(|_| race.child()).collect();
         let done: Vec<AtomicBool> = (0..workers).map(|_| AtomicBool::new(false)).collect();
         let names: Vec<&'static str> = self.workers.iter().map(|w| w.name()).collect();
-        let shed = AtomicBool::new(false);
+        let shed = AtomicU64::new(0);
         std::thread::scope(|s| {
             let gate = self
                 .slots
@@ -160,8 +160,9 @@ impl Engine for Portfolio {
             }
         });
         self.stats = stats.into_inner().unwrap();
-        if shed.load(Ordering::SeqCst) {
-            self.stats.push(("portfolio_shed_workers", 1));
+        let shed = shed.into_inner();
+        if shed > 0 {
+            self.stats.push(("portfolio_shed_workers", shed));
         }
         match answer {
             Some((name, v)) => {
@@ -181,14 +182,14 @@ impl Engine for Portfolio {
 }
 
 /// Stops the last worker of the order that still runs (one at a time, never the last one)
-/// while the resident memory is above `limit_mib`, until every worker has returned. Sets
-/// `shed` when it stopped one.
+/// while the resident memory is above `limit_mib`, until every worker has returned. Counts
+/// the workers it stopped in `shed`.
 fn shed_on_memory(
     limit_mib: u64,
     budgets: &[Budget],
     done: &[AtomicBool],
     names: &[&'static str],
-    shed: &AtomicBool,
+    shed: &AtomicU64,
 ) {
     let mut unwinding: Option<usize> = None;
     loop {
@@ -211,7 +212,7 @@ fn shed_on_memory(
                     ),
                 );
                 budgets[last].stop();
-                shed.store(true, Ordering::SeqCst);
+                shed.fetch_add(1, Ordering::SeqCst);
                 unwinding = Some(last);
             }
         }
