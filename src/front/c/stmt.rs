@@ -286,15 +286,21 @@ impl<'a> Translator<'a> {
             }
             _ => match self.functions.get(name).copied() {
                 Some(f) => self.inline(f, &c.arguments, span),
-                None => self.external(name, &c.arguments, span),
+                None => self.external(name, &c.arguments, span, line),
             },
         }
     }
 
     /// A call of `name`, a function without a body: a nondet value of its return type after
     /// the arguments are evaluated, unless [`super::Externs`] or the call's form rules that
-    /// out (then unsupported, with the reason).
-    fn external(&mut self, name: &str, args: &[Node<Expression>], span: &Span) -> R<Option<Rv>> {
+    /// out (then unsupported, with the reason). `line` is the call's source line.
+    fn external(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        span: &Span,
+        line: u32,
+    ) -> R<Option<Rv>> {
         let declared = self.prototypes.get(name).cloned();
         let allowed = self.externs.nondet.iter().any(|f| f == name);
         if self.externs.strict && !allowed {
@@ -336,7 +342,6 @@ impl<'a> Translator<'a> {
             self.eval(a)?;
         }
         self.assumed_nondet.insert(name.to_owned());
-        let line = self.line(span);
         Ok(ret.map(|ty| self.nondet(name, ty, line)))
     }
 
