@@ -107,7 +107,8 @@ const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --set FILE         task list (TSV with columns path, expected[, format, ...])
   --timeout T        seconds per run (default 20); processes are killed at T + 10
-  --engine E[,E..]   warden engine(s), each a column (default bmc)
+  --engine E[,E..]   warden engine(s), each a column (default bmc); `none` runs
+                     only ABC (with --vs abc)
   --vs abc           also run ABC (berkeley-abc)
   --abc-cmd C        bmc3 | pdr | both (default: bmc3 for --engine bmc, else pdr)
   --jobs J           tasks run at once (default 1)
@@ -230,6 +231,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
         match flag {
             "--set" => set = Some(PathBuf::from(value)),
             "--timeout" => args.timeout = number(&value)?.max(1) as u64,
+            "--engine" if value == "none" => args.engines.clear(),
             "--engine" => args.engines = value.split(',').map(str::to_owned).collect(),
             "--vs" if value == "abc" => args.vs_abc = true,
             "--vs" => return Err(format!("--vs: only `abc` is known, not {value}")),
