@@ -235,9 +235,13 @@ fn verify(
 ) -> Result<Answer, InternalError> {
     Ok(match verdict {
         Verdict::Unsafe(t) => {
-            let lifted = restore.trace(&t);
+            let mut lifted = restore.trace(&t);
             match replay(ts, &lifted) {
-                Ok(_) => Answer::Sat(lifted),
+                // Cut at the first bad frame: a jumping BMC's trace may run on past it.
+                Ok(frame) => {
+                    lifted.inputs.truncate(frame + 1);
+                    Answer::Sat(lifted)
+                }
                 Err(e) => {
                     let reason = e.to_string();
                     return Err(InternalError::TraceDoesNotReplay { engine, reason });

@@ -10,7 +10,13 @@
 //! literal is true in the model, so its depth is exact, and the bound reported on a timeout is
 //! the last window proved clean. The dynamic step ([`BmcOptions::dynamic`]) doubles `k` while
 //! queries stay cheap and halves it when one gets expensive, keeping a query near a second
-//! (what a timeout can throw away). A clean window's negated activation literal becomes a
+//! (what a timeout can throw away). The jump mode ([`BmcOptions::jump`], rIC3's `bmc --step`)
+//! asks for a bad state in frame `d` only, for `d = k, 2k, ...`: frames in between get their
+//! transition relation and constraints but no query, so a deep counterexample costs `d / k`
+//! queries, each of which is satisfiable as soon as the bug can be reached at any depth and
+//! then replayed for `d - depth` more steps (designs that can idle). The counterexample is then
+//! not the shortest one, and an unsatisfiable query proves no bound (frames before it were
+//! skipped). A clean window's negated activation literal becomes a
 //! unit clause. Its bad literals are then false in every model, but adding them as units
 //! cost CPU (to depth 20 of `h20_arbitrated_top_n2_w8_d32_e0`: 7.7 s user with them, 6.9 s
 //! without), so they are left out.
@@ -38,6 +44,10 @@ pub struct BmcOptions {
     /// over two seconds.
     #[arg(long = "bmc-dyn")]
     pub dynamic: bool,
+    /// Jump: ask only whether frame K, 2K, 3K, ... is bad (K from `--bmc-step`), not the frames
+    /// in between; the counterexample found may be longer than the shortest one.
+    #[arg(long = "bmc-jump")]
+    pub jump: bool,
 }
 
 impl Default for BmcOptions {
@@ -46,6 +56,7 @@ impl Default for BmcOptions {
         BmcOptions {
             step: NonZeroUsize::MIN,
             dynamic: false,
+            jump: false,
         }
     }
 }
@@ -98,15 +109,20 @@ impl Engine for Bmc {
             if budget.expired() {
                 break;
             }
-            let hi = self
-                .max_depth
-                .map_or(lo + step - 1, |m| m.min(lo + step - 1));
+            // A jump checks one frame per query: 0, K, 2K, ...
+            let hi = match self.opts.jump {
+                true => lo,
+                false => (self.max_depth).map_or(lo + step - 1, |m| m.min(lo + step - 1)),
+            };
             self.queries += 1;
             self.frames = hi as u64 + 1;
             self.max_step = self.max_step.max((hi + 1 - lo) as u64);
             let started = Instant::now();
             match frames.check_frames(lo..=hi) {
                 SatResult::Sat => return Verdict::Unsafe(frames.trace_in(lo..=hi)),
+                SatResult::Unsat if self.opts.jump => {
+                    crate::log::info(2, format_args!("bmc: frame {hi} is not bad"));
+                }
                 SatResult::Unsat => {
                     crate::log::info(2, format_args!("bmc: no counterexample at depth {hi}"));
                     clean = Some(hi);
@@ -116,7 +132,10 @@ impl Engine for Bmc {
             if self.opts.dynamic {
                 step = next_step(step, started.elapsed());
             }
-            lo = hi + 1;
+            lo = match self.opts.jump {
+                true => hi + step,
+                false => hi + 1,
+            };
         }
         Verdict::Unknown { depth: clean }
     }
@@ -146,6 +165,8 @@ fn next_step(step: usize, took: Duration) -> usize {
 pub(crate) struct Bounded<'a> {
     solver: Cadical,
     un: Unroller<'a>,
+    /// Frames whose invariant constraints are asserted (`0..constrained`).
+    constrained: usize,
 }
 
 impl<'a> Bounded<'a> {
@@ -153,6 +174,7 @@ impl<'a> Bounded<'a> {
         Bounded {
             solver: Cadical::new(budget),
             un: Unroller::new(ts, Start::Init),
+            constrained: 0,
         }
     }
 
@@ -162,16 +184,20 @@ impl<'a> Bounded<'a> {
         self.check_frames(k..=k)
     }
 
-    /// Whether a bad state is reachable in any of the frames of `window`. Windows must follow
-    /// each other from 0 without gaps: their frames get their constraints here.
+    /// Whether a bad state is reachable in any of the frames of `window`. Every frame up to
+    /// the window's end gets its constraints here (also frames skipped by a jump: a trace
+    /// satisfies the constraints in each of its frames).
     pub(crate) fn check_frames(&mut self, window: RangeInclusive<usize>) -> SatResult {
         let ts = self.un.ts();
         let mut bad = Vec::new();
-        for k in window {
+        for k in self.constrained..=*window.end() {
             for &c in &ts.constraints {
                 let l = self.un.lit(&mut self.solver, c, k);
                 self.solver.add_clause(&[l]);
             }
+        }
+        self.constrained = self.constrained.max(window.end() + 1);
+        for k in window {
             for &b in &ts.bad {
                 bad.push(self.un.lit(&mut self.solver, b, k));
             }
@@ -287,6 +313,7 @@ mod tests {
         BmcOptions {
             step: NonZeroUsize::new(step).unwrap(),
             dynamic: false,
+            jump: false,
         }
     }
 
@@ -308,7 +335,7 @@ mod tests {
             .map(|c| (c.name, c.row()))
             .filter(|(_, row)| row.engine == crate::check::EngineKind::Bmc);
         let mut seen = 0;
-        for (name, row) in rows {
+        for (name, row) in rows.filter(|(_, row)| !row.bmc.jump) {
             let mut bmc = Bmc::new(None).with_options(row.bmc);
             assert_eq!(replayed_depth(&ts, &mut bmc), 100, "{name}");
             seen += 1;
@@ -339,6 +366,33 @@ mod tests {
         let budget = Budget::new(None);
         budget.stop();
         match Bmc::new(None).with_options(stepped(5)).check(&ts, &budget) {
+            Verdict::Unknown { depth } => assert_eq!(depth, None),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+    }
+
+    #[test]
+    fn a_jump_checks_every_kth_frame_only_and_replays_its_longer_trace() {
+        // The counter wraps at 16 and is bad at 11: bad in frames 11, 27, 43, ...
+        let ts = counter(4, 11, false);
+        let mut jump = |step: usize| {
+            let opts = BmcOptions {
+                jump: true,
+                ..stepped(step)
+            };
+            let mut bmc = Bmc::new(Some(200)).with_options(opts);
+            let v = bmc.check(&ts, &Budget::new(None));
+            (v, bmc.queries)
+        };
+        // Frames 0, 9, 18, 27: the fourth query is bad. The trace runs to 27; replaying it
+        // meets the bad state first at 11.
+        let (v, queries) = jump(9);
+        let Verdict::Unsafe(t) = v else {
+            panic!("expected a counterexample, got {v:?}")
+        };
+        assert_eq!((t.depth(), replay(&ts, &t), queries), (27, Ok(11), 4));
+        // Frames 0, 8, 16, ...: never 11 mod 16, and no bound is claimed for skipped frames.
+        match jump(8).0 {
             Verdict::Unknown { depth } => assert_eq!(depth, None),
             v => panic!("expected unknown, got {v:?}"),
         }

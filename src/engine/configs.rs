@@ -82,6 +82,16 @@ pub const CONFIGS: &[Config] = &[
         args: "--engine bmc --bmc-dyn",
         about: "BMC, window doubled while queries stay under 0.25 s, halved over 2 s",
     },
+    Config {
+        name: "bmc-jump10",
+        args: "--engine bmc --bmc-step 10 --bmc-jump",
+        about: "BMC asking only frames 0, 10, 20, ... (deep counterexamples, not the shortest)",
+    },
+    Config {
+        name: "bmc-jump-dyn",
+        args: "--engine bmc --bmc-jump --bmc-dyn",
+        about: "BMC asking one frame per query, the jump doubled while queries stay cheap",
+    },
 ];
 
 /// A named, ordered set of configurations.
