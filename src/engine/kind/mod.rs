@@ -30,6 +30,7 @@ mod simulation;
 mod step;
 
 use std::thread;
+use std::time::{Duration, Instant};
 
 use super::bmc::Bounded;
 use super::lemmas::LemmaPool;
@@ -80,50 +81,96 @@ impl Kind {
         self
     }
 
-    /// The base/step deepening loop (the generator, if any, runs beside it).
+    /// The base/step deepening loop (the generator, if any, runs beside it). The two cases
+    /// deepen on their own and share the time equally: the case that has used less time so
+    /// far runs next. On a large design the step case, which starts anywhere, costs many
+    /// times the base case per frame, and the base case would otherwise trail it and find a
+    /// counterexample no sooner than the step case reached its depth.
     fn search(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut base = Bounded::new(ts, budget);
         let mut step = Step::new(ts, budget);
         let mut cursor = 0;
-        let mut clean = None;
+        // Frames `0..based` are known clean from the initial states.
+        let mut based = 0;
         let mut k = 0;
-        while self.max_depth.is_none_or(|m| k <= m) && !budget.expired() {
-            self.stats.depth = k as u64;
-            let result = step.check(k, &self.pool, &mut cursor);
-            self.stats.step = step.stats();
-            match result {
-                StepResult::Proved => {
-                    crate::log::info(1, format_args!("kind: proved at depth {k}"));
-                    return Verdict::Safe(certificate::k_copy(ts, k, step.lemmas()));
+        let (mut base_time, mut step_time) = (Duration::ZERO, Duration::ZERO);
+        let max_depth = self.max_depth;
+        let bound = move |d: usize| max_depth.is_none_or(|m| d <= m);
+        while (bound(k) || bound(based)) && !budget.expired() {
+            if bound(k) && (step_time <= base_time || !bound(based)) {
+                self.stats.depth = k as u64;
+                let started = Instant::now();
+                let result = step.check(k, &self.pool, &mut cursor);
+                step_time += started.elapsed();
+                self.stats.step = step.stats();
+                match result {
+                    // Sound once the base case has shown frames `0..k` clean.
+                    StepResult::Proved => match self.base_to(&mut base, &mut based, k, budget) {
+                        Ok(()) => {
+                            crate::log::info(1, format_args!("kind: proved at depth {k}"));
+                            return Verdict::Safe(certificate::k_copy(ts, k, step.lemmas()));
+                        }
+                        Err(verdict) => return verdict,
+                    },
+                    StepResult::ProvedWithSimplePath => {
+                        self.stats.simple_path_proofs += 1;
+                        crate::log::info(
+                            1,
+                            format_args!(
+                                "kind: proved at depth {k} only with simple-path constraints \
+                                 (no certificate); deepening"
+                            ),
+                        );
+                    }
+                    StepResult::Failed => {}
+                    StepResult::Interrupted => break,
                 }
-                StepResult::ProvedWithSimplePath => {
-                    self.stats.simple_path_proofs += 1;
-                    crate::log::info(
-                        1,
-                        format_args!(
-                            "kind: proved at depth {k} only with simple-path constraints \
-                             (no certificate); deepening"
-                        ),
-                    );
+                k += 1;
+            } else {
+                let started = Instant::now();
+                let next = based + 1;
+                let result = self.base_to(&mut base, &mut based, next, budget);
+                base_time += started.elapsed();
+                if let Err(verdict) = result {
+                    return verdict;
                 }
-                StepResult::Failed => {}
-                StepResult::Interrupted => break,
             }
+        }
+        Verdict::Unknown {
+            depth: based.checked_sub(1),
+        }
+    }
+
+    /// Runs the base case until frames `0..depth` are clean (`Ok`), or it finds a
+    /// counterexample or is interrupted (`Err` with the verdict to return).
+    fn base_to(
+        &mut self,
+        base: &mut Bounded,
+        based: &mut usize,
+        depth: usize,
+        budget: &Budget,
+    ) -> Result<(), Verdict> {
+        while *based < depth {
             if budget.expired() {
-                break;
+                return Err(Verdict::Unknown {
+                    depth: based.checked_sub(1),
+                });
             }
             self.stats.base_queries += 1;
-            match base.check(k) {
-                SatResult::Sat => return Verdict::Unsafe(base.trace(k)),
+            match base.check(*based) {
+                SatResult::Sat => return Err(Verdict::Unsafe(base.trace(*based))),
                 SatResult::Unsat => {
-                    crate::log::info(2, format_args!("kind: no counterexample at depth {k}"));
-                    clean = Some(k);
+                    crate::log::info(2, format_args!("kind: no counterexample at depth {based}"));
+                    *based += 1;
                 }
-                SatResult::Interrupted => break,
+                SatResult::Interrupted => {
+                    return Err(Verdict::Unknown {
+                        depth: based.checked_sub(1),
+                    })
+                }
             }
-            k += 1;
         }
-        Verdict::Unknown { depth: clean }
+        Ok(())
     }
 }
 
