@@ -375,7 +375,7 @@ mod tests {
     fn a_jump_checks_every_kth_frame_only_and_replays_its_longer_trace() {
         // The counter wraps at 16 and is bad at 11: bad in frames 11, 27, 43, ...
         let ts = counter(4, 11, false);
-        let mut jump = |step: usize| {
+        let jump = |step: usize| {
             let opts = BmcOptions {
                 jump: true,
                 ..stepped(step)

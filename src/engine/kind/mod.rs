@@ -106,11 +106,11 @@ impl Kind {
                 match result {
                     // Sound once the base case has shown frames `0..k` clean.
                     StepResult::Proved => match self.base_to(&mut base, &mut based, k, budget) {
-                        Ok(()) => {
+                        None => {
                             crate::log::info(1, format_args!("kind: proved at depth {k}"));
                             return Verdict::Safe(certificate::k_copy(ts, k, step.lemmas()));
                         }
-                        Err(verdict) => return verdict,
+                        Some(verdict) => return verdict,
                     },
                     StepResult::ProvedWithSimplePath => {
                         self.stats.simple_path_proofs += 1;
@@ -131,7 +131,7 @@ impl Kind {
                 let next = based + 1;
                 let result = self.base_to(&mut base, &mut based, next, budget);
                 base_time += started.elapsed();
-                if let Err(verdict) = result {
+                if let Some(verdict) = result {
                     return verdict;
                 }
             }
@@ -141,36 +141,36 @@ impl Kind {
         }
     }
 
-    /// Runs the base case until frames `0..depth` are clean (`Ok`), or it finds a
-    /// counterexample or is interrupted (`Err` with the verdict to return).
+    /// Runs the base case until frames `0..depth` are clean (`None`), or it finds a
+    /// counterexample or is interrupted (the verdict to return).
     fn base_to(
         &mut self,
         base: &mut Bounded,
         based: &mut usize,
         depth: usize,
         budget: &Budget,
-    ) -> Result<(), Verdict> {
+    ) -> Option<Verdict> {
         while *based < depth {
             if budget.expired() {
-                return Err(Verdict::Unknown {
+                return Some(Verdict::Unknown {
                     depth: based.checked_sub(1),
                 });
             }
             self.stats.base_queries += 1;
             match base.check(*based) {
-                SatResult::Sat => return Err(Verdict::Unsafe(base.trace(*based))),
+                SatResult::Sat => return Some(Verdict::Unsafe(base.trace(*based))),
                 SatResult::Unsat => {
                     crate::log::info(2, format_args!("kind: no counterexample at depth {based}"));
                     *based += 1;
                 }
                 SatResult::Interrupted => {
-                    return Err(Verdict::Unknown {
+                    return Some(Verdict::Unknown {
                         depth: based.checked_sub(1),
                     })
                 }
             }
         }
-        Ok(())
+        None
     }
 }
 
