@@ -109,6 +109,11 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         about: "the default: chosen by the measured configuration matrix",
     },
     PortfolioSet {
+        name: "ic3-kind-bmc",
+        configs: &["ic3", "kind", "bmc-jump-dyn"],
+        about: "the default plus BMC with a dynamic jump (time-sliced on 2 cores)",
+    },
+    PortfolioSet {
         name: "ic3-kind-loc",
         configs: &["ic3", "kind", "cegar-loc"],
         about: "the default plus localization with IC3 (time-sliced on 2 cores)",
