@@ -220,6 +220,16 @@ fn design_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Runs `warden check ARGS` and requires an input error (exit 2, nothing on stdout) whose
+/// message has `message`.
+fn assert_input_error(args: &[&str], message: &str) {
+    let out = warden(&[&["check"][..], args].concat());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(message), "{message}: {err}");
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+}
+
 #[test]
 fn bad_designs_give_a_clear_message_and_exit_2() {
     if !have_yosys() {
@@ -229,51 +239,31 @@ fn bad_designs_give_a_clear_message_and_exit_2() {
         "syntax.sv",
         "module syntax(input clk);\n  wire x\n  assign x = 1;\nendmodule\n",
     );
-    let out = warden(&["check".as_ref(), syntax.as_os_str()]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("syntax.sv: line 3: yosys: syntax error"), "{err}");
-    assert!(stdout(&out).is_empty());
-
-    let out = warden(&[
-        "check".as_ref(),
-        three_props().as_ref(),
-        "--top".as_ref(),
-        "nosuch".as_ref(),
-    ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("three_props.sv: top module `nosuch` not found"), "{err}");
-
+    let syntax_error = "syntax.sv: line 3: yosys: syntax error";
+    assert_input_error(&[syntax.to_str().unwrap()], syntax_error);
+    let no_top = "three_props.sv: top module `nosuch` not found";
+    assert_input_error(&[three_props().as_str(), "--top", "nosuch"], no_top);
     let quiet = design_file(
         "quiet.sv",
         "module quiet(input clk, output reg q);\n  initial q = 0;\n  \
          always @(posedge clk) q <= !q;\nendmodule\n",
     );
-    let out = warden(&["check".as_ref(), quiet.as_os_str()]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("quiet.sv: the design has no assertion"), "{err}");
+    let no_assertion = "quiet.sv: the design has no assertion";
+    assert_input_error(&[quiet.to_str().unwrap()], no_assertion);
 }
 
 #[test]
 fn a_missing_yosys_says_how_to_install_it() {
-    let out = warden(&[
-        "check",
-        &three_props(),
-        "--yosys",
-        "/nonexistent/bin/yosys",
-    ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("apt-get install yosys"), "{err}");
+    let model = three_props();
+    let args = [model.as_str(), "--yosys", "/nonexistent/bin/yosys"];
+    assert_input_error(&args, "apt-get install yosys");
 }
 
 #[test]
 fn the_yosys_script_can_be_printed_and_run_by_hand() {
     let out = warden(&[
         "check",
-        &three_props(),
+        three_props().as_str(),
         "--top",
         "three_props",
         "--define",
@@ -288,9 +278,15 @@ fn the_yosys_script_can_be_printed_and_run_by_hand() {
     if !have_yosys() {
         return;
     }
-    let dir = scratch_file("verilog-script", "x");
-    let dir = dir.parent().unwrap();
-    yosys(dir, &script.replace('\n', "; "));
+    let file = scratch_file("verilog-script", "design.ys");
+    std::fs::write(&file, &script).unwrap();
+    let dir = file.parent().unwrap();
+    let run = Command::new("yosys")
+        .args(["-q", "-s", "design.ys"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
     let btor2 = std::fs::read_to_string(dir.join("design.btor2")).unwrap();
     assert!(btor2.contains(" bad ") && btor2.contains("p_needs_assume"), "{btor2}");
 }
