@@ -149,7 +149,7 @@ fn write_counterexample(
     let file = |p: &Option<std::path::PathBuf>| p.as_deref().map(|p| property_file(p, n, name));
     write_file(file(&args.witness).as_deref(), text.as_bytes())?;
     write_file(file(&args.vcd).as_deref(), vcd.unwrap_or_default().as_bytes())?;
-    let title = format!("{name} fails at cycle {}:", trace.depth());
+    let title = format!("counterexample of {name}, failing at cycle {}:", trace.depth());
     let yw = file(&args.rtl.yw);
     let explain = args.rtl.explain(&args.model, clocks);
     explain_counterexample(model, trace, &title, &explain, yw.as_deref())?;

@@ -54,9 +54,13 @@ pub fn is_verilog(path: &Path) -> bool {
         .is_some_and(|e| matches!(e, "v" | "sv" | "vh" | "svh"))
 }
 
-/// Quotes `s` for a Yosys script (a file name may hold spaces).
+/// `s` as one word of a Yosys script: quoted only when it holds a space or a `;` (some
+/// commands, `tee -o` among them, would keep the quotes as part of a file name).
 fn quoted(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    match s.contains(|c: char| c.is_whitespace() || c == ';' || c == '"') {
+        true => format!("\"{}\"", s.replace('"', "\\\"")),
+        false => s.to_owned(),
+    }
 }
 
 /// The Yosys script that turns `design` into `out` (BTOR2) and `info` (its clocks).
