@@ -89,7 +89,7 @@ fn each_of_three_assertions_gets_its_own_verdict_with_rtl_names() {
     // The trace by hierarchical names and word values: count is 5 at cycle 5.
     let cycle5 = err
         .lines()
-        .find(|l| l.contains("cycle 5:"))
+        .find(|l| l.starts_with("warden:   cycle 5:"))
         .unwrap_or_else(|| panic!("no cycle 5 in:\n{err}"));
     assert!(cycle5.contains(" count=5"), "{cycle5}");
     assert!(cycle5.contains(" u_level.level="), "{cycle5}");
