@@ -80,7 +80,12 @@ fn each_of_three_assertions_gets_its_own_verdict_with_rtl_names() {
     assert_eq!(fails[1..3], ["sat", "5"], "{err}");
     let holds = row(&err, "p_holds");
     assert_eq!(holds[1..3], ["unsat", "-"], "{err}");
-    assert!(holds.join(" ").contains("proved (holds without the assumptions too)"), "{err}");
+    assert!(
+        holds
+            .join(" ")
+            .contains("proved (holds without the assumptions too)"),
+        "{err}"
+    );
     let assumed = row(&err, "p_needs_assume");
     assert_eq!(assumed[1..3], ["unsat", "-"], "{err}");
     let note = "proved under the assumptions (fails at cycle 9 without them)";
@@ -113,7 +118,10 @@ fn each_of_three_assertions_gets_its_own_verdict_with_rtl_names() {
         .nth(1)
         .unwrap_or_else(|| panic!("no u_level scope in:\n{header}"));
     let u_level = u_level.split("$upscope").next().unwrap();
-    assert!(u_level.contains("$var wire 4 ") && u_level.contains(" level $end"), "{header}");
+    assert!(
+        u_level.contains("$var wire 4 ") && u_level.contains(" level $end"),
+        "{header}"
+    );
     assert!(header.contains(" count $end"), "{header}");
 }
 
@@ -141,7 +149,10 @@ fn without_the_assume_the_third_property_fails() {
     let lines = json_lines(&json);
     assert_eq!(lines[1]["property"], "p_holds");
     assert_eq!(lines[1]["under_assumptions"], false);
-    assert!(lines[0]["under_assumptions"].is_null(), "a failing property rests on nothing");
+    assert!(
+        lines[0]["under_assumptions"].is_null(),
+        "a failing property rests on nothing"
+    );
 }
 
 /// Runs Yosys with `script` in `dir`; panics with its log when it fails.
@@ -161,20 +172,33 @@ fn the_yosys_witness_replays_in_yosys_sim_and_fails_at_the_reported_cycle() {
     if !have_yosys() {
         return;
     }
-    if Command::new("yosys-witness").arg("--help").output().is_err() {
+    if Command::new("yosys-witness")
+        .arg("--help")
+        .output()
+        .is_err()
+    {
         eprintln!("skipped: yosys-witness is not installed (it comes with Debian's yosys)");
         return;
     }
     let yw = scratch_file("verilog-yw", "cex.yw");
     let dir: PathBuf = yw.parent().unwrap().into();
-    let out = warden(&["check".as_ref(), three_props().as_ref(), "--yw".as_ref(), yw.as_os_str()]);
+    let out = warden(&[
+        "check".as_ref(),
+        three_props().as_ref(),
+        "--yw".as_ref(),
+        yw.as_os_str(),
+    ]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(row(&err, "p_fails")[1..3], ["sat", "5"], "{err}");
     let witness: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&yw).unwrap()).unwrap();
     assert_eq!(witness["format"], "Yosys Witness Trace");
-    assert_eq!(witness["steps"].as_array().unwrap().len(), 6, "cycles 0 to 5");
+    assert_eq!(
+        witness["steps"].as_array().unwrap().len(),
+        6,
+        "cycles 0 to 5"
+    );
 
     // Yosys's own flow: the AIGER map that turns the .yw into an AIGER witness, then `sim`
     // on the design read afresh.
@@ -197,7 +221,10 @@ fn the_yosys_witness_replays_in_yosys_sim_and_fails_at_the_reported_cycle() {
         .output()
         .unwrap();
     assert!(convert.status.success(), "{}", stderr(&convert));
-    let log = yosys(&dir, &format!("{read}; sim -r cex.aiw -map m.aim -clock clk"));
+    let log = yosys(
+        &dir,
+        &format!("{read}; sim -r cex.aiw -map m.aim -clock clk"),
+    );
     // The cycle Yosys was simulating when the assertion first failed.
     let mut cycle = None;
     let mut failed_at = None;
@@ -209,7 +236,10 @@ fn the_yosys_witness_replays_in_yosys_sim_and_fails_at_the_reported_cycle() {
             failed_at = cycle;
             break;
         }
-        assert!(!line.contains("failed."), "another assertion failed first: {line}");
+        assert!(
+            !line.contains("failed."),
+            "another assertion failed first: {line}"
+        );
     }
     assert_eq!(failed_at, Some(5), "{log}");
 }
@@ -273,7 +303,10 @@ fn the_yosys_script_can_be_printed_and_run_by_hand() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let script = stdout(&out);
-    assert!(script.contains("read_verilog -formal -sv -DNO_ASSUME "), "{script}");
+    assert!(
+        script.contains("read_verilog -formal -sv -DNO_ASSUME "),
+        "{script}"
+    );
     assert!(script.contains("prep -top three_props\n"), "{script}");
     assert!(script.contains("write_btor -i "), "{script}");
     if !have_yosys() {
@@ -289,7 +322,10 @@ fn the_yosys_script_can_be_printed_and_run_by_hand() {
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
     let btor2 = std::fs::read_to_string(dir.join("design.btor2")).unwrap();
-    assert!(btor2.contains(" bad ") && btor2.contains("p_needs_assume"), "{btor2}");
+    assert!(
+        btor2.contains(" bad ") && btor2.contains("p_needs_assume"),
+        "{btor2}"
+    );
 }
 
 #[test]
@@ -305,7 +341,10 @@ fn all_properties_on_aiger_names_each_b_property() {
     ]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert_eq!(stdout(&out).lines().take(2).collect::<Vec<_>>(), ["sat", "1"]);
+    assert_eq!(
+        stdout(&out).lines().take(2).collect::<Vec<_>>(),
+        ["sat", "1"]
+    );
     assert_eq!(row(&err, "c_eq_3")[1], "unsat", "{err}");
     assert_eq!(row(&err, "c_eq_2_and_go")[1..3], ["sat", "2"], "{err}");
     assert_eq!(row(&err, "p_low_and_c1")[1], "unsat", "{err}");

@@ -34,8 +34,8 @@ mod run;
 mod stdout;
 
 use files::blast;
-use rtl::RtlArgs;
 use replay::{certify, sim};
+use rtl::RtlArgs;
 use run::{check, run_check};
 use stdout::{claim_stdout, VERDICT_DUE};
 

@@ -80,9 +80,10 @@ pub(super) fn run(
         if let Answer::Sat(trace) = &mut report.answer {
             // The trace of the one-property system is a trace of `model` failing property i.
             trace.bad = i;
-            let n = rows.iter().filter(|r: &&Row| matches!(r.report.answer, Answer::Sat(_)));
-            let text = match write_counterexample(args, model, trace, &name, n.count(), clocks)
-            {
+            let n = rows
+                .iter()
+                .filter(|r: &&Row| matches!(r.report.answer, Answer::Sat(_)));
+            let text = match write_counterexample(args, model, trace, &name, n.count(), clocks) {
                 Ok(text) => text,
                 Err(code) => return code,
             };
@@ -109,7 +110,10 @@ pub(super) fn run(
     }
     let verdict = if first_witness.is_some() {
         "sat"
-    } else if rows.iter().all(|r| matches!(r.report.answer, Answer::Unsat(_))) {
+    } else if rows
+        .iter()
+        .all(|r| matches!(r.report.answer, Answer::Unsat(_)))
+    {
         "unsat"
     } else {
         "unknown"
@@ -148,8 +152,14 @@ fn write_counterexample(
     })?;
     let file = |p: &Option<std::path::PathBuf>| p.as_deref().map(|p| property_file(p, n, name));
     write_file(file(&args.witness).as_deref(), text.as_bytes())?;
-    write_file(file(&args.vcd).as_deref(), vcd.unwrap_or_default().as_bytes())?;
-    let title = format!("counterexample of {name}, failing at cycle {}:", trace.depth());
+    write_file(
+        file(&args.vcd).as_deref(),
+        vcd.unwrap_or_default().as_bytes(),
+    )?;
+    let title = format!(
+        "counterexample of {name}, failing at cycle {}:",
+        trace.depth()
+    );
     let yw = file(&args.rtl.yw);
     let explain = args.rtl.explain(&args.model, clocks);
     explain_counterexample(model, trace, &title, &explain, yw.as_deref())?;

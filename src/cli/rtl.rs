@@ -162,12 +162,16 @@ pub(super) fn property_file(path: &Path, n: usize, name: &str) -> PathBuf {
     }
     let safe: String = name
         .chars()
-        .map(|c| match c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-            true => c,
-            false => '_',
-        })
+        .map(
+            |c| match c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                true => c,
+                false => '_',
+            },
+        )
         .collect();
-    let stem = path.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let stem = path
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
     let file = match path.extension() {
         Some(ext) => format!("{stem}.{safe}.{}", ext.to_string_lossy()),
         None => format!("{stem}.{safe}"),
@@ -184,7 +188,10 @@ mod tests {
         let p = Path::new("out/cex.yw");
         assert_eq!(property_file(p, 0, "p_a"), Path::new("out/cex.yw"));
         assert_eq!(property_file(p, 1, "p_b"), Path::new("out/cex.p_b.yw"));
-        assert_eq!(property_file(p, 2, "t.sv:36"), Path::new("out/cex.t_sv_36.yw"));
+        assert_eq!(
+            property_file(p, 2, "t.sv:36"),
+            Path::new("out/cex.t_sv_36.yw")
+        );
         assert_eq!(property_file(Path::new("w"), 1, "b2"), Path::new("w.b2"));
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use super::files::{write_aiger, write_file};
 use super::properties;
-use super::rtl::{explain_counterexample, show_script};
 use super::report::{json, print_stats, verdict_word};
+use super::rtl::{explain_counterexample, show_script};
 use super::stdout::{give_up, input_error, print_verdict, VERDICT_DUE};
 use super::{BlocksArg, CheckArgs, DataModelArg};
 use crate::cert;

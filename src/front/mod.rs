@@ -282,7 +282,12 @@ pub fn load_verilog(
     budget: &Budget,
 ) -> Result<(Model, verilog::Compiled), LoadError> {
     let compiled = verilog::compile(design)?;
-    let model = load_btor2_text(&design.files[0], &compiled.btor2, options.wl_simplify, budget)?;
+    let model = load_btor2_text(
+        &design.files[0],
+        &compiled.btor2,
+        options.wl_simplify,
+        budget,
+    )?;
     Ok((model, compiled))
 }
 

@@ -103,8 +103,7 @@ impl Scratch {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let dir =
-            std::env::temp_dir().join(format!("warden-yosys-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("warden-yosys-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
         Ok(Scratch(dir))
     }
@@ -127,9 +126,16 @@ pub fn compile(design: &Design) -> Result<Compiled, InputError> {
         message,
         unsupported: false,
     };
-    let scratch = Scratch::new()
-        .map_err(|e| error(None, format!("cannot create a scratch folder for Yosys: {e}")))?;
-    let (out, info) = (scratch.0.join("design.btor2"), scratch.0.join("design.info"));
+    let scratch = Scratch::new().map_err(|e| {
+        error(
+            None,
+            format!("cannot create a scratch folder for Yosys: {e}"),
+        )
+    })?;
+    let (out, info) = (
+        scratch.0.join("design.btor2"),
+        scratch.0.join("design.info"),
+    );
     let script_path = scratch.0.join("design.ys");
     std::fs::write(&script_path, script(design, &out, &info))
         .map_err(|e| error(None, format!("cannot write the Yosys script: {e}")))?;
@@ -157,8 +163,8 @@ pub fn compile(design: &Design) -> Result<Compiled, InputError> {
             ))
         }
     };
-    let log = String::from_utf8_lossy(&run.stderr).into_owned()
-        + &String::from_utf8_lossy(&run.stdout);
+    let log =
+        String::from_utf8_lossy(&run.stderr).into_owned() + &String::from_utf8_lossy(&run.stdout);
     if !run.status.success() {
         return Err(yosys_error(&top_file, &log));
     }
@@ -166,10 +172,14 @@ pub fn compile(design: &Design) -> Result<Compiled, InputError> {
         eprintln!("warden: yosys: {line}");
     }
     let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|e| error(None, format!("Yosys wrote no {}: {e}", p.display())))
+        std::fs::read_to_string(p)
+            .map_err(|e| error(None, format!("Yosys wrote no {}: {e}", p.display())))
     };
     let btor2 = name_anonymous_properties(&read(&out)?);
-    if !btor2.lines().any(|l| l.split_whitespace().nth(1) == Some("bad")) {
+    if !btor2
+        .lines()
+        .any(|l| l.split_whitespace().nth(1) == Some("bad"))
+    {
         return Err(error(
             None,
             "the design has no assertion (`assert`): there is nothing to check".into(),
@@ -261,7 +271,9 @@ fn source_line(name: &str) -> &str {
     let first = name.split('|').next().unwrap_or(name);
     match first.rsplit_once(':') {
         Some((file, place)) if place.starts_with(|c: char| c.is_ascii_digit()) => {
-            let line_end = place.find(|c: char| !c.is_ascii_digit()).unwrap_or(place.len());
+            let line_end = place
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(place.len());
             &first[..file.len() + 1 + line_end]
         }
         _ => name,
@@ -278,7 +290,12 @@ fn clock_inputs(btor2: &str, info: &str) -> Vec<String> {
         .collect();
     let mut clocks = Vec::new();
     for line in btor2.lines() {
-        let words: Vec<&str> = line.split(';').next().unwrap_or("").split_whitespace().collect();
+        let words: Vec<&str> = line
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
         if let [id, "input", _, name] = words.as_slice() {
             if ids.contains(id) && !clocks.iter().any(|c: &String| c.as_str() == *name) {
                 clocks.push(name.to_string());
@@ -321,6 +338,10 @@ mod tests {
         assert!(e.message.contains("syntax error"));
         let e = yosys_error(Path::new("top.sv"), "ERROR: Module `nosuch' not found!\n");
         assert_eq!(e.path, Path::new("top.sv"));
-        assert!(e.message.contains("top module `nosuch` not found"), "{}", e.message);
+        assert!(
+            e.message.contains("top module `nosuch` not found"),
+            "{}",
+            e.message
+        );
     }
 }

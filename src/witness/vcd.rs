@@ -131,7 +131,8 @@ fn scopes(name: &str) -> (Vec<&str>, &str) {
 /// The VCD text: one time step per frame, a value line only where a signal changes; the
 /// signals in nested scopes by their hierarchical names (see [`scopes`]) under `top`.
 fn render(signals: &[Signal], frames: usize) -> String {
-    let mut out = String::from("$version warden $end\n$timescale 1ns $end\n$scope module top $end\n");
+    let mut out =
+        String::from("$version warden $end\n$timescale 1ns $end\n$scope module top $end\n");
     // Signals grouped by scope path, so each scope opens once.
     let mut order: Vec<usize> = (0..signals.len()).collect();
     order.sort_by(|&a, &b| scopes(&signals[a].name).0.cmp(&scopes(&signals[b].name).0));
@@ -147,7 +148,12 @@ fn render(signals: &[Signal], frames: usize) -> String {
             let _ = writeln!(out, "$scope module {scope} $end");
             open.push(*scope);
         }
-        let _ = writeln!(out, "$var wire {} {} {last} $end", signals[i].width, ident(i));
+        let _ = writeln!(
+            out,
+            "$var wire {} {} {last} $end",
+            signals[i].width,
+            ident(i)
+        );
     }
     for _ in 0..open.len() {
         out.push_str("$upscope $end\n");
@@ -228,7 +234,10 @@ mod tests {
         let header = vcd.split("$enddefinitions").next().unwrap();
         assert_eq!(header.matches("$scope module u_a $end").count(), 1);
         assert_eq!(header.matches("$scope module u_b $end").count(), 1);
-        assert_eq!(header.matches("$scope").count(), header.matches("$upscope").count());
+        assert_eq!(
+            header.matches("$scope").count(),
+            header.matches("$upscope").count()
+        );
         // `z` sits in u_a.u_b beside `x`, `count` at the top.
         let u_b = header.split("$scope module u_b $end").nth(1).unwrap();
         let u_b = u_b.split("$upscope").next().unwrap();

@@ -126,7 +126,10 @@ mod tests {
             serde_json::from_str(&write(&m, &trace, &["clk".to_string()])).unwrap();
         assert_eq!(yw["format"], "Yosys Witness Trace");
         assert_eq!(yw["clocks"][0]["path"][0], "\\clk");
-        assert_eq!(yw["signals"][1]["path"], serde_json::json!(["\\u_a", "\\d"]));
+        assert_eq!(
+            yw["signals"][1]["path"],
+            serde_json::json!(["\\u_a", "\\d"])
+        );
         assert_eq!(yw["steps"][0]["bits"], "1001");
         assert_eq!(yw["steps"][1]["bits"], "0110");
     }
