@@ -26,13 +26,16 @@ use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
 mod files;
+mod properties;
 mod replay;
 mod report;
+mod rtl;
 mod run;
 mod stdout;
 
 use files::blast;
 use replay::{certify, sim};
+use rtl::RtlArgs;
 use run::{check, run_check};
 use stdout::{claim_stdout, VERDICT_DUE};
 
@@ -40,7 +43,7 @@ use stdout::{claim_stdout, VERDICT_DUE};
 #[command(
     name = "warden",
     version,
-    about = "A hardware model checker for AIGER and BTOR2 circuits"
+    about = "A hardware model checker for AIGER, BTOR2 and Verilog circuits and C programs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -75,8 +78,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), or a
-    /// C program (`.c`, preprocessed `.i`).
+    /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), a
+    /// Verilog/SystemVerilog design (`.v`, `.sv`, read through Yosys), or a C program (`.c`,
+    /// preprocessed `.i`).
     model: PathBuf,
     #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
     engine: EngineKind,
@@ -146,6 +150,8 @@ struct CheckArgs {
     ic3: Ic3Options,
     #[command(flatten)]
     words: WordArgs,
+    #[command(flatten)]
+    rtl: RtlArgs,
 }
 
 /// How a BTOR2 model is prepared for bit-blasting (`check`, `blast` and `certify` read it
@@ -303,6 +309,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         prep: PrepOptions::default(),
         ic3: Ic3Options::default(),
         words: WordArgs::default(),
+        rtl: RtlArgs::default(),
     };
     Some(run_check(check_args, false))
 }

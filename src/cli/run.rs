@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::files::{write_aiger, write_file};
+use super::properties;
 use super::report::{json, print_stats, verdict_word};
+use super::rtl::{explain_counterexample, show_script};
 use super::stdout::{give_up, input_error, print_verdict, VERDICT_DUE};
 use super::{BlocksArg, CheckArgs, DataModelArg};
 use crate::cert;
@@ -32,6 +34,22 @@ pub(super) fn check(args: CheckArgs) -> ExitCode {
 /// One `check` run; `print_witness` puts the witness on stdout after the verdict line.
 pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     crate::log::set_level(args.verbose);
+    let verilog = front::verilog::is_verilog(&args.model);
+    if let Err(e) = args.rtl.validate(&args.model) {
+        eprintln!("warden: error: {e}");
+        return ExitCode::Usage;
+    }
+    if args.rtl.show_yosys_script {
+        return show_script(&args.rtl.design(&args.model));
+    }
+    let all_properties = args.rtl.all_properties(&args.model);
+    if all_properties && args.cert.is_some() {
+        eprintln!(
+            "warden: error: --cert certifies all properties at once: give \
+             --all-properties=false with it"
+        );
+        return ExitCode::Usage;
+    }
     let input = InputKind::of(&args.model);
     let cegar = match options::check(args.engine, input, &args.cegar, &args.given()) {
         Ok(c) => c,
@@ -65,10 +83,22 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ..args.words.load_options()
     };
     crate::fault::inject("front");
-    let mut model = match front::load_with(&args.model, &load, &budget) {
+    let loaded = match verilog {
+        true => front::load_verilog(&args.rtl.design(&args.model), &load, &budget)
+            .map(|(m, compiled)| (m, Some(compiled))),
+        false => front::load_with(&args.model, &load, &budget).map(|m| (m, None)),
+    };
+    let (mut model, compiled) = match loaded {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
+    let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
+    if let Some(c) = compiled.as_ref().filter(|c| c.covers > 0) {
+        eprintln!(
+            "warden: note: {} cover statement(s) not checked (covers are reported, not required)",
+            c.covers
+        );
+    }
     // Kept for the whole run (replay, invariant check, witness), never built on again.
     model.ts.aig.compact();
     if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
@@ -93,6 +123,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
     };
+    if all_properties {
+        return properties::run(&args, &model, clocks, &opts, &budget, print_witness);
+    }
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.
         (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
@@ -125,6 +158,12 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             };
             if print_witness {
                 out.push_str(&text);
+            }
+            let title = format!("counterexample, failing at cycle {}:", trace.depth());
+            let yw = args.rtl.yw.as_deref();
+            let explain = args.rtl.explain(&args.model, clocks);
+            if let Err(code) = explain_counterexample(&model, trace, &title, &explain, yw) {
+                return code;
             }
             write_file(args.witness.as_deref(), text.as_bytes()).and_then(|()| match &args.vcd {
                 Some(path) => write_file(Some(path), vcd.unwrap_or_default().as_bytes()),

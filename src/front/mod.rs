@@ -4,6 +4,7 @@
 pub mod aiger;
 pub mod btor2;
 pub mod c;
+pub mod verilog;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -270,7 +271,32 @@ fn load_btor2(
     simplify: bool,
     budget: &Budget,
 ) -> Result<Model, LoadError> {
-    let text = utf8(path, data)?;
+    load_btor2_text(path, utf8(path, data)?, simplify, budget)
+}
+
+/// Reads a Verilog design through Yosys ([`verilog::compile`]) as the BTOR2 model Yosys
+/// writes; also returns what the compilation tells beside the model (clocks, covers).
+pub fn load_verilog(
+    design: &verilog::Design,
+    options: &LoadOptions,
+    budget: &Budget,
+) -> Result<(Model, verilog::Compiled), LoadError> {
+    let compiled = verilog::compile(design)?;
+    let model = load_btor2_text(
+        &design.files[0],
+        &compiled.btor2,
+        options.wl_simplify,
+        budget,
+    )?;
+    Ok((model, compiled))
+}
+
+fn load_btor2_text(
+    path: &Path,
+    text: &str,
+    simplify: bool,
+    budget: &Budget,
+) -> Result<Model, LoadError> {
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
     // The simplified model has the original's declarations: its bits and traces are the

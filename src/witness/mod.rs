@@ -1,7 +1,10 @@
-//! Counterexample output: the AIGER witness format and VCD waveforms.
+//! Counterexample output: the AIGER witness format, VCD waveforms, a per-cycle table with the
+//! model's names, and Yosys witnesses for Verilog designs.
 
 pub mod aiger;
+pub mod table;
 pub mod vcd;
+pub mod yw;
 
 /// A witness file that does not fit its model or is malformed (AIGER and btorsim formats,
 /// and the options line a C error path records).

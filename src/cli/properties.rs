@@ -1,0 +1,231 @@
+//! `--all-properties`: every bad property (Verilog assertion, BTOR2 `bad`, AIGER output)
+//! answered on its own, as ABC's `pdr -a` and SymbiYosys do.
+//!
+//! Each property is checked in a system of its own (the design with that one property): a
+//! property once settled, failed or proved, is out of the others' way, and a failing one
+//! does not hide the fate of the rest. Every answer is verified as in a single run
+//! ([`crate::check`]): each counterexample replays, each invariant is checked. The overall
+//! verdict on stdout is `sat` when any property fails (with the first failing one's witness),
+//! `unsat` when all hold, else `unknown`; stderr has one table row per property, `--json`
+//! one JSON line per property. A design with assumptions (`assume`, BTOR2 `constraint`,
+//! AIGER invariant constraints) proves its properties under them, and the table says so: a
+//! property proved under assumptions is checked once more without them, so the table tells
+//! one that holds only because of them (with the cycle it fails at without them) from one
+//! that needs none.
+
+use std::path::Path;
+
+use super::files::write_file;
+use super::report::{depth, verdict_word};
+use super::rtl::{explain_counterexample, property_file};
+use super::run::counterexample;
+use super::stdout::print_verdict;
+use super::CheckArgs;
+use crate::check::{self, Answer, Options, Report};
+use crate::error::ExitCode;
+use crate::front::{Model, Source};
+use crate::ts::Trace;
+use crate::Budget;
+
+/// One property's answer.
+struct Row {
+    name: String,
+    report: Report,
+    /// For a property proved under assumptions: what it is without them.
+    without: Option<Answer>,
+}
+
+/// How many invariant constraints of `model.ts` are the input's own assumptions: the last
+/// ones (the BTOR2 blaster puts its own, for non-constant `init`s, first); none for C
+/// programs, whose constraints are their encoding.
+fn assumptions(model: &Model) -> usize {
+    match &model.source {
+        Source::Aiger(_) => model.ts.constraints.len(),
+        Source::Btor2 { model: words, .. } => words.constraints().len(),
+        Source::C { .. } => 0,
+    }
+}
+
+/// The name of property `i`: its label or symbol, else `b<i>`.
+fn property_name(model: &Model, i: usize) -> String {
+    (model.ts.names.bad.get(i).cloned().flatten()).unwrap_or_else(|| format!("b{i}"))
+}
+
+/// Checks every property of `model` on its own and reports them (see the module doc);
+/// `print_witness` puts the first failing property's witness on stdout.
+pub(super) fn run(
+    args: &CheckArgs,
+    model: &Model,
+    clocks: &[String],
+    opts: &Options,
+    budget: &Budget,
+    print_witness: bool,
+) -> ExitCode {
+    let mut rows = Vec::new();
+    let mut first_witness = None;
+    let assumptions = assumptions(model);
+    for i in 0..model.ts.bad.len() {
+        let name = property_name(model, i);
+        let mut ts = model.ts.clone();
+        ts.bad = vec![model.ts.bad[i]];
+        ts.names.bad = vec![Some(name.clone())];
+        let mut report = match check::run(&ts, opts, budget) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("warden: property {name}: {e}");
+                print_verdict("unknown\n");
+                return ExitCode::Internal;
+            }
+        };
+        if let Answer::Sat(trace) = &mut report.answer {
+            // The trace of the one-property system is a trace of `model` failing property i.
+            trace.bad = i;
+            let n = rows
+                .iter()
+                .filter(|r: &&Row| matches!(r.report.answer, Answer::Sat(_)));
+            let text = match write_counterexample(args, model, trace, &name, n.count(), clocks) {
+                Ok(text) => text,
+                Err(code) => return code,
+            };
+            first_witness.get_or_insert(text);
+        }
+        let mut without = None;
+        if matches!(report.answer, Answer::Unsat(_)) && assumptions > 0 {
+            let kept = ts.constraints.len() - assumptions;
+            ts.constraints.truncate(kept);
+            without = match check::run(&ts, opts, budget) {
+                Ok(r) => Some(r.answer),
+                Err(e) => {
+                    eprintln!("warden: property {name} without the assumptions: {e}");
+                    print_verdict("unknown\n");
+                    return ExitCode::Internal;
+                }
+            };
+        }
+        rows.push(Row {
+            name,
+            report,
+            without,
+        });
+    }
+    let verdict = if first_witness.is_some() {
+        "sat"
+    } else if rows
+        .iter()
+        .all(|r| matches!(r.report.answer, Answer::Unsat(_)))
+    {
+        "unsat"
+    } else {
+        "unknown"
+    };
+    let mut out = format!("{verdict}\n");
+    if print_witness {
+        out.push_str(first_witness.as_deref().unwrap_or(""));
+    }
+    print_verdict(&out);
+    summary(&rows);
+    let lines: String = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| json_line(&args.model, i, r) + "\n")
+        .collect();
+    match write_file(args.json.as_deref(), lines.as_bytes()) {
+        Ok(()) => ExitCode::Verdict,
+        Err(code) => code,
+    }
+}
+
+/// Writes the witness, waveform and Yosys witness of the `n`-th failing property (see
+/// [`property_file`]), prints its table on stderr, and returns the witness text.
+fn write_counterexample(
+    args: &CheckArgs,
+    model: &Model,
+    trace: &Trace,
+    name: &str,
+    n: usize,
+    clocks: &[String],
+) -> Result<String, ExitCode> {
+    let (text, vcd) = counterexample(model, trace, args.vcd.is_some()).map_err(|e| {
+        eprintln!("warden: {e}");
+        print_verdict("unknown\n");
+        ExitCode::Internal
+    })?;
+    let file = |p: &Option<std::path::PathBuf>| p.as_deref().map(|p| property_file(p, n, name));
+    write_file(file(&args.witness).as_deref(), text.as_bytes())?;
+    write_file(
+        file(&args.vcd).as_deref(),
+        vcd.unwrap_or_default().as_bytes(),
+    )?;
+    let title = format!(
+        "counterexample of {name}, failing at cycle {}:",
+        trace.depth()
+    );
+    let yw = file(&args.rtl.yw);
+    let explain = args.rtl.explain(&args.model, clocks);
+    explain_counterexample(model, trace, &title, &explain, yw.as_deref())?;
+    Ok(text)
+}
+
+/// What a row's verdict means beyond its word.
+fn note(r: &Row) -> String {
+    match (&r.report.answer, &r.without) {
+        (Answer::Unsat(_), None) => "proved".into(),
+        (Answer::Unsat(_), Some(Answer::Unsat(_))) => {
+            "proved (holds without the assumptions too)".into()
+        }
+        (Answer::Unsat(_), Some(Answer::Sat(t))) => format!(
+            "proved under the assumptions (fails at cycle {} without them)",
+            t.depth()
+        ),
+        (Answer::Unsat(_), Some(Answer::Unknown { .. })) => "proved under the assumptions".into(),
+        (Answer::Sat(t), _) => format!("fails at cycle {}", t.depth()),
+        (Answer::Unknown { depth: Some(k) }, _) => format!("no failure up to cycle {k}"),
+        (Answer::Unknown { depth: None }, _) => "undecided".into(),
+    }
+}
+
+/// Whether a row's proof rests on the assumptions: `Some(false)` when none were needed (the
+/// design has none, or it was proved without them too), `Some(true)` when it was not proved
+/// without them, `None` for a property not proved.
+fn under_assumptions(r: &Row) -> Option<bool> {
+    match &r.without {
+        Some(Answer::Unsat(_)) => Some(false),
+        Some(_) => Some(true),
+        None if matches!(r.report.answer, Answer::Unsat(_)) => Some(false),
+        None => None,
+    }
+}
+
+/// The summary table on stderr: one line per property.
+fn summary(rows: &[Row]) {
+    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(8);
+    eprintln!(
+        "warden: {:width$}  {:7}  {:>5}  {:>7}  note",
+        "property", "verdict", "depth", "time_s"
+    );
+    for r in rows {
+        let d = depth(&r.report.answer).map_or("-".into(), |d| d.to_string());
+        eprintln!(
+            "warden: {:width$}  {:7}  {d:>5}  {:>7.3}  {}",
+            r.name,
+            verdict_word(&r.report.answer),
+            r.report.time.as_secs_f64(),
+            note(r)
+        );
+    }
+}
+
+/// The `--json` line of property `index`.
+fn json_line(model: &Path, index: usize, r: &Row) -> String {
+    serde_json::json!({
+        "model": model.to_string_lossy(),
+        "property": r.name,
+        "index": index,
+        "verdict": verdict_word(&r.report.answer),
+        "depth": depth(&r.report.answer),
+        "engine": r.report.engine,
+        "time_s": (r.report.time.as_secs_f64() * 1000.0).round() / 1000.0,
+        "under_assumptions": under_assumptions(r),
+    })
+    .to_string()
+}

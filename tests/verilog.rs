@@ -1,0 +1,359 @@
+//! Verilog designs through Yosys, RTL names in traces, VCD and Yosys witnesses, and every
+//! property answered on its own (issue 16, items 1-3).
+//!
+//! The design `circuits/verilog/three_props.sv` has one assertion that fails at cycle 5, one
+//! that holds, and one that holds only because of an `assume`. Its Yosys witness is replayed
+//! by Yosys's own `sim` (Yosys 0.23's `sim -r` reads AIGER witnesses, so the `.yw` goes
+//! through `yosys-witness yw2aiw` and the `-ywmap` of `write_aiger` first). Every test that
+//! needs Yosys skips with a message when it is absent.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{circuit, scratch_file, warden};
+
+/// Whether `yosys` runs here; says why the test is skipped when not.
+fn have_yosys() -> bool {
+    let ok = Command::new("yosys").arg("-V").output().is_ok();
+    if !ok {
+        eprintln!("skipped: yosys is not installed (apt-get install yosys)");
+    }
+    ok
+}
+
+fn three_props() -> String {
+    circuit("verilog/three_props.sv")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The summary-table row of `property` (its words after `warden:`).
+fn row(err: &str, property: &str) -> Vec<String> {
+    err.lines()
+        .filter_map(|l| l.strip_prefix("warden: "))
+        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+        .find(|w| w.first().map(String::as_str) == Some(property))
+        .unwrap_or_else(|| panic!("no row for {property} in:\n{err}"))
+}
+
+/// The `--json` lines of a run, by property name.
+fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn each_of_three_assertions_gets_its_own_verdict_with_rtl_names() {
+    if !have_yosys() {
+        return;
+    }
+    let vcd = scratch_file("verilog", "three.vcd");
+    let json = scratch_file("verilog", "three.json");
+    let out = warden(&[
+        "check".as_ref(),
+        three_props().as_ref(),
+        "--vcd".as_ref(),
+        vcd.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = stdout(&out);
+    assert_eq!(text.lines().next(), Some("sat"), "{text}");
+    // The first failing property's witness, in btorsim's format on Yosys's BTOR2.
+    assert_eq!(text.lines().nth(1), Some("sat"), "{text}");
+    assert_eq!(text.lines().nth(2), Some("b0"), "{text}");
+
+    let fails = row(&err, "p_fails");
+    assert_eq!(fails[1..3], ["sat", "5"], "{err}");
+    let holds = row(&err, "p_holds");
+    assert_eq!(holds[1..3], ["unsat", "-"], "{err}");
+    assert!(
+        holds
+            .join(" ")
+            .contains("proved (holds without the assumptions too)"),
+        "{err}"
+    );
+    let assumed = row(&err, "p_needs_assume");
+    assert_eq!(assumed[1..3], ["unsat", "-"], "{err}");
+    let note = "proved under the assumptions (fails at cycle 9 without them)";
+    assert!(assumed.join(" ").contains(note), "{err}");
+
+    // The trace by hierarchical names and word values: count is 5 at cycle 5.
+    let cycle5 = err
+        .lines()
+        .find(|l| l.starts_with("warden:   cycle 5:"))
+        .unwrap_or_else(|| panic!("no cycle 5 in:\n{err}"));
+    assert!(cycle5.contains(" count=5"), "{cycle5}");
+    assert!(cycle5.contains(" u_level.level="), "{cycle5}");
+    assert!(cycle5.contains(" inc="), "{cycle5}");
+
+    let lines = json_lines(&json);
+    assert_eq!(lines.len(), 3);
+    let by_name = |n: &str| lines.iter().find(|l| l["property"] == n).unwrap().clone();
+    assert_eq!(by_name("p_fails")["verdict"], "sat");
+    assert_eq!(by_name("p_fails")["depth"], 5);
+    assert_eq!(by_name("p_holds")["verdict"], "unsat");
+    assert_eq!(by_name("p_holds")["under_assumptions"], false);
+    assert_eq!(by_name("p_needs_assume")["verdict"], "unsat");
+    assert_eq!(by_name("p_needs_assume")["under_assumptions"], true);
+
+    // The waveform has the instance as a scope, with the register inside it.
+    let wave = std::fs::read_to_string(&vcd).unwrap();
+    let header = wave.split("$enddefinitions").next().unwrap();
+    let u_level = header
+        .split("$scope module u_level $end")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no u_level scope in:\n{header}"));
+    let u_level = u_level.split("$upscope").next().unwrap();
+    assert!(
+        u_level.contains("$var wire 4 ") && u_level.contains(" level $end"),
+        "{header}"
+    );
+    assert!(header.contains(" count $end"), "{header}");
+}
+
+#[test]
+fn without_the_assume_the_third_property_fails() {
+    if !have_yosys() {
+        return;
+    }
+    let json = scratch_file("verilog", "no-assume.json");
+    let out = warden(&[
+        "check".as_ref(),
+        three_props().as_ref(),
+        "--define".as_ref(),
+        "NO_ASSUME=1".as_ref(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let assumed = row(&err, "p_needs_assume");
+    assert_eq!(assumed[1..3], ["sat", "9"], "{err}");
+    let holds = row(&err, "p_holds");
+    assert_eq!(holds[1..3], ["unsat", "-"], "{err}");
+    assert_eq!(holds.last().map(String::as_str), Some("proved"), "{err}");
+    let lines = json_lines(&json);
+    assert_eq!(lines[1]["property"], "p_holds");
+    assert_eq!(lines[1]["under_assumptions"], false);
+    assert!(
+        lines[0]["under_assumptions"].is_null(),
+        "a failing property rests on nothing"
+    );
+}
+
+/// Runs Yosys with `script` in `dir`; panics with its log when it fails.
+fn yosys(dir: &Path, script: &str) -> String {
+    let out = Command::new("yosys")
+        .args(["-p", script])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let log = stdout(&out) + &stderr(&out);
+    assert!(out.status.success(), "yosys failed:\n{log}");
+    log
+}
+
+#[test]
+fn the_yosys_witness_replays_in_yosys_sim_and_fails_at_the_reported_cycle() {
+    if !have_yosys() {
+        return;
+    }
+    let witness_tool = Command::new("yosys-witness").arg("--help").output();
+    if !witness_tool.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: yosys-witness does not run (it comes with Debian's yosys)");
+        return;
+    }
+    let yw = scratch_file("verilog-yw", "cex.yw");
+    let dir: PathBuf = yw.parent().unwrap().into();
+    let out = warden(&[
+        "check".as_ref(),
+        three_props().as_ref(),
+        "--yw".as_ref(),
+        yw.as_os_str(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(row(&err, "p_fails")[1..3], ["sat", "5"], "{err}");
+    let witness: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&yw).unwrap()).unwrap();
+    assert_eq!(witness["format"], "Yosys Witness Trace");
+    assert_eq!(
+        witness["steps"].as_array().unwrap().len(),
+        6,
+        "cycles 0 to 5"
+    );
+
+    // Yosys's own flow: the AIGER map that turns the .yw into an AIGER witness, then `sim`
+    // on the design read afresh.
+    let design = three_props();
+    let read = format!(
+        "read_verilog -formal -sv {design}; prep -top three_props; flatten; memory -nomap; \
+         async2sync; dffunmap; chformal -assume -early"
+    );
+    yosys(
+        &dir,
+        &format!(
+            "{read}; setundef -undriven -anyseq; opt_clean; techmap; \
+             opt -fast -nosdff -nodffe; abc -g AND -fast; opt_clean; dffunmap; \
+             write_aiger -I -B -zinit -no-startoffset -map m.aim -ywmap m.ywmap m.aig"
+        ),
+    );
+    let convert = Command::new("yosys-witness")
+        .args(["yw2aiw", "cex.yw", "m.ywmap", "cex.aiw"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{}", stderr(&convert));
+    let log = yosys(
+        &dir,
+        &format!("{read}; sim -r cex.aiw -map m.aim -clock clk"),
+    );
+    // The cycle Yosys was simulating when the assertion first failed.
+    let mut cycle = None;
+    let mut failed_at = None;
+    for line in log.lines() {
+        if let Some(n) = line.strip_prefix("Simulating cycle ") {
+            cycle = n.trim_end_matches('.').parse::<usize>().ok();
+        }
+        if line.contains("Assert three_props.p_fails") && line.contains("failed") {
+            failed_at = cycle;
+            break;
+        }
+        assert!(
+            !line.contains("failed."),
+            "another assertion failed first: {line}"
+        );
+    }
+    assert_eq!(failed_at, Some(5), "{log}");
+}
+
+/// Writes `text` as `name` in this test's scratch folder and returns its path.
+fn design_file(name: &str, text: &str) -> PathBuf {
+    let path = scratch_file("verilog-bad", name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `warden check ARGS` and requires an input error (exit 2, nothing on stdout) whose
+/// message has `message`.
+fn assert_input_error(args: &[&str], message: &str) {
+    let out = warden(&[&["check"][..], args].concat());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(message), "{message}: {err}");
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_designs_give_a_clear_message_and_exit_2() {
+    if !have_yosys() {
+        return;
+    }
+    let syntax = design_file(
+        "syntax.sv",
+        "module syntax(input clk);\n  wire x\n  assign x = 1;\nendmodule\n",
+    );
+    let syntax_error = "syntax.sv: line 3: yosys: syntax error";
+    assert_input_error(&[syntax.to_str().unwrap()], syntax_error);
+    let no_top = "three_props.sv: top module `nosuch` not found";
+    assert_input_error(&[three_props().as_str(), "--top", "nosuch"], no_top);
+    let quiet = design_file(
+        "quiet.sv",
+        "module quiet(input clk, output reg q);\n  initial q = 0;\n  \
+         always @(posedge clk) q <= !q;\nendmodule\n",
+    );
+    let no_assertion = "quiet.sv: the design has no assertion";
+    assert_input_error(&[quiet.to_str().unwrap()], no_assertion);
+}
+
+#[test]
+fn a_missing_yosys_says_how_to_install_it() {
+    let model = three_props();
+    let args = [model.as_str(), "--yosys", "/nonexistent/bin/yosys"];
+    assert_input_error(&args, "apt-get install yosys");
+}
+
+#[test]
+fn the_yosys_script_can_be_printed_and_run_by_hand() {
+    let out = warden(&[
+        "check",
+        three_props().as_str(),
+        "--top",
+        "three_props",
+        "--define",
+        "NO_ASSUME",
+        "--show-yosys-script",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let script = stdout(&out);
+    assert!(
+        script.contains("read_verilog -formal -sv -DNO_ASSUME "),
+        "{script}"
+    );
+    assert!(script.contains("prep -top three_props\n"), "{script}");
+    assert!(script.contains("write_btor -i "), "{script}");
+    if !have_yosys() {
+        return;
+    }
+    let file = scratch_file("verilog-script", "design.ys");
+    std::fs::write(&file, &script).unwrap();
+    let dir = file.parent().unwrap();
+    let run = Command::new("yosys")
+        .args(["-q", "-s", "design.ys"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    let btor2 = std::fs::read_to_string(dir.join("design.btor2")).unwrap();
+    assert!(
+        btor2.contains(" bad ") && btor2.contains("p_needs_assume"),
+        "{btor2}"
+    );
+}
+
+#[test]
+fn all_properties_on_aiger_names_each_b_property() {
+    let json = scratch_file("verilog-aiger", "multi.json");
+    let out = warden(&[
+        "check".as_ref(),
+        circuit("multi_bad_second_sat.aag").as_ref(),
+        "--all-properties".as_ref(),
+        "--trace".as_ref(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        stdout(&out).lines().take(2).collect::<Vec<_>>(),
+        ["sat", "1"]
+    );
+    assert_eq!(row(&err, "c_eq_3")[1], "unsat", "{err}");
+    assert_eq!(row(&err, "c_eq_2_and_go")[1..3], ["sat", "2"], "{err}");
+    assert_eq!(row(&err, "p_low_and_c1")[1], "unsat", "{err}");
+    assert!(err.contains("cycle 2: go=1"), "{err}");
+    let lines = json_lines(&json);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["verdict"], "sat");
+}
+
+#[test]
+fn verilog_options_on_other_inputs_are_usage_errors() {
+    let out = warden(&["check", &circuit("counter4_sat.aag"), "--yw", "x.yw"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--yw is read on Verilog designs"));
+}
