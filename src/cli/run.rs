@@ -52,7 +52,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     crate::budget::watch_memory(&budget, args.mem_limit, || {
         give_up(format_args!("memory still growing past the limit"))
     });
-    let load = front::LoadOptions {
+    let mut load = front::LoadOptions {
         data_model: match args.data_model.unwrap_or(DataModelArg::Ilp32) {
             DataModelArg::Ilp32 => front::c::DataModel::Ilp32,
             DataModelArg::Lp64 => front::c::DataModel::Lp64,
@@ -64,18 +64,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         single_blocks: args.blocks == Some(BlocksArg::Single),
         ..args.words.load_options()
     };
-    crate::fault::inject("front");
-    let mut model = match front::load_with(&args.model, &load, &budget) {
-        Ok(m) => m,
-        Err(e) => return input_error(&e),
-    };
-    // Kept for the whole run (replay, invariant check, witness), never built on again.
-    model.ts.aig.compact();
-    if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
-        // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
-        eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
-        return ExitCode::Usage;
-    }
     let opts = Options {
         engine: args.engine,
         max_depth: args.max_depth,
@@ -93,23 +81,69 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
     };
-    let result = match (&model.source, opts.engine) {
-        // The CFA whose encoding `model.ts` is: invariants speak of its locations.
-        (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
-            check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
+    // A C program with recursion is checked at deeper and deeper inlining bounds until an
+    // answer decides (see `deepen`); any other model is loaded and checked once.
+    let (model, report) = loop {
+        crate::fault::inject("front");
+        let mut model = match front::load_with(&args.model, &load, &budget) {
+            Ok(m) => m,
+            Err(e) => return input_error(&e),
+        };
+        // Kept for the whole run (replay, invariant check, witness), never built on again.
+        model.ts.aig.compact();
+        if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
+            // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
+            eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
+            return ExitCode::Usage;
         }
-        _ => check::run(&model.ts, &opts, &budget),
-    };
-    let report = match result {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("warden: {e}");
-            print_verdict("unknown\n");
-            return ExitCode::Internal;
+        let result = match (&model.source, opts.engine) {
+            // The CFA whose encoding `model.ts` is: invariants speak of its locations.
+            (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
+                check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
+            }
+            _ => check::run(&model.ts, &opts, &budget),
+        };
+        let report = match result {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("warden: {e}");
+                print_verdict("unknown\n");
+                return ExitCode::Internal;
+            }
+        };
+        match deepen(&model, &report.answer, load.recursion) {
+            Some(next) if !budget.expired() => {
+                crate::log::info(
+                    1,
+                    format_args!(
+                        "recursion bound {} {}: checking at bound {}{}",
+                        load.recursion.bound,
+                        match load.recursion.exceeded_is_error {
+                            true => "exceeded on the error path",
+                            false => "reaches no error",
+                        },
+                        next.bound,
+                        match next.exceeded_is_error {
+                            true => "",
+                            false => " for real error paths only",
+                        }
+                    ),
+                );
+                load.recursion = next;
+            }
+            _ => break (model, report),
         }
     };
     if let Some(n) = &report.note {
         eprintln!("warden: {n}");
+    }
+    if let (Source::C { cfa, .. }, Answer::Unknown { .. }) = (&model.source, &report.answer) {
+        if cfa.unwind.is_some() {
+            eprintln!(
+                "warden: recursion was inlined up to {} nested calls of a function",
+                load.recursion.bound
+            );
+        }
     }
     let mut out = String::from(verdict_word(&report.answer));
     out.push('\n');
@@ -161,6 +195,40 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     match write_file(args.json.as_deref(), json.as_bytes()) {
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,
+    }
+}
+
+/// What to check next after `answer` on `model` read with recursion inlined as `recursion`
+/// says, if the answer does not decide (see [`front::c::Recursion`]): an error path through a
+/// call beyond the bound is checked again with such calls cut (does a real error path exist
+/// within the bound?), and no real error within the bound is checked again at twice the
+/// bound with such calls leading to the error. `None`: the answer stands (a real error path,
+/// `unsat` with those calls leading to the error, `unknown`, or a program without recursion).
+fn deepen(
+    model: &Model,
+    answer: &Answer,
+    recursion: front::c::Recursion,
+) -> Option<front::c::Recursion> {
+    let Source::C { cfa, .. } = &model.source else {
+        return None;
+    };
+    cfa.unwind?;
+    match answer {
+        Answer::Sat(trace) => match counterexample(model, trace, false) {
+            Err(InternalError::PathReplay {
+                source: cfa::interp::RunError::BoundExceeded,
+                ..
+            }) => Some(front::c::Recursion {
+                exceeded_is_error: false,
+                ..recursion
+            }),
+            _ => None,
+        },
+        Answer::Unsat(_) if !recursion.exceeded_is_error => Some(front::c::Recursion {
+            bound: recursion.bound.saturating_mul(2),
+            exceeded_is_error: true,
+        }),
+        _ => None,
     }
 }
 

@@ -128,6 +128,9 @@ pub struct LoadOptions {
     pub data_model: c::DataModel,
     /// How calls of C functions without a body are read (see [`c::Externs`]).
     pub externs: c::Externs,
+    /// How far a C program's recursion is inlined ([`c::Recursion`]; `warden check` deepens
+    /// it, an error path records the bound it was found at).
+    pub recursion: c::Recursion,
     /// Whether the engines check the single-statement CFA instead of its large blocks
     /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
     pub single_blocks: bool,
@@ -142,6 +145,7 @@ impl Default for LoadOptions {
         LoadOptions {
             data_model: c::DataModel::default(),
             externs: c::Externs::default(),
+            recursion: c::Recursion::default(),
             single_blocks: false,
             wl_simplify: true,
         }
@@ -164,6 +168,9 @@ impl LoadOptions {
         }
         for f in &self.externs.nondet {
             line.push_str(&format!(" --nondet-fn {f}"));
+        }
+        if self.recursion.bound != c::Recursion::default().bound {
+            line.push_str(&format!(" --recursion-bound {}", self.recursion.bound));
         }
         line + "\n"
     }
@@ -189,6 +196,13 @@ impl LoadOptions {
                         .ok_or_else(|| WitnessError::DataModel(value.to_owned()))?
                 }
                 "--nondet-fn" => options.externs.nondet.push(value.to_owned()),
+                "--recursion-bound" => {
+                    options.recursion.bound = value
+                        .parse()
+                        .ok()
+                        .filter(|&b| b > 0)
+                        .ok_or_else(|| WitnessError::RecursionBound(value.to_owned()))?
+                }
                 _ => return Err(WitnessError::UnknownOption(flag.to_owned())),
             }
         }
@@ -301,7 +315,12 @@ fn load_c(
     budget: &Budget,
 ) -> Result<Model, LoadError> {
     let text = utf8(path, data)?;
-    let program = c::translate_with(text, options.data_model, &options.externs);
+    let program = c::translate_with(
+        text,
+        options.data_model,
+        &options.externs,
+        options.recursion,
+    );
     let program = program.map_err(|e| match e {
         c::CError::Syntax { line, message } => {
             InputError::new(path, line.map(|l| format!("line {l}")), message)

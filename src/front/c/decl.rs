@@ -7,6 +7,7 @@ use lang_c::ast::{
     TranslationUnit, TypeSpecifier,
 };
 use lang_c::span::{Node, Span};
+use lang_c::visit::Visit;
 
 use super::{Binding, CError, CType, IntTy, Translator, R};
 use crate::cfa::VarId;
@@ -245,8 +246,11 @@ impl<'a> Translator<'a> {
                 }
                 continue;
             }
-            if storage == Some(StorageClassSpecifier::Static) {
-                return self.unsupported(&d.span, "static local variable");
+            if let Some((v, ty)) = self.statics.get(&declarator.span.start).cloned() {
+                // A `static` local: created and initialised before the program starts.
+                let scope = self.scopes.last_mut().expect("a block scope");
+                scope.insert(declarator_name(declarator), Binding::Var(v, ty));
+                continue;
             }
             match self.declared(base.clone(), declarator, init)? {
                 Declared::Function(name) => {
@@ -269,21 +273,66 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// Creates the `static` locals of every function body (one variable each, whatever the
+    /// calls and their recursion) and initialises them in the current block, the entry: C
+    /// initialises them once, before the program starts, with constant expressions.
+    pub(super) fn static_locals(&mut self, unit: &'a TranslationUnit) -> R<()> {
+        for ext in &unit.0 {
+            let ExternalDeclaration::FunctionDefinition(f) = &ext.node else {
+                continue;
+            };
+            let function = declarator_name(&f.node.declarator);
+            let mut finder = StaticFinder(Vec::new());
+            finder.visit_statement(&f.node.statement.node, &f.node.statement.span);
+            for d in finder.0 {
+                let base = self.base_type(d.specifiers.iter().filter_map(|s| match &s.node {
+                    DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+                    _ => None,
+                }));
+                for init_decl in &d.declarators {
+                    let declarator = &init_decl.node.declarator;
+                    let init = init_decl.node.initializer.as_ref();
+                    let Declared::Object(name, ty) = self.declared(base.clone(), declarator, init)?
+                    else {
+                        continue;
+                    };
+                    let at = declarator.span.start;
+                    let v = self.variable(format!("{function}::{name}"), &ty, (at, 0))?;
+                    if let Some(i) = init {
+                        self.initialise(v, &ty, i)?;
+                    }
+                    self.statics.insert(at, (v, ty));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn line_of_decl(&mut self, span: &Span) {
         let l = self.line(span);
         self.note_line(l);
     }
 
-    /// The variable of the declaration at source offset `at` (one per declaration, shared by
-    /// every inlining of its function: calls never overlap without recursion).
+    /// The variable of the declaration at source offset `at` in the current function (one per
+    /// declaration and recursion level, shared by every inlining at that level: two calls at
+    /// the same level never overlap).
     pub(super) fn object(&mut self, name: &str, ty: &CType, at: usize) -> R<VarId> {
-        if let Some(&v) = self.decl_vars.get(&at) {
+        let (base, level) = match self.frames.last() {
+            Some(f) => {
+                let level = self.frames.iter().filter(|g| g.name == f.name).count();
+                (format!("{}::{name}", f.name), level as u32)
+            }
+            None => (name.to_owned(), 0),
+        };
+        self.variable(base, ty, (at, level))
+    }
+
+    /// The variable of `key` (a declaration's offset and level), created as `base` (made
+    /// unique) when it is new.
+    fn variable(&mut self, base: String, ty: &CType, key: (usize, u32)) -> R<VarId> {
+        if let Some(&v) = self.decl_vars.get(&key) {
             return Ok(v);
         }
-        let base = match self.frames.last() {
-            Some(f) => format!("{}::{name}", f.name),
-            None => name.to_owned(),
-        };
         let unique = self.fresh_name(&base);
         let (sort, signed) = match ty {
             CType::Int(t) => (Sort::Bv(t.bits), t.signed),
@@ -297,12 +346,12 @@ impl<'a> Translator<'a> {
             CType::Void => {
                 return Err(CError::Syntax {
                     line: None,
-                    message: format!("variable {name} has type void"),
+                    message: format!("variable {base} has type void"),
                 })
             }
         };
         let v = self.cfa.add_var(unique, sort, signed);
-        self.decl_vars.insert(at, v);
+        self.decl_vars.insert(key, v);
         Ok(v)
     }
 
@@ -394,6 +443,22 @@ impl<'a> Translator<'a> {
             Declared::Object(_, CType::Void) => Ok(None),
             Declared::Object(name, CType::Int(t)) => Ok(Some((name, t))),
             _ => self.unsupported(span, "array or function parameter"),
+        }
+    }
+}
+
+/// The `static` object declarations of a function body (not its prototypes, which
+/// [`Translator::declaration`] reads where they are).
+struct StaticFinder<'ast>(Vec<&'ast Declaration>);
+
+impl<'ast> Visit<'ast> for StaticFinder<'ast> {
+    fn visit_declaration(&mut self, d: &'ast Declaration, _: &'ast Span) {
+        let is_static = d.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node == StorageClassSpecifier::Static)
+        });
+        if is_static && !d.declarators.iter().all(|i| is_function_declarator(&i.node.declarator)) {
+            self.0.push(d);
         }
     }
 }

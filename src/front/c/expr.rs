@@ -578,8 +578,9 @@ impl<'a> Translator<'a> {
                     let t = self.op(Op::Ite, &[tc, tx, ty_])?;
                     Ok(Some(Rv { t, ty }))
                 }
-                (None, None) => Ok(None),
-                _ => self.unsupported(span, "conditional with one void operand"),
+                // One void operand (`c ? (void)0 : f()`, as glibc's `assert` expands to):
+                // the conditional is void (a GNU extension; ISO C wants both void).
+                _ => Ok(None),
             };
         }
         // With calls: a branch, each side's value kept in a temporary, and the condition
@@ -605,7 +606,6 @@ impl<'a> Translator<'a> {
         };
         self.goto_and_start(join)?;
         match (hx, hy) {
-            (None, None) => Ok(None),
             (Some(hx), Some(hy)) => {
                 let (vx, vy) = (self.get(&hx), self.get(&hy));
                 let ty = IntTy::usual(vx.ty, vy.ty);
@@ -614,7 +614,8 @@ impl<'a> Translator<'a> {
                 let t = self.op(Op::Ite, &[f, tx, ty_])?;
                 Ok(Some(Rv { t, ty }))
             }
-            _ => self.unsupported(span, "conditional with one void operand"),
+            // A void operand makes the conditional void, as above.
+            _ => Ok(None),
         }
     }
 
