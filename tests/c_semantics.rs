@@ -257,6 +257,25 @@ fn conditionals_with_a_void_operand() {
 }
 
 #[test]
+fn variable_length_arrays_keep_the_length_of_their_declaration() {
+    let p = "int main() { int n = (unsigned)__VERIFIER_nondet_int() % 10 + 1; int a[n]; int i;
+      n = n + 5; for (i = 0; i < n - 5; i++) a[i] = i * i - 3; int s = 0;
+      for (i = 0; i < n - 5; i++) s += a[i]; CHECK(s); CHECK(a[n - 6]); CHECK(a[0] + n); return 0; }";
+    assert!(agree("vla", p, 1) > 10);
+    // An index past the length fixed at the declaration (not the array's 32-bit index
+    // range) is undefined: the path is cut before the error.
+    let text = format!(
+        "{DECLS}int main() {{ int n = __VERIFIER_nondet_int(); int a[n]; n = n + 1; a[n - 1] = 1; reach_error(); return 0; }}"
+    );
+    let cfa = c::translate(&text, DataModel::Ilp32).unwrap().cfa;
+    assert!(!interp_reaches(&cfa, &[4]));
+    assert!(!interp_reaches(&cfa, &[0]), "a length of 0 is undefined");
+    let text = text.replace("n = n + 1; ", "");
+    let cfa = c::translate(&text, DataModel::Ilp32).unwrap().cfa;
+    assert!(interp_reaches(&cfa, &[4]));
+}
+
+#[test]
 fn ilp32_long_is_32_bits() {
     let text = format!(
         "{DECLS}int main() {{ long x = 2147483647; x = x + 1; if (x < 0 && sizeof(long) == 4) reach_error(); return 0; }}"

@@ -11,7 +11,7 @@ use lang_c::visit::Visit;
 
 use super::{Binding, CError, CType, IntTy, Translator, R};
 use crate::cfa::VarId;
-use crate::wl::{BitVec, Op, Sort};
+use crate::wl::{Binary, BitVec, Op, Sort};
 
 /// An unsupported construct, named as `unsupported: CONSTRUCT at line N` reports it (the
 /// caller knows the line).
@@ -32,11 +32,18 @@ impl From<Construct> for String {
 }
 
 /// A declarator reduced to what the subset allows.
-pub(super) enum Declared {
+pub(super) enum Declared<'d> {
     Object(String, CType),
     /// A function declarator (a prototype when it has no body).
     Function(String),
+    /// A variable-length array: its elements and its length expression, evaluated where the
+    /// declaration is (only a local object can be one; everywhere else it is unsupported).
+    Vla(String, IntTy, &'d Node<Expression>),
 }
+
+/// The length of the `CType::Array` of a variable-length array: its index has 32 bits, as
+/// large as any length the translation accepts (see [`Translator::vla`]).
+pub(super) const VLA_LEN: u64 = 1 << 32;
 
 impl<'a> Translator<'a> {
     /// The type named by a list of type specifiers; `Err` names the unsupported construct.
@@ -120,12 +127,12 @@ impl<'a> Translator<'a> {
     }
 
     /// The name and type a declarator declares, from the base type.
-    pub(super) fn declared(
+    pub(super) fn declared<'d>(
         &mut self,
         base: Result<CType, Construct>,
-        d: &Node<Declarator>,
+        d: &'d Node<Declarator>,
         init: Option<&Node<Initializer>>,
-    ) -> R<Declared> {
+    ) -> R<Declared<'d>> {
         let name = match &d.node.kind.node {
             DeclaratorKind::Identifier(id) => id.node.name.clone(),
             DeclaratorKind::Abstract => String::new(),
@@ -134,6 +141,7 @@ impl<'a> Translator<'a> {
             }
         };
         let mut ty = None;
+        let mut vla = None;
         for derived in &d.node.derived {
             match &derived.node {
                 DerivedDeclarator::Pointer(_) => return self.unsupported(&d.span, "pointer"),
@@ -147,7 +155,8 @@ impl<'a> Translator<'a> {
                                 Ok(n) if n > 0 => n as u64,
                                 Ok(_) => return self.unsupported(&d.span, "array of length 0"),
                                 Err(_) => {
-                                    return self.unsupported(&d.span, "variable-length array")
+                                    vla = Some(&**e);
+                                    VLA_LEN
                                 }
                             }
                         }
@@ -173,6 +182,9 @@ impl<'a> Translator<'a> {
         };
         Ok(match (ty, base) {
             (None, t) => Declared::Object(name, t),
+            (Some(_), CType::Int(e)) if vla.is_some() => {
+                Declared::Vla(name, e, vla.expect("a length"))
+            }
             (Some(len), CType::Int(e)) => Declared::Object(name, CType::Array(e, len)),
             (Some(_), _) => return self.unsupported(&d.span, "array of non-integer elements"),
         })
@@ -214,6 +226,7 @@ impl<'a> Translator<'a> {
                 let t = match self.declared(base.clone(), declarator, None) {
                     Ok(Declared::Object(_, t)) => Ok(t),
                     Ok(Declared::Function(_)) => Err(Construct("function type".into())),
+                    Ok(Declared::Vla(..)) => Err(Construct("variable-length array type".into())),
                     Err(CError::Unsupported { construct, .. }) => Err(Construct(construct)),
                     Err(e) => return Err(e),
                 };
@@ -237,6 +250,10 @@ impl<'a> Translator<'a> {
                         }
                     }
                     Ok(Declared::Function(_)) => {}
+                    Ok(Declared::Vla(name, ..)) => {
+                        let why = "variable-length array at file scope".to_owned();
+                        self.globals.insert(name, Binding::Unsupported(why));
+                    }
                     Err(CError::Unsupported { construct, line }) => {
                         let name = declarator_name(declarator);
                         let why = format!("{construct} (declared at line {line})");
@@ -256,6 +273,15 @@ impl<'a> Translator<'a> {
                 Declared::Function(name) => {
                     let line = self.line(&declarator.span);
                     self.prototypes.insert(name, (line, base.clone()));
+                }
+                Declared::Vla(name, elem, len) => {
+                    self.line_of_decl(&d.span);
+                    let ty = CType::Array(elem, VLA_LEN);
+                    let v = self.object(&name, &ty, declarator.span.start)?;
+                    self.vla(v, len)?;
+                    let scope = self.scopes.last_mut().expect("a block scope");
+                    scope.insert(name.clone(), Binding::Var(v, ty));
+                    self.havoc(v, &name, &declarator.span)?;
                 }
                 Declared::Object(name, ty) => {
                     self.line_of_decl(&d.span);
@@ -305,6 +331,30 @@ impl<'a> Translator<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Fixes the length of the variable-length array `v` to the value of `len` now: kept in a
+    /// variable of its own that indexing checks against. A length that is not positive, or
+    /// above `i32::MAX` (no stack holds that), is undefined: the path is cut.
+    fn vla(&mut self, v: VarId, len: &Node<Expression>) -> R<()> {
+        let n = self.value(len)?;
+        let n = self.convert(n, IntTy::new(64, n.ty.signed))?;
+        let var = match self.vla_lengths.get(&v) {
+            Some(&l) => l,
+            None => {
+                let name = format!("{}.length", self.cfa.vars[v.index()].name);
+                self.cfa.add_var(name, Sort::Bv(64), true)
+            }
+        };
+        let zero = self.cfa.terms.constant_term(BitVec::zero(64));
+        let max = (self.cfa.terms).constant_term(BitVec::from_u64(64, i32::MAX as u64));
+        let positive = self.op(Op::Binary(Binary::Sgt), &[n, zero])?;
+        let small = self.op(Op::Binary(Binary::Slte), &[n, max])?;
+        let defined = self.op(Op::Binary(Binary::And), &[positive, small])?;
+        self.assume(defined)?;
+        self.write(var, n)?;
+        self.vla_lengths.insert(v, var);
         Ok(())
     }
 

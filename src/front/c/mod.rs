@@ -2,8 +2,8 @@
 //! [`Cfa`].
 //!
 //! Parsing is `lang-c` on `gcc -E` output ([`preprocess`]). The translation inlines every
-//! call, recursive ones up to a bound ([`Recursion`]), and builds the CFA block by block: within a straight-line block the
-//! translator keeps a symbolic store (variable -> term over the values at the block's start),
+//! call, recursive ones up to a bound ([`Recursion`]), and builds the CFA block by block:
+//! within a straight-line block the translator keeps a symbolic store (variable -> term over the values at the block's start),
 //! a guard and the nondet values drawn, and emits one edge when control flow branches or
 //! joins. Values that must survive a block boundary inside an expression (an operand
 //! evaluated before a call to an inlined function) are kept in temporary variables.
@@ -21,11 +21,13 @@
 //!   error location; `abort()` and `exit()` end the program; `__VERIFIER_assume(c)` cuts paths
 //!   where `c` is zero; `__VERIFIER_nondet_<type>()` returns a fresh value of its type;
 //! - a call of any other function without a body returns a fresh value of its return type
-//!   and has no other effect ([`Externs`]: named on stderr; `--strict-extern` refuses it).
+//!   and has no other effect ([`Externs`]: named on stderr; `--strict-extern` refuses it);
+//! - a variable-length array keeps the length computed at its declaration (indices checked
+//!   against it); `static` locals are initialised once, before `main` runs; a conditional
+//!   with a `void` operand is void.
 //!
-//! Anything else (pointers, floats, structs, variable-length arrays, heap and
-//! thread functions, ...) is rejected as [`CError::Unsupported`] naming the construct
-//! and its line.
+//! Anything else (pointers, floats, structs, heap and thread functions, ...) is rejected as
+//! [`CError::Unsupported`] naming the construct and its line.
 
 mod decl;
 mod expr;
@@ -253,6 +255,9 @@ struct Translator<'a> {
     /// The variable and type of each `static` local, by the source offset of its declarator:
     /// one variable for every call, initialised at the program's start.
     statics: HashMap<usize, (VarId, CType)>,
+    /// The variable holding the length of each variable-length array (fixed when its
+    /// declaration runs).
+    vla_lengths: HashMap<VarId, VarId>,
     names: HashMap<String, usize>,
     // The current block.
     cur: Loc,
@@ -286,6 +291,7 @@ impl<'a> Translator<'a> {
             cases: Vec::new(),
             decl_vars: HashMap::new(),
             statics: HashMap::new(),
+            vla_lengths: HashMap::new(),
             names: HashMap::new(),
             cur,
             store: HashMap::new(),
