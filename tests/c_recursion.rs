@@ -37,8 +37,8 @@ int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 1000) return 0;
     // The path records the bound it was found at, and is invalid at a smaller one.
     let path = scratch_file("crec", "depth3.path");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("--recursion-bound 4"), "{text}");
-    std::fs::write(&path, text.replace("--recursion-bound 4", "--recursion-bound 2")).unwrap();
+    assert!(text.contains("--recursion-bound 5"), "{text}");
+    std::fs::write(&path, text.replace("--recursion-bound 5", "--recursion-bound 2")).unwrap();
     let program = scratch_file("crec", "depth3.c");
     let sim = warden(&["sim", program.to_str().unwrap(), path.to_str().unwrap()]);
     assert_eq!(sim.status.code(), Some(1), "{sim:?}");

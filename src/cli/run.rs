@@ -201,8 +201,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
 /// What to check next after `answer` on `model` read with recursion inlined as `recursion`
 /// says, if the answer does not decide (see [`front::c::Recursion`]): an error path through a
 /// call beyond the bound is checked again with such calls cut (does a real error path exist
-/// within the bound?), and no real error within the bound is checked again at twice the
-/// bound with such calls leading to the error. `None`: the answer stands (a real error path,
+/// within the bound?), and no real error within the bound is checked again at a bound half as
+/// large again (1, 2, 3, 5, 8, 12, ...: not doubled, as a function that calls itself twice
+/// doubles the CFA with every level) with such calls leading to the error. `None`: the answer stands (a real error path,
 /// `unsat` with those calls leading to the error, `unknown`, or a program without recursion).
 fn deepen(
     model: &Model,
@@ -225,7 +226,7 @@ fn deepen(
             _ => None,
         },
         Answer::Unsat(_) if !recursion.exceeded_is_error => Some(front::c::Recursion {
-            bound: recursion.bound.saturating_mul(2),
+            bound: recursion.bound.saturating_add(recursion.bound.div_ceil(2)),
             exceeded_is_error: true,
         }),
         _ => None,

@@ -17,7 +17,7 @@ use crate::wl::{Binary, Op, Sort};
 /// The size of the CFA past which recursive calls are no longer inlined (the translation
 /// gives up as unsupported): inlining a function that calls itself twice doubles the CFA with
 /// every level, and the large-block encoding and the engines must still handle it.
-const MAX_RECURSIVE_EDGES: usize = 100_000;
+const MAX_RECURSIVE_EDGES: usize = 20_000;
 
 impl<'a> Translator<'a> {
     pub(super) fn stmt(&mut self, s: &Node<Statement>) -> R<()> {
