@@ -82,13 +82,27 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         mem_limit: Some(args.mem_limit),
     };
     // A C program with recursion is checked at deeper and deeper inlining bounds until an
-    // answer decides (see `deepen`); any other model is loaded and checked once.
+    // answer decides (see `deepen`); any other model is loaded and checked once. A bound
+    // whose inlining is too large is retried one above the largest bound translated, and
+    // no larger bound is tried again.
+    let (mut translated, mut too_large) = (0, u32::MAX);
     let (model, report) = loop {
         crate::fault::inject("front");
         let mut model = match front::load_with(&args.model, &load, &budget) {
             Ok(m) => m,
+            Err(front::LoadError::RecursionTooLarge(_))
+                if load.recursion.bound > translated + 1 =>
+            {
+                too_large = too_large.min(load.recursion.bound);
+                load.recursion = front::c::Recursion {
+                    bound: translated + 1,
+                    exceeded_is_error: true,
+                };
+                continue;
+            }
             Err(e) => return input_error(&e),
         };
+        translated = translated.max(load.recursion.bound);
         // Kept for the whole run (replay, invariant check, witness), never built on again.
         model.ts.aig.compact();
         if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
@@ -112,7 +126,16 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             }
         };
         match deepen(&model, &report.answer, load.recursion) {
-            Some(next) if !budget.expired() => {
+            // An answer that does not decide, with no time left to go on.
+            Some(_) if budget.expired() => {
+                let mut report = report;
+                report.answer = Answer::Unknown { depth: None };
+                break (model, report);
+            }
+            Some(mut next) => {
+                if next.bound >= too_large && too_large - 1 > load.recursion.bound {
+                    next.bound = too_large - 1;
+                }
                 crate::log::info(
                     1,
                     format_args!(

@@ -218,6 +218,10 @@ pub enum LoadError {
     Input(#[from] InputError),
     #[error("stopped while bit-blasting the model")]
     Interrupted,
+    /// A C program whose recursion, inlined to the bound asked for, is too large (unsupported
+    /// as such; `warden check` tries a smaller bound first).
+    #[error(transparent)]
+    RecursionTooLarge(InputError),
 }
 
 /// Reads a model file with default [`LoadOptions`] and no time limit: see [`load_with`].
@@ -323,18 +327,24 @@ fn load_c(
     );
     let program = program.map_err(|e| match e {
         c::CError::Syntax { line, message } => {
-            InputError::new(path, line.map(|l| format!("line {l}")), message)
+            InputError::new(path, line.map(|l| format!("line {l}")), message).into()
         }
-        e @ c::CError::Unsupported { .. } => InputError::unsupported(path, e.to_string()),
+        e @ c::CError::Unsupported { .. } => InputError::unsupported(path, e.to_string()).into(),
+        e @ c::CError::RecursionTooLarge { .. } => {
+            LoadError::RecursionTooLarge(InputError::unsupported(path, e.to_string()))
+        }
     })?;
-    if !program.dropped_headers.is_empty() {
+    // `warden check` reads a recursive program again at every bound it tries: the warnings
+    // are printed when it is read at the first (the default) only.
+    let first_reading = options.recursion == c::Recursion::default();
+    if first_reading && !program.dropped_headers.is_empty() {
         eprintln!(
             "warden: warning: {}: dropped #include of missing header(s): {}",
             path.display(),
             program.dropped_headers.join(", ")
         );
     }
-    for f in &program.assumed_nondet {
+    for f in program.assumed_nondet.iter().filter(|_| first_reading) {
         eprintln!(
             "warden: warning: {}: assumed nondet: {f} has no body; its calls return an \
              arbitrary value and have no other effect (--strict-extern refuses such calls)",

@@ -54,6 +54,13 @@ pub enum CError {
     Syntax { line: Option<u32>, message: String },
     /// Valid C outside the supported subset: the verdict is `unknown`.
     Unsupported { line: u32, construct: String },
+    /// Recursion inlined to [`Recursion::bound`] makes a CFA too large (at the call of
+    /// `function` at `line`): a smaller bound may still be translated.
+    RecursionTooLarge {
+        line: u32,
+        bound: u32,
+        function: String,
+    },
 }
 
 impl std::fmt::Display for CError {
@@ -66,6 +73,16 @@ impl std::fmt::Display for CError {
             CError::Unsupported { line, construct } => {
                 write!(f, "unsupported: {construct} at line {line}")
             }
+            CError::RecursionTooLarge {
+                line,
+                bound,
+                function,
+            } => write!(
+                f,
+                "unsupported: recursion inlined {bound} deep (function {function}): more than \
+                 {} edges at line {line}",
+                stmt::MAX_RECURSIVE_EDGES
+            ),
         }
     }
 }

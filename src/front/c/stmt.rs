@@ -17,7 +17,7 @@ use crate::wl::{Binary, Op, Sort};
 /// The size of the CFA past which recursive calls are no longer inlined (the translation
 /// gives up as unsupported): inlining a function that calls itself twice doubles the CFA with
 /// every level, and the large-block encoding and the engines must still handle it.
-const MAX_RECURSIVE_EDGES: usize = 20_000;
+pub(super) const MAX_RECURSIVE_EDGES: usize = 20_000;
 
 impl<'a> Translator<'a> {
     pub(super) fn stmt(&mut self, s: &Node<Statement>) -> R<()> {
@@ -438,14 +438,11 @@ impl<'a> Translator<'a> {
             return Ok(ret_ty.map(|t| self.int_const(t, 0)));
         }
         if active > 0 && self.cfa.edges.len() > MAX_RECURSIVE_EDGES {
-            return self.unsupported(
-                span,
-                format!(
-                    "recursion inlined {} deep (function {name}): more than \
-                     {MAX_RECURSIVE_EDGES} edges",
-                    self.recursion.bound
-                ),
-            );
+            return Err(super::CError::RecursionTooLarge {
+                line: self.line(span),
+                bound: self.recursion.bound,
+                function: name,
+            });
         }
         let ret = self.new_loc(span);
         self.frames.push(Frame {
