@@ -22,7 +22,11 @@ fn check(name: &str, body: &str, timeout: &str) -> (String, String) {
     let verdict = stdout.lines().next().unwrap_or_default().to_owned();
     if verdict == "sat" {
         let sim = warden(&["sim", program, path]);
-        assert_eq!(sim.status.code(), Some(0), "{name}: the error path: {sim:?}");
+        assert_eq!(
+            sim.status.code(),
+            Some(0),
+            "{name}: the error path: {sim:?}"
+        );
     }
     (verdict, String::from_utf8(out.stderr).unwrap())
 }
@@ -38,7 +42,11 @@ int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 1000) return 0;
     let path = scratch_file("crec", "depth3.path");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("--recursion-bound 5"), "{text}");
-    std::fs::write(&path, text.replace("--recursion-bound 5", "--recursion-bound 2")).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("--recursion-bound 5", "--recursion-bound 2"),
+    )
+    .unwrap();
     let program = scratch_file("crec", "depth3.c");
     let sim = warden(&["sim", program.to_str().unwrap(), path.to_str().unwrap()]);
     assert_eq!(sim.status.code(), Some(1), "{sim:?}");
@@ -72,7 +80,10 @@ fn an_error_beyond_the_reachable_bound_is_never_unsat() {
 int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 100) return 0;
   if (down(n) == 40) reach_error(); return 0; }";
     let (verdict, stderr) = check("deep", body, "3");
-    assert!(verdict == "sat" || verdict == "unknown", "{verdict}: {stderr}");
+    assert!(
+        verdict == "sat" || verdict == "unknown",
+        "{verdict}: {stderr}"
+    );
 }
 
 #[test]

@@ -318,7 +318,8 @@ impl<'a> Translator<'a> {
                 for init_decl in &d.declarators {
                     let declarator = &init_decl.node.declarator;
                     let init = init_decl.node.initializer.as_ref();
-                    let Declared::Object(name, ty) = self.declared(base.clone(), declarator, init)?
+                    let Declared::Object(name, ty) =
+                        self.declared(base.clone(), declarator, init)?
                     else {
                         continue;
                     };
@@ -507,7 +508,12 @@ impl<'ast> Visit<'ast> for StaticFinder<'ast> {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c)
                 if c.node == StorageClassSpecifier::Static)
         });
-        if is_static && !d.declarators.iter().all(|i| is_function_declarator(&i.node.declarator)) {
+        if is_static
+            && !d
+                .declarators
+                .iter()
+                .all(|i| is_function_declarator(&i.node.declarator))
+        {
             self.0.push(d);
         }
     }
