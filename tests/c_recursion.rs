@@ -31,12 +31,18 @@ fn check(name: &str, body: &str, timeout: &str) -> (String, String) {
     (verdict, String::from_utf8(out.stderr).unwrap())
 }
 
+/// A program whose error needs `depth + 1` nested calls of one function.
+fn down_to(depth: u32) -> String {
+    format!(
+        "int down(int n) {{ if (n <= 0) return 0; return 1 + down(n - 1); }}
+int main() {{ int n = __VERIFIER_nondet_int(); if (n < 0 || n > 1000) return 0;
+  if (down(n) == {depth}) reach_error(); return 0; }}"
+    )
+}
+
 #[test]
 fn an_error_three_calls_deep_is_sat_with_a_replayed_path() {
-    let body = "int down(int n) { if (n <= 0) return 0; return 1 + down(n - 1); }
-int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 1000) return 0;
-  if (down(n) == 3) reach_error(); return 0; }";
-    let (verdict, _) = check("depth3", body, "20");
+    let (verdict, _) = check("depth3", &down_to(3), "20");
     assert_eq!(verdict, "sat");
     // The path records the bound it was found at, and is invalid at a smaller one.
     let path = scratch_file("crec", "depth3.path");
@@ -76,10 +82,7 @@ int main() { int n = __VERIFIER_nondet_int(); if (sum(n) < 0 && n <= 0) reach_er
 #[test]
 fn an_error_beyond_the_reachable_bound_is_never_unsat() {
     // The error needs 40 nested calls: in a short run it is found or the answer is unknown.
-    let body = "int down(int n) { if (n <= 0) return 0; return 1 + down(n - 1); }
-int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 100) return 0;
-  if (down(n) == 40) reach_error(); return 0; }";
-    let (verdict, stderr) = check("deep", body, "3");
+    let (verdict, stderr) = check("deep", &down_to(40), "3");
     assert!(
         verdict == "sat" || verdict == "unknown",
         "{verdict}: {stderr}"
