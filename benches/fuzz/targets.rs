@@ -227,6 +227,7 @@ impl Target {
                     text,
                     c::DataModel::default(),
                     &c::Externs::default(),
+                    c::Recursion::default(),
                 ) else {
                     return false;
                 };

@@ -19,6 +19,10 @@ pub enum RunError {
     TraceMisses,
     #[error("replaying the nondet values does not reach the error")]
     ReplayMisses,
+    /// The run reaches the error only through a call deeper than the recursion bound
+    /// ([`Cfa::unwind`]): not a path of the program.
+    #[error("the path exceeds the recursion bound of the inlining")]
+    BoundExceeded,
     #[error("line {line}: bad line number")]
     LineNumber { line: usize },
     #[error("line {line}: expected `WHAT = VALUE`")]
@@ -134,6 +138,12 @@ pub struct Run {
 impl Run {
     pub fn reached(&self, cfa: &Cfa) -> bool {
         self.end == cfa.error
+    }
+
+    /// Whether the run passed [`Cfa::unwind`] (a call deeper than the recursion bound).
+    pub fn unwound(&self, cfa: &Cfa) -> bool {
+        cfa.unwind
+            .is_some_and(|u| self.steps.iter().any(|s| cfa.edges[s.edge].to == u))
     }
 }
 

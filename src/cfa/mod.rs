@@ -17,7 +17,12 @@
 //! - the outgoing edges of a location have mutually exclusive guards (the program is
 //!   deterministic once the nondet values are fixed); a location where no guard holds blocks
 //!   (an assumption failed, or the program ended at [`Cfa::exit`]);
-//! - the property is that [`Cfa::error`] is unreachable.
+//! - the property is that [`Cfa::error`] is unreachable;
+//! - a program with recursion is inlined up to a bound: a call deeper than the bound goes to
+//!   [`Cfa::unwind`] instead, which either leads on to the error (an over-approximation: the
+//!   error unreachable means the program is safe, at every depth) or blocks (an
+//!   under-approximation: a path to the error is a real one). A run that passes
+//!   [`Cfa::unwind`] is never a counterexample ([`path::from_trace`] rejects it).
 //!
 //! Transformations: [`lbe::large_blocks`] merges loop-free regions into single edges
 //! (large-block encoding; remaining locations keep their indices), [`slice::slice`] removes
@@ -118,6 +123,9 @@ pub struct Cfa {
     pub error: Loc,
     /// Where the program ends normally (return from `main`, `exit`, `abort`).
     pub exit: Loc,
+    /// Where calls deeper than the recursion bound of the inlining go, if any was cut (see
+    /// the module documentation).
+    pub unwind: Option<Loc>,
 }
 
 impl Default for Cfa {
@@ -138,6 +146,7 @@ impl Cfa {
             entry: Loc(0),
             error: Loc(1),
             exit: Loc(2),
+            unwind: None,
         }
     }
 

@@ -16,7 +16,8 @@ pub struct ErrorPath {
 /// where `blocks` is `cfa` after slicing and [`super::lbe::large_blocks`] (or `cfa` itself):
 /// `cfa` is run with each block's nondet values from the trace's frame of that block, which
 /// gives the values drawn; replaying only those values, in order, must reach the error, else
-/// the path is rejected.
+/// the path is rejected. A path through [`Cfa::unwind`] is rejected as
+/// [`RunError::BoundExceeded`]: the caller deepens the recursion bound.
 pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPath, RunError> {
     let kept = super::lbe::kept_locations(blocks);
     let mut oracle = BlockInputs::new(cfa, kept, &trace.inputs);
@@ -28,7 +29,7 @@ pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPat
     let drawn: Vec<Value> = (run.steps.iter())
         .flat_map(|s| s.drawn.iter().map(|(_, v)| v.clone()))
         .collect();
-    let replayed = replay(cfa, drawn, run.steps.len())?;
+    let replayed = replay_program(cfa, drawn, run.steps.len())?;
     Ok(ErrorPath {
         steps: replayed.steps,
     })
@@ -42,6 +43,20 @@ pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::
     match run.reached(cfa) {
         true => Ok(run),
         false => Err(RunError::ReplayMisses),
+    }
+}
+
+/// [`replay`], for an error path of the program itself: the run must not pass
+/// [`Cfa::unwind`] (a call beyond the recursion bound of the inlining).
+pub fn replay_program(
+    cfa: &Cfa,
+    drawn: Vec<Value>,
+    max_steps: usize,
+) -> Result<interp::Run, RunError> {
+    let run = replay(cfa, drawn, max_steps)?;
+    match run.unwound(cfa) {
+        true => Err(RunError::BoundExceeded),
+        false => Ok(run),
     }
 }
 

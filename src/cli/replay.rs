@@ -104,7 +104,8 @@ pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> 
 }
 
 /// `warden sim` for a C program: the nondet values of the error path, replayed in the CFA
-/// interpreter, must reach the error.
+/// interpreter (recursion inlined to the bound the path records), must reach the error
+/// without a call beyond that bound.
 pub(super) fn sim_c(program: &cfa::Cfa, text: &str) -> ExitCode {
     let values = match cfa::path::parse_values(program, text) {
         Ok(v) => v,
@@ -114,7 +115,7 @@ pub(super) fn sim_c(program: &cfa::Cfa, text: &str) -> ExitCode {
         }
     };
     // Generous: loops without nondet calls take steps that the path does not list.
-    match cfa::path::replay(program, values, 1_000_000) {
+    match cfa::path::replay_program(program, values, 1_000_000) {
         Ok(run) => {
             println!(
                 "valid: the error is reached after {} steps",

@@ -70,7 +70,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     crate::budget::watch_memory(&budget, args.mem_limit, || {
         give_up(format_args!("memory still growing past the limit"))
     });
-    let load = front::LoadOptions {
+    let mut load = front::LoadOptions {
         data_model: match args.data_model.unwrap_or(DataModelArg::Ilp32) {
             DataModelArg::Ilp32 => front::c::DataModel::Ilp32,
             DataModelArg::Lp64 => front::c::DataModel::Lp64,
@@ -82,30 +82,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         single_blocks: args.blocks == Some(BlocksArg::Single),
         ..args.words.load_options()
     };
-    crate::fault::inject("front");
-    let loaded = match verilog {
-        true => front::load_verilog(&args.rtl.design(&args.model), &load, &budget)
-            .map(|(m, compiled)| (m, Some(compiled))),
-        false => front::load_with(&args.model, &load, &budget).map(|m| (m, None)),
-    };
-    let (mut model, compiled) = match loaded {
-        Ok(m) => m,
-        Err(e) => return input_error(&e),
-    };
-    let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
-    if let Some(c) = compiled.as_ref().filter(|c| c.covers > 0) {
-        eprintln!(
-            "warden: note: {} cover statement(s) not checked (covers are reported, not required)",
-            c.covers
-        );
-    }
-    // Kept for the whole run (replay, invariant check, witness), never built on again.
-    model.ts.aig.compact();
-    if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
-        // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
-        eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
-        return ExitCode::Usage;
-    }
     let opts = Options {
         engine: args.engine,
         max_depth: args.max_depth,
@@ -123,26 +99,109 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
     };
-    if all_properties {
-        return properties::run(&args, &model, clocks, &opts, &budget, print_witness);
-    }
-    let result = match (&model.source, opts.engine) {
-        // The CFA whose encoding `model.ts` is: invariants speak of its locations.
-        (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
-            check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
+    // A C program with recursion is checked at deeper and deeper inlining bounds until an
+    // answer decides (see `deepen`); any other model is loaded and checked once. A bound
+    // whose inlining is too large is retried one above the largest bound translated, and
+    // no larger bound is tried again.
+    let (mut translated, mut too_large) = (0, u32::MAX);
+    let (model, compiled, report) = loop {
+        crate::fault::inject("front");
+        let loaded = match verilog {
+            true => front::load_verilog(&args.rtl.design(&args.model), &load, &budget)
+                .map(|(m, compiled)| (m, Some(compiled))),
+            false => front::load_with(&args.model, &load, &budget).map(|m| (m, None)),
+        };
+        let (mut model, compiled) = match loaded {
+            Ok(m) => m,
+            Err(front::LoadError::RecursionTooLarge(_))
+                if load.recursion.bound > translated + 1 =>
+            {
+                too_large = too_large.min(load.recursion.bound);
+                load.recursion = front::c::Recursion {
+                    bound: translated + 1,
+                    exceeded_is_error: true,
+                };
+                continue;
+            }
+            Err(e) => return input_error(&e),
+        };
+        translated = translated.max(load.recursion.bound);
+        if let Some(c) = compiled.as_ref().filter(|c| c.covers > 0) {
+            eprintln!(
+                "warden: note: {} cover statement(s) not checked (covers are reported, not \
+                 required)",
+                c.covers
+            );
         }
-        _ => check::run(&model.ts, &opts, &budget),
-    };
-    let report = match result {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("warden: {e}");
-            print_verdict("unknown\n");
-            return ExitCode::Internal;
+        // Kept for the whole run (replay, invariant check, witness), never built on again.
+        model.ts.aig.compact();
+        if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
+            // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
+            eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
+            return ExitCode::Usage;
+        }
+        if all_properties {
+            let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
+            return properties::run(&args, &model, clocks, &opts, &budget, print_witness);
+        }
+        let result = match (&model.source, opts.engine) {
+            // The CFA whose encoding `model.ts` is: invariants speak of its locations.
+            (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
+                check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
+            }
+            _ => check::run(&model.ts, &opts, &budget),
+        };
+        let report = match result {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("warden: {e}");
+                print_verdict("unknown\n");
+                return ExitCode::Internal;
+            }
+        };
+        match deepen(&model, &report.answer, load.recursion) {
+            // An answer that does not decide, with no time left to go on.
+            Some(_) if budget.expired() => {
+                let mut report = report;
+                report.answer = Answer::Unknown { depth: None };
+                break (model, compiled, report);
+            }
+            Some(mut next) => {
+                if next.bound >= too_large && too_large - 1 > load.recursion.bound {
+                    next.bound = too_large - 1;
+                }
+                crate::log::info(
+                    1,
+                    format_args!(
+                        "recursion bound {} {}: checking at bound {}{}",
+                        load.recursion.bound,
+                        match load.recursion.exceeded_is_error {
+                            true => "exceeded on the error path",
+                            false => "reaches no error",
+                        },
+                        next.bound,
+                        match next.exceeded_is_error {
+                            true => "",
+                            false => " for real error paths only",
+                        }
+                    ),
+                );
+                load.recursion = next;
+            }
+            _ => break (model, compiled, report),
         }
     };
+    let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
     if let Some(n) = &report.note {
         eprintln!("warden: {n}");
+    }
+    if let (Source::C { cfa, .. }, Answer::Unknown { .. }) = (&model.source, &report.answer) {
+        if cfa.unwind.is_some() {
+            eprintln!(
+                "warden: recursion was inlined up to {} nested calls of a function",
+                load.recursion.bound
+            );
+        }
     }
     let mut out = String::from(verdict_word(&report.answer));
     out.push('\n');
@@ -200,6 +259,41 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     match write_file(args.json.as_deref(), json.as_bytes()) {
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,
+    }
+}
+
+/// What to check next after `answer` on `model` read with recursion inlined as `recursion`
+/// says, if the answer does not decide (see [`front::c::Recursion`]): an error path through a
+/// call beyond the bound is checked again with such calls cut (does a real error path exist
+/// within the bound?), and no real error within the bound is checked again at a bound half as
+/// large again (1, 2, 3, 5, 8, 12, ...: not doubled, as a function that calls itself twice
+/// doubles the CFA with every level) with such calls leading to the error. `None`: the answer stands (a real error path,
+/// `unsat` with those calls leading to the error, `unknown`, or a program without recursion).
+fn deepen(
+    model: &Model,
+    answer: &Answer,
+    recursion: front::c::Recursion,
+) -> Option<front::c::Recursion> {
+    let Source::C { cfa, .. } = &model.source else {
+        return None;
+    };
+    cfa.unwind?;
+    match answer {
+        Answer::Sat(trace) => match counterexample(model, trace, false) {
+            Err(InternalError::PathReplay {
+                source: cfa::interp::RunError::BoundExceeded,
+                ..
+            }) => Some(front::c::Recursion {
+                exceeded_is_error: false,
+                ..recursion
+            }),
+            _ => None,
+        },
+        Answer::Unsat(_) if !recursion.exceeded_is_error => Some(front::c::Recursion {
+            bound: recursion.bound.saturating_add(recursion.bound.div_ceil(2)),
+            exceeded_is_error: true,
+        }),
+        _ => None,
     }
 }
 

@@ -44,7 +44,7 @@ pub(super) fn print_verdict(text: &str) {
 /// while the model was bit-blasted, is the verdict `unknown` (exit 0).
 pub(super) fn input_error(e: &LoadError) -> ExitCode {
     let e = match e {
-        LoadError::Input(e) => e,
+        LoadError::Input(e) | LoadError::RecursionTooLarge(e) => e,
         LoadError::Interrupted => {
             eprintln!("warden: {e}");
             print_verdict("unknown\n");

@@ -129,6 +129,9 @@ pub struct LoadOptions {
     pub data_model: c::DataModel,
     /// How calls of C functions without a body are read (see [`c::Externs`]).
     pub externs: c::Externs,
+    /// How far a C program's recursion is inlined ([`c::Recursion`]; `warden check` deepens
+    /// it, an error path records the bound it was found at).
+    pub recursion: c::Recursion,
     /// Whether the engines check the single-statement CFA instead of its large blocks
     /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
     pub single_blocks: bool,
@@ -143,6 +146,7 @@ impl Default for LoadOptions {
         LoadOptions {
             data_model: c::DataModel::default(),
             externs: c::Externs::default(),
+            recursion: c::Recursion::default(),
             single_blocks: false,
             wl_simplify: true,
         }
@@ -165,6 +169,9 @@ impl LoadOptions {
         }
         for f in &self.externs.nondet {
             line.push_str(&format!(" --nondet-fn {f}"));
+        }
+        if self.recursion.bound != c::Recursion::default().bound {
+            line.push_str(&format!(" --recursion-bound {}", self.recursion.bound));
         }
         line + "\n"
     }
@@ -190,6 +197,13 @@ impl LoadOptions {
                         .ok_or_else(|| WitnessError::DataModel(value.to_owned()))?
                 }
                 "--nondet-fn" => options.externs.nondet.push(value.to_owned()),
+                "--recursion-bound" => {
+                    options.recursion.bound = value
+                        .parse()
+                        .ok()
+                        .filter(|&b| b > 0)
+                        .ok_or_else(|| WitnessError::RecursionBound(value.to_owned()))?
+                }
                 _ => return Err(WitnessError::UnknownOption(flag.to_owned())),
             }
         }
@@ -205,6 +219,10 @@ pub enum LoadError {
     Input(#[from] InputError),
     #[error("stopped while bit-blasting the model")]
     Interrupted,
+    /// A C program whose recursion, inlined to the bound asked for, is too large (unsupported
+    /// as such; `warden check` tries a smaller bound first).
+    #[error(transparent)]
+    RecursionTooLarge(InputError),
 }
 
 /// Reads a model file with default [`LoadOptions`] and no time limit: see [`load_with`].
@@ -327,21 +345,32 @@ fn load_c(
     budget: &Budget,
 ) -> Result<Model, LoadError> {
     let text = utf8(path, data)?;
-    let program = c::translate_with(text, options.data_model, &options.externs);
+    let program = c::translate_with(
+        text,
+        options.data_model,
+        &options.externs,
+        options.recursion,
+    );
     let program = program.map_err(|e| match e {
         c::CError::Syntax { line, message } => {
-            InputError::new(path, line.map(|l| format!("line {l}")), message)
+            InputError::new(path, line.map(|l| format!("line {l}")), message).into()
         }
-        e @ c::CError::Unsupported { .. } => InputError::unsupported(path, e.to_string()),
+        e @ c::CError::Unsupported { .. } => InputError::unsupported(path, e.to_string()).into(),
+        e @ c::CError::RecursionTooLarge { .. } => {
+            LoadError::RecursionTooLarge(InputError::unsupported(path, e.to_string()))
+        }
     })?;
-    if !program.dropped_headers.is_empty() {
+    // `warden check` reads a recursive program again at every bound it tries: the warnings
+    // are printed when it is read at the first (the default) only.
+    let first_reading = options.recursion == c::Recursion::default();
+    if first_reading && !program.dropped_headers.is_empty() {
         eprintln!(
             "warden: warning: {}: dropped #include of missing header(s): {}",
             path.display(),
             program.dropped_headers.join(", ")
         );
     }
-    for f in &program.assumed_nondet {
+    for f in program.assumed_nondet.iter().filter(|_| first_reading) {
         eprintln!(
             "warden: warning: {}: assumed nondet: {f} has no body; its calls return an \
              arbitrary value and have no other effect (--strict-extern refuses such calls)",

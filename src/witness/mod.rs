@@ -28,6 +28,8 @@ pub enum WitnessError {
     OptionValue(String),
     #[error("unknown data model {0}")]
     DataModel(String),
+    #[error("bad recursion bound {0} (expected a positive number)")]
+    RecursionBound(String),
     #[error("unknown option {0} in the witness")]
     UnknownOption(String),
 }

@@ -7,10 +7,11 @@ use lang_c::ast::{
     TranslationUnit, TypeSpecifier,
 };
 use lang_c::span::{Node, Span};
+use lang_c::visit::Visit;
 
 use super::{Binding, CError, CType, IntTy, Translator, R};
 use crate::cfa::VarId;
-use crate::wl::{BitVec, Op, Sort};
+use crate::wl::{Binary, BitVec, Op, Sort};
 
 /// An unsupported construct, named as `unsupported: CONSTRUCT at line N` reports it (the
 /// caller knows the line).
@@ -31,11 +32,18 @@ impl From<Construct> for String {
 }
 
 /// A declarator reduced to what the subset allows.
-pub(super) enum Declared {
+pub(super) enum Declared<'d> {
     Object(String, CType),
     /// A function declarator (a prototype when it has no body).
     Function(String),
+    /// A variable-length array: its elements and its length expression, evaluated where the
+    /// declaration is (only a local object can be one; everywhere else it is unsupported).
+    Vla(String, IntTy, &'d Node<Expression>),
 }
+
+/// The length of the `CType::Array` of a variable-length array: its index has 32 bits, as
+/// large as any length the translation accepts (see [`Translator::vla`]).
+pub(super) const VLA_LEN: u64 = 1 << 32;
 
 impl<'a> Translator<'a> {
     /// The type named by a list of type specifiers; `Err` names the unsupported construct.
@@ -119,12 +127,12 @@ impl<'a> Translator<'a> {
     }
 
     /// The name and type a declarator declares, from the base type.
-    pub(super) fn declared(
+    pub(super) fn declared<'d>(
         &mut self,
         base: Result<CType, Construct>,
-        d: &Node<Declarator>,
+        d: &'d Node<Declarator>,
         init: Option<&Node<Initializer>>,
-    ) -> R<Declared> {
+    ) -> R<Declared<'d>> {
         let name = match &d.node.kind.node {
             DeclaratorKind::Identifier(id) => id.node.name.clone(),
             DeclaratorKind::Abstract => String::new(),
@@ -133,6 +141,7 @@ impl<'a> Translator<'a> {
             }
         };
         let mut ty = None;
+        let mut vla = None;
         for derived in &d.node.derived {
             match &derived.node {
                 DerivedDeclarator::Pointer(_) => return self.unsupported(&d.span, "pointer"),
@@ -146,7 +155,8 @@ impl<'a> Translator<'a> {
                                 Ok(n) if n > 0 => n as u64,
                                 Ok(_) => return self.unsupported(&d.span, "array of length 0"),
                                 Err(_) => {
-                                    return self.unsupported(&d.span, "variable-length array")
+                                    vla = Some(&**e);
+                                    VLA_LEN
                                 }
                             }
                         }
@@ -172,6 +182,9 @@ impl<'a> Translator<'a> {
         };
         Ok(match (ty, base) {
             (None, t) => Declared::Object(name, t),
+            (Some(_), CType::Int(e)) if vla.is_some() => {
+                Declared::Vla(name, e, vla.expect("a length"))
+            }
             (Some(len), CType::Int(e)) => Declared::Object(name, CType::Array(e, len)),
             (Some(_), _) => return self.unsupported(&d.span, "array of non-integer elements"),
         })
@@ -213,6 +226,7 @@ impl<'a> Translator<'a> {
                 let t = match self.declared(base.clone(), declarator, None) {
                     Ok(Declared::Object(_, t)) => Ok(t),
                     Ok(Declared::Function(_)) => Err(Construct("function type".into())),
+                    Ok(Declared::Vla(..)) => Err(Construct("variable-length array type".into())),
                     Err(CError::Unsupported { construct, .. }) => Err(Construct(construct)),
                     Err(e) => return Err(e),
                 };
@@ -236,6 +250,10 @@ impl<'a> Translator<'a> {
                         }
                     }
                     Ok(Declared::Function(_)) => {}
+                    Ok(Declared::Vla(name, ..)) => {
+                        let why = "variable-length array at file scope".to_owned();
+                        self.globals.insert(name, Binding::Unsupported(why));
+                    }
                     Err(CError::Unsupported { construct, line }) => {
                         let name = declarator_name(declarator);
                         let why = format!("{construct} (declared at line {line})");
@@ -245,13 +263,25 @@ impl<'a> Translator<'a> {
                 }
                 continue;
             }
-            if storage == Some(StorageClassSpecifier::Static) {
-                return self.unsupported(&d.span, "static local variable");
+            if let Some((v, ty)) = self.statics.get(&declarator.span.start).cloned() {
+                // A `static` local: created and initialised before the program starts.
+                let scope = self.scopes.last_mut().expect("a block scope");
+                scope.insert(declarator_name(declarator), Binding::Var(v, ty));
+                continue;
             }
             match self.declared(base.clone(), declarator, init)? {
                 Declared::Function(name) => {
                     let line = self.line(&declarator.span);
                     self.prototypes.insert(name, (line, base.clone()));
+                }
+                Declared::Vla(name, elem, len) => {
+                    self.line_of_decl(&d.span);
+                    let ty = CType::Array(elem, VLA_LEN);
+                    let v = self.object(&name, &ty, declarator.span.start)?;
+                    self.vla(v, len)?;
+                    let scope = self.scopes.last_mut().expect("a block scope");
+                    scope.insert(name.clone(), Binding::Var(v, ty));
+                    self.havoc(v, &name, &declarator.span)?;
                 }
                 Declared::Object(name, ty) => {
                     self.line_of_decl(&d.span);
@@ -269,21 +299,91 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// Creates the `static` locals of every function body (one variable each, whatever the
+    /// calls and their recursion) and initialises them in the current block, the entry: C
+    /// initialises them once, before the program starts, with constant expressions.
+    pub(super) fn static_locals(&mut self, unit: &'a TranslationUnit) -> R<()> {
+        for ext in &unit.0 {
+            let ExternalDeclaration::FunctionDefinition(f) = &ext.node else {
+                continue;
+            };
+            let function = declarator_name(&f.node.declarator);
+            let mut finder = StaticFinder(Vec::new());
+            finder.visit_statement(&f.node.statement.node, &f.node.statement.span);
+            for d in finder.0 {
+                let base = self.base_type(d.specifiers.iter().filter_map(|s| match &s.node {
+                    DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+                    _ => None,
+                }));
+                for init_decl in &d.declarators {
+                    let declarator = &init_decl.node.declarator;
+                    let init = init_decl.node.initializer.as_ref();
+                    let Declared::Object(name, ty) =
+                        self.declared(base.clone(), declarator, init)?
+                    else {
+                        continue;
+                    };
+                    let at = declarator.span.start;
+                    let v = self.variable(format!("{function}::{name}"), &ty, (at, 0))?;
+                    if let Some(i) = init {
+                        self.initialise(v, &ty, i)?;
+                    }
+                    self.statics.insert(at, (v, ty));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fixes the length of the variable-length array `v` to the value of `len` now: kept in a
+    /// variable of its own that indexing checks against. A length that is not positive, or
+    /// above `i32::MAX` (no stack holds that), is undefined: the path is cut.
+    fn vla(&mut self, v: VarId, len: &Node<Expression>) -> R<()> {
+        let n = self.value(len)?;
+        let n = self.convert(n, IntTy::new(64, n.ty.signed))?;
+        let var = match self.vla_lengths.get(&v) {
+            Some(&l) => l,
+            None => {
+                let name = format!("{}.length", self.cfa.vars[v.index()].name);
+                self.cfa.add_var(name, Sort::Bv(64), true)
+            }
+        };
+        let zero = self.cfa.terms.constant_term(BitVec::zero(64));
+        let max = (self.cfa.terms).constant_term(BitVec::from_u64(64, i32::MAX as u64));
+        let positive = self.op(Op::Binary(Binary::Sgt), &[n, zero])?;
+        let small = self.op(Op::Binary(Binary::Slte), &[n, max])?;
+        let defined = self.op(Op::Binary(Binary::And), &[positive, small])?;
+        self.assume(defined)?;
+        self.write(var, n)?;
+        self.vla_lengths.insert(v, var);
+        Ok(())
+    }
+
     fn line_of_decl(&mut self, span: &Span) {
         let l = self.line(span);
         self.note_line(l);
     }
 
-    /// The variable of the declaration at source offset `at` (one per declaration, shared by
-    /// every inlining of its function: calls never overlap without recursion).
+    /// The variable of the declaration at source offset `at` in the current function (one per
+    /// declaration and recursion level, shared by every inlining at that level: two calls at
+    /// the same level never overlap).
     pub(super) fn object(&mut self, name: &str, ty: &CType, at: usize) -> R<VarId> {
-        if let Some(&v) = self.decl_vars.get(&at) {
+        let (base, level) = match self.frames.last() {
+            Some(f) => {
+                let level = self.frames.iter().filter(|g| g.name == f.name).count();
+                (format!("{}::{name}", f.name), level as u32)
+            }
+            None => (name.to_owned(), 0),
+        };
+        self.variable(base, ty, (at, level))
+    }
+
+    /// The variable of `key` (a declaration's offset and level), created as `base` (made
+    /// unique) when it is new.
+    fn variable(&mut self, base: String, ty: &CType, key: (usize, u32)) -> R<VarId> {
+        if let Some(&v) = self.decl_vars.get(&key) {
             return Ok(v);
         }
-        let base = match self.frames.last() {
-            Some(f) => format!("{}::{name}", f.name),
-            None => name.to_owned(),
-        };
         let unique = self.fresh_name(&base);
         let (sort, signed) = match ty {
             CType::Int(t) => (Sort::Bv(t.bits), t.signed),
@@ -297,12 +397,12 @@ impl<'a> Translator<'a> {
             CType::Void => {
                 return Err(CError::Syntax {
                     line: None,
-                    message: format!("variable {name} has type void"),
+                    message: format!("variable {base} has type void"),
                 })
             }
         };
         let v = self.cfa.add_var(unique, sort, signed);
-        self.decl_vars.insert(at, v);
+        self.decl_vars.insert(key, v);
         Ok(v)
     }
 
@@ -394,6 +494,27 @@ impl<'a> Translator<'a> {
             Declared::Object(_, CType::Void) => Ok(None),
             Declared::Object(name, CType::Int(t)) => Ok(Some((name, t))),
             _ => self.unsupported(span, "array or function parameter"),
+        }
+    }
+}
+
+/// The `static` object declarations of a function body (not its prototypes, which
+/// [`Translator::declaration`] reads where they are).
+struct StaticFinder<'ast>(Vec<&'ast Declaration>);
+
+impl<'ast> Visit<'ast> for StaticFinder<'ast> {
+    fn visit_declaration(&mut self, d: &'ast Declaration, _: &'ast Span) {
+        let is_static = d.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                if c.node == StorageClassSpecifier::Static)
+        });
+        if is_static
+            && !d
+                .declarators
+                .iter()
+                .all(|i| is_function_declarator(&i.node.declarator))
+        {
+            self.0.push(d);
         }
     }
 }

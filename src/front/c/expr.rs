@@ -233,6 +233,13 @@ impl<'a> Translator<'a> {
                 self.size_of(t, span)?
             }
             Expression::SizeOfVal(s) => {
+                if let Expression::Identifier(id) = &s.node.0.node {
+                    if let Binding::Var(v, _) = self.lookup(&id.node.name, span)? {
+                        if self.vla_lengths.contains_key(&v) {
+                            return self.unsupported(span, "sizeof of a variable-length array");
+                        }
+                    }
+                }
                 let t = self.type_of(&s.node.0)?;
                 self.size_of(t, span)?
             }
@@ -294,6 +301,7 @@ impl<'a> Translator<'a> {
             Some(d) => match self.declared(base, d, None)? {
                 Declared::Object(_, t) => Ok(t),
                 Declared::Function(_) => self.unsupported(&tn.span, "function type"),
+                Declared::Vla(..) => self.unsupported(&tn.span, "variable-length array type"),
             },
             None => match base {
                 Ok(t) => Ok(t),
@@ -578,8 +586,9 @@ impl<'a> Translator<'a> {
                     let t = self.op(Op::Ite, &[tc, tx, ty_])?;
                     Ok(Some(Rv { t, ty }))
                 }
-                (None, None) => Ok(None),
-                _ => self.unsupported(span, "conditional with one void operand"),
+                // One void operand (`c ? (void)0 : f()`, as glibc's `assert` expands to):
+                // the conditional is void (a GNU extension; ISO C wants both void).
+                _ => Ok(None),
             };
         }
         // With calls: a branch, each side's value kept in a temporary, and the condition
@@ -605,7 +614,6 @@ impl<'a> Translator<'a> {
         };
         self.goto_and_start(join)?;
         match (hx, hy) {
-            (None, None) => Ok(None),
             (Some(hx), Some(hy)) => {
                 let (vx, vy) = (self.get(&hx), self.get(&hy));
                 let ty = IntTy::usual(vx.ty, vy.ty);
@@ -614,7 +622,8 @@ impl<'a> Translator<'a> {
                 let t = self.op(Op::Ite, &[f, tx, ty_])?;
                 Ok(Some(Rv { t, ty }))
             }
-            _ => self.unsupported(span, "conditional with one void operand"),
+            // A void operand makes the conditional void, as above.
+            _ => Ok(None),
         }
     }
 
@@ -649,8 +658,12 @@ impl<'a> Translator<'a> {
         };
         let i = self.value(index)?;
         let wide = self.conv(i, IntTy::new(64, i.ty.signed))?;
-        let n = self.int_const(IntTy::new(64, false), i128::from(len));
-        let inside = self.op(Op::Binary(Binary::Ult), &[wide.t, n.t])?;
+        let n = match self.vla_lengths.get(&var) {
+            // Positive, so the unsigned comparison also rejects negative indices.
+            Some(&length) => self.read(length),
+            None => self.int_const(IntTy::new(64, false), i128::from(len)).t,
+        };
+        let inside = self.op(Op::Binary(Binary::Ult), &[wide.t, n])?;
         self.assume(inside)?;
         let index = self.convert(i, IntTy::new(index_bits(len), false))?;
         Ok(Lv::Elem { var, elem, index })

@@ -2,8 +2,8 @@
 //! [`Cfa`].
 //!
 //! Parsing is `lang-c` on `gcc -E` output ([`preprocess`]). The translation inlines every
-//! call (no recursion) and builds the CFA block by block: within a straight-line block the
-//! translator keeps a symbolic store (variable -> term over the values at the block's start),
+//! call, recursive ones up to a bound ([`Recursion`]), and builds the CFA block by block:
+//! within a straight-line block the translator keeps a symbolic store (variable -> term over the values at the block's start),
 //! a guard and the nondet values drawn, and emits one edge when control flow branches or
 //! joins. Values that must survive a block boundary inside an expression (an operand
 //! evaluated before a call to an inlined function) are kept in temporary variables.
@@ -21,11 +21,13 @@
 //!   error location; `abort()` and `exit()` end the program; `__VERIFIER_assume(c)` cuts paths
 //!   where `c` is zero; `__VERIFIER_nondet_<type>()` returns a fresh value of its type;
 //! - a call of any other function without a body returns a fresh value of its return type
-//!   and has no other effect ([`Externs`]: named on stderr; `--strict-extern` refuses it).
+//!   and has no other effect ([`Externs`]: named on stderr; `--strict-extern` refuses it);
+//! - a variable-length array keeps the length computed at its declaration (indices checked
+//!   against it); `static` locals are initialised once, before `main` runs; a conditional
+//!   with a `void` operand is void.
 //!
-//! Anything else (pointers, floats, structs, recursion, variable-length arrays, heap and
-//! thread functions, ...) is rejected as [`CError::Unsupported`] naming the construct
-//! and its line.
+//! Anything else (pointers, floats, structs, heap and thread functions, ...) is rejected as
+//! [`CError::Unsupported`] naming the construct and its line.
 
 mod decl;
 mod expr;
@@ -52,6 +54,13 @@ pub enum CError {
     Syntax { line: Option<u32>, message: String },
     /// Valid C outside the supported subset: the verdict is `unknown`.
     Unsupported { line: u32, construct: String },
+    /// Recursion inlined to [`Recursion::bound`] makes a CFA too large (at the call of
+    /// `function` at `line`): a smaller bound may still be translated.
+    RecursionTooLarge {
+        line: u32,
+        bound: u32,
+        function: String,
+    },
 }
 
 impl std::fmt::Display for CError {
@@ -64,6 +73,16 @@ impl std::fmt::Display for CError {
             CError::Unsupported { line, construct } => {
                 write!(f, "unsupported: {construct} at line {line}")
             }
+            CError::RecursionTooLarge {
+                line,
+                bound,
+                function,
+            } => write!(
+                f,
+                "unsupported: recursion inlined {bound} deep (function {function}): more than \
+                 {} edges at line {line}",
+                stmt::MAX_RECURSIVE_EDGES
+            ),
         }
     }
 }
@@ -96,6 +115,29 @@ pub struct Externs {
     pub nondet: Vec<String>,
 }
 
+/// How far recursive calls are inlined, and what a deeper call does.
+///
+/// A function is inlined at most `bound` times in one chain of active calls (so `bound` 1
+/// inlines no recursive call); a call beyond that goes to the CFA's [`Cfa::unwind`] location.
+/// With `exceeded_is_error` that location leads to the error, so the CFA over-approximates
+/// the program (no error reachable: safe at every depth); without, it blocks and the CFA
+/// under-approximates it (an error path is a real one). Programs without recursion are the
+/// same either way. `warden check` deepens the bound until one of the two answers decides.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Recursion {
+    pub bound: u32,
+    pub exceeded_is_error: bool,
+}
+
+impl Default for Recursion {
+    fn default() -> Recursion {
+        Recursion {
+            bound: 1,
+            exceeded_is_error: true,
+        }
+    }
+}
+
 /// Functions whose calls are never read as nondet values: their effect on memory and
 /// threads is the point of calling them, so assuming "no other effect" would be wrong.
 const NEVER_NONDET: [&str; 12] = [
@@ -123,11 +165,17 @@ fn never_nondet(name: &str) -> bool {
 /// Translates C source text. `.i` files go through `gcc -E` too: the corpus's ones still
 /// have comments.
 pub fn translate(source: &str, dm: DataModel) -> Result<Program, CError> {
-    translate_with(source, dm, &Externs::default())
+    translate_with(source, dm, &Externs::default(), Recursion::default())
 }
 
-/// [`translate`], with calls of functions without a body read as `externs` says.
-pub fn translate_with(source: &str, dm: DataModel, externs: &Externs) -> Result<Program, CError> {
+/// [`translate`], with calls of functions without a body read as `externs` says and recursion
+/// inlined as `recursion` says.
+pub fn translate_with(
+    source: &str,
+    dm: DataModel,
+    externs: &Externs,
+    recursion: Recursion,
+) -> Result<Program, CError> {
     let p = preprocess::preprocess(source).map_err(|e| {
         let message = e.to_string();
         CError::Syntax {
@@ -135,7 +183,7 @@ pub fn translate_with(source: &str, dm: DataModel, externs: &Externs) -> Result<
             message,
         }
     })?;
-    let (cfa, assumed_nondet) = translate_preprocessed(p.text, dm, externs)?;
+    let (cfa, assumed_nondet) = translate_preprocessed(p.text, dm, externs, recursion)?;
     Ok(Program {
         cfa,
         dropped_headers: p.dropped,
@@ -150,6 +198,7 @@ pub fn translate_preprocessed(
     text: String,
     dm: DataModel,
     externs: &Externs,
+    recursion: Recursion,
 ) -> Result<(Cfa, Vec<String>), CError> {
     let lines = LineMap::new(&text);
     let parse = parse_preprocessed(&Config::with_gcc(), text).map_err(|e| CError::Syntax {
@@ -158,6 +207,7 @@ pub fn translate_preprocessed(
     })?;
     let mut translator = Translator::new(&lines, dm);
     translator.externs = externs.clone();
+    translator.recursion = recursion;
     translator.program(&parse.unit)
 }
 
@@ -207,6 +257,8 @@ struct Translator<'a> {
     externs: Externs,
     /// The functions without a body whose calls were read as nondet values.
     assumed_nondet: BTreeSet<String>,
+    /// How recursive calls are inlined.
+    recursion: Recursion,
     typedefs: HashMap<String, Result<CType, Construct>>,
     globals: HashMap<String, Binding>,
     scopes: Vec<HashMap<String, Binding>>,
@@ -214,8 +266,15 @@ struct Translator<'a> {
     jumps: Vec<Jumps>,
     /// Case labels of the enclosing `switch` statements, by the label's source offset.
     cases: Vec<HashMap<usize, Loc>>,
-    /// The variable of each declaration (by source offset), reused by every inlining.
-    decl_vars: HashMap<usize, VarId>,
+    /// The variable of each declaration, by source offset and recursion level (how many
+    /// calls of its function are active), reused by every inlining at that level.
+    decl_vars: HashMap<(usize, u32), VarId>,
+    /// The variable and type of each `static` local, by the source offset of its declarator:
+    /// one variable for every call, initialised at the program's start.
+    statics: HashMap<usize, (VarId, CType)>,
+    /// The variable holding the length of each variable-length array (fixed when its
+    /// declaration runs).
+    vla_lengths: HashMap<VarId, VarId>,
     names: HashMap<String, usize>,
     // The current block.
     cur: Loc,
@@ -240,6 +299,7 @@ impl<'a> Translator<'a> {
             prototypes: HashMap::new(),
             externs: Externs::default(),
             assumed_nondet: BTreeSet::new(),
+            recursion: Recursion::default(),
             typedefs: HashMap::new(),
             globals: HashMap::new(),
             scopes: Vec::new(),
@@ -247,6 +307,8 @@ impl<'a> Translator<'a> {
             jumps: Vec::new(),
             cases: Vec::new(),
             decl_vars: HashMap::new(),
+            statics: HashMap::new(),
+            vla_lengths: HashMap::new(),
             names: HashMap::new(),
             cur,
             store: HashMap::new(),
@@ -271,6 +333,7 @@ impl<'a> Translator<'a> {
     /// The whole program (globals, then `main` inlined): the CFA of `unit`, and the functions without a body assumed nondet in it.
     fn program(mut self, unit: &'a TranslationUnit) -> R<(Cfa, Vec<String>)> {
         self.globals_and_functions(unit)?;
+        self.static_locals(unit)?;
         let Some(main) = self.functions.get("main").copied() else {
             return Err(CError::Syntax {
                 line: None,

@@ -14,6 +14,11 @@ use super::expr::{callee_name, has_call, Rv};
 use super::{Binding, CType, Frame, IntTy, Jumps, Translator, R};
 use crate::wl::{Binary, Op, Sort};
 
+/// The size of the CFA past which recursive calls are no longer inlined (the translation
+/// gives up as unsupported): inlining a function that calls itself twice doubles the CFA with
+/// every level, and the large-block encoding and the engines must still handle it.
+pub(super) const MAX_RECURSIVE_EDGES: usize = 20_000;
+
 impl<'a> Translator<'a> {
     pub(super) fn stmt(&mut self, s: &Node<Statement>) -> R<()> {
         if !matches!(s.node, Statement::Compound(_)) {
@@ -381,9 +386,6 @@ impl<'a> Translator<'a> {
         span: &Span,
     ) -> R<Option<Rv>> {
         let name = declarator_name(&f.declarator);
-        if self.frames.iter().any(|fr| fr.name == name) {
-            return self.unsupported(span, format!("recursion (function {name})"));
-        }
         let derived = &f.declarator.node.derived;
         let parameters = match derived.first().map(|d| &d.node) {
             Some(DerivedDeclarator::Function(fd)) => fd.node.parameters.as_slice(),
@@ -422,11 +424,25 @@ impl<'a> Translator<'a> {
                 ),
             );
         }
+        // The arguments first: their side effects happen before the call, cut or not.
         let mut held = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let v = self.value(a)?;
             let later = args[i + 1..].iter().any(has_call);
             held.push(self.hold(v, later)?);
+        }
+        let active = self.frames.iter().filter(|fr| fr.name == name).count();
+        if active >= self.recursion.bound as usize {
+            self.exceed_recursion_bound()?;
+            // What follows is unreachable: any value of the return type does.
+            return Ok(ret_ty.map(|t| self.int_const(t, 0)));
+        }
+        if active > 0 && self.cfa.edges.len() > MAX_RECURSIVE_EDGES {
+            return Err(super::CError::RecursionTooLarge {
+                line: self.line(span),
+                bound: self.recursion.bound,
+                function: name,
+            });
         }
         let ret = self.new_loc(span);
         self.frames.push(Frame {
@@ -465,6 +481,32 @@ impl<'a> Translator<'a> {
             t: self.read(v),
             ty,
         }))
+    }
+
+    /// Ends the block with a jump to [`crate::cfa::Cfa::unwind`] (made on first use, with its
+    /// edge to the error when exceeding the bound is an error, see [`super::Recursion`]).
+    fn exceed_recursion_bound(&mut self) -> R<()> {
+        let unwind = match self.cfa.unwind {
+            Some(u) => u,
+            None => {
+                let u = self.cfa.add_location(None);
+                self.cfa.unwind = Some(u);
+                if self.recursion.exceeded_is_error {
+                    let t = self.cfa.bool_const(true);
+                    let error = self.cfa.error;
+                    self.cfa.edges.push(crate::cfa::Edge {
+                        from: u,
+                        to: error,
+                        guard: t,
+                        assigns: Vec::new(),
+                        nondets: Vec::new(),
+                        lines: Vec::new(),
+                    });
+                }
+                u
+            }
+        };
+        self.jump(unwind)
     }
 }
 

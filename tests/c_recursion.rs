@@ -1,0 +1,111 @@
+//! Recursive C programs through `warden check`: recursion is inlined to a bound that the run
+//! deepens. A `sat` error path is a real one (`warden sim` replays it at the bound it records,
+//! without a call beyond it); `unsat` only when calls beyond the bound cannot reach the error
+//! either; a program whose recursion no bound covers ends `unknown`, never with a wrong answer.
+
+mod common;
+
+use common::{scratch_file, warden};
+
+const DECLS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n";
+
+/// `warden check` of `DECLS` + `body` with the portfolio and a time limit of `timeout`
+/// seconds: the verdict line and stderr. A `sat` error path must replay in `warden sim`.
+fn check(name: &str, body: &str, timeout: &str) -> (String, String) {
+    let program = scratch_file("crec", &format!("{name}.c"));
+    std::fs::write(&program, format!("{DECLS}{body}")).unwrap();
+    let path = scratch_file("crec", &format!("{name}.path"));
+    let (program, path) = (program.to_str().unwrap(), path.to_str().unwrap());
+    let out = warden(&["check", program, "--timeout", timeout, "--witness", path]);
+    assert_eq!(out.status.code(), Some(0), "{name}: {out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let verdict = stdout.lines().next().unwrap_or_default().to_owned();
+    if verdict == "sat" {
+        let sim = warden(&["sim", program, path]);
+        assert_eq!(
+            sim.status.code(),
+            Some(0),
+            "{name}: the error path: {sim:?}"
+        );
+    }
+    (verdict, String::from_utf8(out.stderr).unwrap())
+}
+
+/// A program whose error needs `depth + 1` nested calls of one function.
+fn down_to(depth: u32) -> String {
+    format!(
+        "int down(int n) {{ if (n <= 0) return 0; return 1 + down(n - 1); }}
+int main() {{ int n = __VERIFIER_nondet_int(); if (n < 0 || n > 1000) return 0;
+  if (down(n) == {depth}) reach_error(); return 0; }}"
+    )
+}
+
+#[test]
+fn an_error_three_calls_deep_is_sat_with_a_replayed_path() {
+    let (verdict, _) = check("depth3", &down_to(3), "20");
+    assert_eq!(verdict, "sat");
+    // The path records the bound it was found at, and is invalid at a smaller one.
+    let path = scratch_file("crec", "depth3.path");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("--recursion-bound 5"), "{text}");
+    std::fs::write(
+        &path,
+        text.replace("--recursion-bound 5", "--recursion-bound 2"),
+    )
+    .unwrap();
+    let program = scratch_file("crec", "depth3.c");
+    let sim = warden(&["sim", program.to_str().unwrap(), path.to_str().unwrap()]);
+    assert_eq!(sim.status.code(), Some(1), "{sim:?}");
+    assert!(String::from_utf8_lossy(&sim.stdout).contains("recursion bound"));
+}
+
+#[test]
+fn bounded_recursion_is_proved_safe() {
+    // Depth 6 at most: bound 8 covers every call, so the calls beyond it are unreachable.
+    let body = "int id(int x) { if (x <= 0) return 0; return id(x - 1) + 1; }
+int main() { int n = __VERIFIER_nondet_int() % 6; if (n < 0) n = -n;
+  if (id(n) != n) reach_error(); return 0; }";
+    assert_eq!(check("bounded", body, "20").0, "unsat");
+}
+
+#[test]
+fn safe_recursion_deeper_than_any_bound_is_never_unsat_or_sat() {
+    // Safe, but only at every depth: no inlining bound covers it.
+    let body = "int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }
+int main() { int n = __VERIFIER_nondet_int(); if (sum(n) < 0 && n <= 0) reach_error(); return 0; }";
+    let (verdict, stderr) = check("unbounded", body, "4");
+    // Given up at the time limit (while checking, or while bit-blasting a deeper inlining),
+    // or where the inlined program grew too large.
+    assert_eq!(verdict, "unknown", "{stderr}");
+}
+
+#[test]
+fn an_error_beyond_the_reachable_bound_is_never_unsat() {
+    // The error needs 40 nested calls: in a short run it is found or the answer is unknown.
+    let (verdict, stderr) = check("deep", &down_to(40), "3");
+    assert!(
+        verdict == "sat" || verdict == "unknown",
+        "{verdict}: {stderr}"
+    );
+}
+
+#[test]
+fn mutual_recursion_is_inlined_per_function() {
+    let even_odd = "int is_odd(int n);
+int is_even(int n) { if (n == 0) return 1; return is_odd(n - 1); }
+int is_odd(int n) { if (n == 0) return 0; return is_even(n - 1); }
+int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 5) return 0;\n";
+    let safe = format!("{even_odd}  if (is_even(n) != (n % 2 == 0)) reach_error(); return 0; }}");
+    assert_eq!(check("evenodd_safe", &safe, "20").0, "unsat");
+    // is_even(5) calls is_odd(4), is_even(3), ...: three calls of each function deep.
+    let unsafe_ = format!("{even_odd}  if (n == 5 && !is_even(n)) reach_error(); return 0; }}");
+    assert_eq!(check("evenodd_unsafe", &unsafe_, "20").0, "sat");
+}
+
+#[test]
+fn static_locals_keep_their_value_across_recursive_calls() {
+    // One `count` for every call: after f(3) it has counted 4 calls, after f(0) then 5.
+    let body = "int f(int n) { static int count = 10; count++; if (n > 0) f(n - 1); return count; }
+int main() { int r = f(3); if (r != 14) reach_error(); if (f(0) != 15) reach_error(); return 0; }";
+    assert_eq!(check("static", body, "20").0, "unsat");
+}
