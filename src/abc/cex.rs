@@ -17,13 +17,14 @@
 //!
 //! The network ABC checked may be the model itself (`read m.aig; bmc3; write_cex m.cex`) or
 //! the one [`super::PREPARE`] made of it; [`to_trace`] tells them apart by their sizes. The
-//! model's inputs are always the first primary inputs of every frame. When the network is
-//! the model, its latch values are the trace's initial state (and a latch value other than
-//! the reset makes the replay fail). Otherwise the latches are ABC's (a first-frame latch
-//! and a fold latch added, latches complemented by `zero` or dropped by `fold`): the initial
-//! state is then the model's resets, and an uninitialised latch takes the value of its
-//! `undc` input in frame 0 (the extra inputs, one per uninitialised latch in order), or 0
-//! when the network has no such inputs (ABC's reading without `undc`).
+//! model's inputs are always the first primary inputs of every frame. A latch with a reset
+//! starts at its reset: the file's latch values may be those of `zero`, which complements
+//! latches reset to 1 (and a network with the model's sizes may still be `zero`'s). An
+//! uninitialised latch takes the value of its `undc` input in frame 0 (the extra inputs, one
+//! per uninitialised latch in order); without such inputs, its value in the file when the
+//! network has the model's latches, else 0 (ABC's reading without `undc`). When the network
+//! is not the model its latches are ABC's (a first-frame latch and a fold latch added,
+//! latches dropped by `fold`), and only the inputs are read.
 
 use crate::ts::{Trace, TransitionSystem};
 
@@ -135,14 +136,14 @@ pub fn to_trace(
         )));
     };
     let same_network = extra == 0 && latches.len() == ts.latches.len();
-    let init: Vec<bool> = if same_network {
-        latches.to_vec()
-    } else {
-        let mut undc = rows.first().map(|r| &r[n_inputs..]).unwrap_or(&[]).iter();
-        (ts.latches.iter())
-            .map(|l| l.init.unwrap_or_else(|| *undc.next().unwrap_or(&false)))
-            .collect()
-    };
+    let mut undc = rows.first().map(|r| &r[n_inputs..]).unwrap_or(&[]).iter();
+    let init: Vec<bool> = (ts.latches.iter().enumerate())
+        .map(|(i, l)| match (l.init, same_network) {
+            (Some(reset), _) => reset,
+            (None, true) => latches[i],
+            (None, false) => *undc.next().unwrap_or(&false),
+        })
+        .collect();
     let inputs: Vec<Vec<bool>> = match (rows.is_empty(), n_inputs) {
         (true, 0) => vec![Vec::new(); FRAMES_WITHOUT_INPUTS],
         (true, _) => return Err(CexError::Shape("the file has no frame".into())),
@@ -372,6 +373,15 @@ mod tests {
         assert!(note.unwrap().contains("undc"));
         let wrong = to_trace(&ts, &[false; 3], &[vec![true, true, true]], 0);
         assert!(matches!(wrong, Err(CexError::Shape(_))));
+    }
+
+    #[test]
+    fn latches_start_at_their_reset_whatever_zero_made_of_them() {
+        let mut ts = ts();
+        ts.latches[0].init = Some(true);
+        // `zero` complemented latch 0: the file says 0, the model's reset is 1.
+        let (trace, _) = to_trace(&ts, &[false, false], &[vec![true]], 0).unwrap();
+        assert_eq!(trace.init, vec![true, false]);
     }
 
     #[test]
