@@ -53,7 +53,10 @@ fn abc_files(abc: &Path, model: &str, prepare: &str) -> Vec<PathBuf> {
 fn sim(model: &str, file: &Path) -> (Option<i32>, String) {
     let out = warden(&["sim", model, file.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out.status.code(), text + &String::from_utf8_lossy(&out.stderr))
+    (
+        out.status.code(),
+        text + &String::from_utf8_lossy(&out.stderr),
+    )
 }
 
 #[test]
@@ -79,7 +82,11 @@ fn abc_s_own_counterexample_files_replay_and_tampered_ones_do_not() {
         let a = std::fs::read_to_string(&files[2]).unwrap();
         let (latches, frames) = a.split_once('\n').unwrap();
         let tampered = temp(&format!("{name}.tampered.cex"));
-        std::fs::write(&tampered, format!("{latches}\n{}", frames.replace('1', "0"))).unwrap();
+        std::fs::write(
+            &tampered,
+            format!("{latches}\n{}", frames.replace('1', "0")),
+        )
+        .unwrap();
         let (code, text) = sim(&model, &tampered);
         assert_eq!(code, Some(1), "{name}: {text}");
         assert!(text.contains("invalid"), "{text}");
@@ -90,14 +97,29 @@ fn abc_s_own_counterexample_files_replay_and_tampered_ones_do_not() {
 fn compare(model: &str, args: &[&str]) -> (Option<i32>, String, serde_json::Value) {
     let json = temp(&format!(
         "{}.json",
-        Path::new(model).file_name().unwrap().to_string_lossy().replace('"', "_")
+        Path::new(model)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace('"', "_")
     ));
-    let mut all = vec!["compare", model, "--timeout", "20", "--json", json.to_str().unwrap()];
+    let mut all = vec![
+        "compare",
+        model,
+        "--timeout",
+        "20",
+        "--json",
+        json.to_str().unwrap(),
+    ];
     all.extend_from_slice(args);
     let out = warden(&all);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let record = std::fs::read_to_string(&json).unwrap_or_else(|_| panic!("no JSON: {stdout}"));
-    (out.status.code(), stdout, serde_json::from_str(&record).unwrap())
+    (
+        out.status.code(),
+        stdout,
+        serde_json::from_str(&record).unwrap(),
+    )
 }
 
 /// The run record of `tool` in a compare record.
@@ -123,7 +145,10 @@ fn compare_checks_both_answers_and_reports_agreement() {
     for (name, verdict, depth) in cases {
         let (code, stdout, record) = compare(&circuit(name), &[]);
         assert_eq!(code, Some(0), "{name}: {stdout}");
-        assert!(stdout.contains(&format!("agree: both {verdict}")), "{stdout}");
+        assert!(
+            stdout.contains(&format!("agree: both {verdict}")),
+            "{stdout}"
+        );
         assert_eq!(record["command"], "compare");
         assert_eq!(record["agree"], true);
         for tool in ["warden", "abc"] {
@@ -141,7 +166,11 @@ fn compare_checks_both_answers_and_reports_agreement() {
 fn compare_names_the_right_tool_when_they_disagree() {
     // A stand-in for ABC that claims every model safe, without an invariant.
     let liar = temp("liar-abc");
-    std::fs::write(&liar, "#!/bin/sh\necho 'Property proved.  Time = 0.00 sec'\n").unwrap();
+    std::fs::write(
+        &liar,
+        "#!/bin/sh\necho 'Property proved.  Time = 0.00 sec'\n",
+    )
+    .unwrap();
     let chmod = Command::new("chmod").arg("+x").arg(&liar).status().unwrap();
     assert!(chmod.success());
     let model = temp("quote\"d.aag");
@@ -149,8 +178,15 @@ fn compare_names_the_right_tool_when_they_disagree() {
     let model = model.to_str().unwrap().to_owned();
     let (code, stdout, record) = compare(&model, &["--abc-bin", liar.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{stdout}");
-    assert!(stdout.contains("DISAGREE: warden says sat, abc says unsat; right: warden"), "{stdout}");
-    assert_eq!(record["model"], model.as_str(), "the quote survives the JSON");
+    assert!(
+        stdout.contains("DISAGREE: warden says sat, abc says unsat; right: warden"),
+        "{stdout}"
+    );
+    assert_eq!(
+        record["model"],
+        model.as_str(),
+        "the quote survives the JSON"
+    );
     assert_eq!(record["agree"], false);
     assert_eq!(record["right"], "warden");
     assert_eq!(run(&record, "abc")["check"]["status"], "unchecked");

@@ -22,7 +22,10 @@ fn python_with_benchexec() -> Result<PathBuf, String> {
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/benchexec-venv");
     let py = venv.join("bin/python3");
     if !py.exists() {
-        let made = Command::new("python3").args(["-m", "venv"]).arg(&venv).output();
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .output();
         if !made.is_ok_and(|o| o.status.success()) {
             return Err("python3 -m venv failed (is python3 installed?)".into());
         }
@@ -35,7 +38,10 @@ fn python_with_benchexec() -> Result<PathBuf, String> {
         if !pip.status.success() {
             return Err(format!(
                 "pip install benchexec failed: {}",
-                String::from_utf8_lossy(&pip.stderr).lines().last().unwrap_or("")
+                String::from_utf8_lossy(&pip.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
             ));
         }
     }
@@ -58,7 +64,8 @@ fn determine_result_reads_real_warden_output() {
         .arg(root)
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(77) {
         eprintln!("{text}");
         return;

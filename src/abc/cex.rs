@@ -70,17 +70,17 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<AbcWitness, CexError> 
         .filter(|(_, l)| !l.is_empty())
         .collect();
     let named = |outputs: Vec<String>| properties(ts, &outputs);
-    let (latches, rows, (bad, named_ok)) = if lines.iter().any(|(_, l)| is_named_value(l)) {
-        let (latches, rows, outputs) = parse_named(&lines, ts)?;
-        (latches, rows, named(outputs))
+    let (values, (bad, named_ok)) = if lines.iter().any(|(_, l)| is_named_value(l)) {
+        let (values, outputs) = parse_named(&lines, ts)?;
+        (values, named(outputs))
     } else if lines.first().is_some_and(|(_, l)| *l == "1") {
-        let (latches, rows, last) = parse_steps(&lines[1..])?;
+        let (values, last) = parse_steps(&lines[1..])?;
         let reached: Vec<usize> = (last.iter().enumerate())
             .filter(|&(k, &v)| v && k < ts.bad.len())
             .map(|(k, _)| k)
             .collect();
         let outputs = reached.iter().map(|k| format!("po{k}")).collect();
-        (latches, rows, named(outputs))
+        (values, named(outputs))
     } else {
         let mut rows = Vec::new();
         for &(n, line) in &lines {
@@ -89,20 +89,30 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<AbcWitness, CexError> 
                 rows.push(bits(n, line)?);
             }
         }
-        let (latches, rows) = match rows.len() {
+        let values = match rows.len() {
             0 => return Err(CexError::Shape("the file has no values".into())),
             1 => split_bits(&rows[0], ts)?,
-            _ => (rows[0].clone(), rows[1..].to_vec()),
+            _ => Values {
+                latches: rows[0].clone(),
+                rows: rows[1..].to_vec(),
+            },
         };
-        (latches, rows, named(Vec::new()))
+        (values, named(Vec::new()))
     };
-    let (trace, note) = to_trace(ts, &latches, &rows, bad[0])?;
+    let (trace, note) = to_trace(ts, &values.latches, &values.rows, bad[0])?;
     Ok(AbcWitness {
         trace,
         bad,
         named: named_ok,
         note,
     })
+}
+
+/// What a file gives for ABC's network: the initial values of its latches, and its primary
+/// inputs per frame.
+struct Values {
+    latches: Vec<bool>,
+    rows: Vec<Vec<bool>>,
 }
 
 /// Maps a counterexample of ABC's network (the initial values of its latches, and its
@@ -127,7 +137,9 @@ pub fn to_trace(
             r.len()
         )));
     }
-    let extra = width.checked_sub(n_inputs).filter(|&e| e == 0 || e == uninit.len());
+    let extra = width
+        .checked_sub(n_inputs)
+        .filter(|&e| e == 0 || e == uninit.len());
     let Some(extra) = extra else {
         return Err(CexError::Shape(format!(
             "{width} input values per frame: the model has {n_inputs} inputs and {} \
@@ -169,13 +181,14 @@ pub fn to_trace(
 /// [`super::PREPARE`] makes when it drops no latch (one more latch for the uninitialised
 /// latches and one for the constraints, one more input per uninitialised latch). A model
 /// with constraints is only the latter: ABC checks no network with unfolded constraints.
-fn split_bits(all: &[bool], ts: &TransitionSystem) -> Result<(Vec<bool>, Vec<Vec<bool>>), CexError> {
+fn split_bits(all: &[bool], ts: &TransitionSystem) -> Result<Values, CexError> {
     let (l, i) = (ts.latches.len(), ts.inputs.len());
     let u = ts.latches.iter().filter(|x| x.init.is_none()).count();
     let c = ts.constraints.len();
     let prepared = (l + usize::from(u > 0) + usize::from(c > 0), i + u);
     let fits = |&(lc, p): &(usize, usize)| {
-        all.len() >= lc && (p == 0 && all.len() == lc || p > 0 && (all.len() - lc) % p == 0)
+        all.len() >= lc
+            && (p == 0 && all.len() == lc || p > 0 && (all.len() - lc).is_multiple_of(p))
     };
     let own = (c == 0).then_some((l, i));
     let Some((lc, p)) = own.into_iter().chain([prepared]).find(fits) else {
@@ -189,19 +202,25 @@ fn split_bits(all: &[bool], ts: &TransitionSystem) -> Result<(Vec<bool>, Vec<Vec
         )));
     };
     let rows = all[lc..].chunks(p.max(1)).map(<[bool]>::to_vec).collect();
-    Ok((all[..lc].to_vec(), rows))
+    Ok(Values {
+        latches: all[..lc].to_vec(),
+        rows,
+    })
 }
 
 /// `write_cex -n`: the latch values, the input rows and the falsified outputs' names.
 fn parse_named(
     lines: &[(usize, &str)],
     ts: &TransitionSystem,
-) -> Result<(Vec<bool>, Vec<Vec<bool>>, Vec<String>), CexError> {
+) -> Result<(Values, Vec<String>), CexError> {
     let mut outputs = Vec::new();
     let mut length = None;
     let mut frames: Vec<Vec<bool>> = Vec::new();
     for &(n, line) in lines {
-        let problem = |p: String| CexError::Line { line: n, problem: p };
+        let problem = |p: String| CexError::Line {
+            line: n,
+            problem: p,
+        };
         if let Some(names) = line.strip_prefix("# FALSIFYING OUTPUTS:") {
             outputs.extend(names.split_whitespace().map(str::to_owned));
         } else if let Some(len) = line.strip_prefix("# COUNTEREXAMPLE LENGTH:") {
@@ -210,9 +229,8 @@ fn parse_named(
         } else if line.starts_with('#') {
             continue;
         } else {
-            let (frame, value) = named_value(line).ok_or_else(|| {
-                problem(format!("expected NAME@FRAME=VALUE, found '{line}'"))
-            })?;
+            let (frame, value) = named_value(line)
+                .ok_or_else(|| problem(format!("expected NAME@FRAME=VALUE, found '{line}'")))?;
             match frame {
                 f if f == frames.len().saturating_sub(1) && !frames.is_empty() => {}
                 f if f == frames.len() => frames.push(Vec::new()),
@@ -248,14 +266,12 @@ fn parse_named(
     let latches = first[..n_latches].to_vec();
     let mut rows = vec![first[n_latches..].to_vec()];
     rows.extend(frames[1..].iter().cloned());
-    Ok((latches, rows, outputs))
+    Ok((Values { latches, rows }, outputs))
 }
 
 /// `write_aiger_cex`: the latch values of the first step, the input rows, and the output
 /// values of the last step.
-fn parse_steps(
-    lines: &[(usize, &str)],
-) -> Result<(Vec<bool>, Vec<Vec<bool>>, Vec<bool>), CexError> {
+fn parse_steps(lines: &[(usize, &str)]) -> Result<(Values, Vec<bool>), CexError> {
     let mut steps = Vec::new();
     for &(n, line) in lines {
         let fields = step(line).ok_or_else(|| CexError::Line {
@@ -268,15 +284,24 @@ fn parse_steps(
     let (Some(first), Some(last)) = (steps.first(), steps.last()) else {
         return Err(CexError::Shape("the file has no step".into()));
     };
-    let (latches, outputs) = (first[0].clone(), last[2].clone());
     let rows = steps.iter().map(|s| s[1].clone()).collect();
-    Ok((latches, rows, outputs))
+    Ok((
+        Values {
+            latches: first[0].clone(),
+            rows,
+        },
+        last[2].clone(),
+    ))
 }
 
-/// The four fields of a `write_aiger_cex` step (`STATE INPUTS OUTPUTS NEXT`; an empty
-/// state or input vector leaves its field out, so fewer fields are padded in front).
+/// The four fields of a `write_aiger_cex` step (`STATE INPUTS OUTPUTS NEXT`, separated by
+/// one space each: a network without inputs gives `0000  0 1000`; without latches the line,
+/// trimmed, is `INPUTS OUTPUTS`).
 fn step(line: &str) -> Option<Vec<&str>> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
+    let mut fields: Vec<&str> = line.split(' ').collect();
+    if fields.len() == 2 {
+        fields = vec!["", fields[0], fields[1], ""];
+    }
     let bitlike = |f: &&str| f.chars().all(|c| matches!(c, '0' | '1' | 'x'));
     (fields.len() == 4 && fields.iter().all(bitlike)).then_some(fields)
 }
@@ -349,6 +374,11 @@ mod tests {
         let named = "# FALSIFYING OUTPUTS: po0\n# COUNTEREXAMPLE LENGTH: 4\nc0@0=0\nc1@0=0\n\
                      en@0=1\nen@1=1\nen@2=1\nen@3=1\n# DONE\n";
         let steps = "1\n00 1 0 10\n10 1 0 01\n01 1 0 11\n11 1 1 00\n";
+        // Without inputs, ABC leaves the input field empty.
+        let counter = counter(2, 3, false);
+        let no_inputs = parse("1\n00  0 10\n10  0 01\n01  0 11\n11  1 00\n", &counter).unwrap();
+        assert_eq!(no_inputs.trace.inputs.len(), 4);
+        assert_eq!(crate::ts::replay(&counter, &no_inputs.trace), Ok(3));
         for text in [plain, lines, named, steps] {
             assert!(recognise(text), "{text}");
             let w = parse(text, &ts).unwrap();
@@ -366,8 +396,8 @@ mod tests {
         let mut ts = ts();
         ts.latches[1].init = None;
         // ABC's network: 3 latches (zeroed), the enable and the undc input of latch 1.
-        let (trace, note) = to_trace(&ts, &[false; 3], &[vec![true, true], vec![false, false]], 0)
-            .unwrap();
+        let (trace, note) =
+            to_trace(&ts, &[false; 3], &[vec![true, true], vec![false, false]], 0).unwrap();
         assert_eq!(trace.init, vec![false, true]);
         assert_eq!(trace.inputs, vec![vec![true], vec![false]]);
         assert!(note.unwrap().contains("undc"));
@@ -389,8 +419,8 @@ mod tests {
         let ts = ts();
         let err = parse("00\n1\n12# DONE\n", &ts).unwrap_err();
         assert_eq!(err.to_string(), "line 3: expected 0, 1 or x, found '2'");
-        assert!(matches!(parse("0011# DONE", &ts), Ok(_)));
-        assert!(matches!(parse("001# DONE\n", &ts), Ok(_)));
+        assert!(parse("0011# DONE", &ts).is_ok());
+        assert!(parse("001# DONE\n", &ts).is_ok());
         assert!(matches!(parse("0# DONE\n", &ts), Err(CexError::Shape(_))));
     }
 }

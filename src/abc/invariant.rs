@@ -22,17 +22,19 @@ use crate::Budget;
 /// `write_aiger -s`). `Err` says what failed.
 pub fn check(network: &Aiger, pla: &str, budget: &Budget) -> Result<(), String> {
     let ts = aiger::to_transition_system(network).map_err(|e| e.to_string())?;
-    let (names, cubes) = read_pla(pla)?;
-    let latches: Result<Vec<Lit>, String> = (names.iter())
+    let pla = read_pla(pla)?;
+    let latches: Result<Vec<Lit>, String> = (pla.names.iter())
         .map(|name| {
             let i = (network.symbols.latches.iter())
                 .position(|s| s.as_deref() == Some(name))
-                .ok_or_else(|| format!("the invariant reads '{name}', no latch of ABC's network"))?;
+                .ok_or_else(|| {
+                    format!("the invariant reads '{name}', no latch of ABC's network")
+                })?;
             Ok(ts.latches[i].var.lit())
         })
         .collect();
     let latches = latches?;
-    let clauses: Vec<Vec<Lit>> = (cubes.iter())
+    let clauses: Vec<Vec<Lit>> = (pla.cubes.iter())
         .map(|cube| {
             (cube.iter().zip(&latches))
                 .filter_map(|(v, &l)| v.map(|one| if one { !l } else { l }))
@@ -43,8 +45,13 @@ pub fn check(network: &Aiger, pla: &str, budget: &Budget) -> Result<(), String> 
     cert::check(&ts, &inv, budget).map_err(|e| e.to_string())
 }
 
-/// The latch names and the cubes (`Some(value)` per latch it constrains) of ABC's PLA.
-fn read_pla(pla: &str) -> Result<(Vec<String>, Vec<Vec<Option<bool>>>), String> {
+/// ABC's PLA: the latch names, and the cubes (`Some(value)` per latch a cube constrains).
+struct Pla {
+    names: Vec<String>,
+    cubes: Vec<Vec<Option<bool>>>,
+}
+
+fn read_pla(pla: &str) -> Result<Pla, String> {
     let mut names = None;
     let mut cubes = Vec::new();
     for (n, line) in pla.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
@@ -76,7 +83,7 @@ fn read_pla(pla: &str) -> Result<(Vec<String>, Vec<Vec<Option<bool>>>), String> 
             names.len()
         ));
     }
-    Ok((names, cubes))
+    Ok(Pla { names, cubes })
 }
 
 #[cfg(test)]
@@ -90,19 +97,24 @@ mod tests {
         l0 c[0]\nl1 c[1]\nl2 c[2]\no0 c_eq_7\n";
 
     /// The invariant ABC's `pdr -d` wrote for it: "not (c[1] and c[2])".
-    const PLA: &str = "# Inductive invariant\n.i 2\n.o 1\n.p 1\n.ilb c[1] c[2]\n.ob inv\n11 1\n.e\n";
+    const PLA: &str =
+        "# Inductive invariant\n.i 2\n.o 1\n.p 1\n.ilb c[1] c[2]\n.ob inv\n11 1\n.e\n";
 
     #[test]
     fn abc_s_own_invariant_passes_and_a_weakened_one_fails() {
         let network = aiger::parse(NETWORK.as_bytes()).unwrap();
         let budget = Budget::new(None);
         assert_eq!(check(&network, PLA, &budget), Ok(()));
-        let weak = PLA.replace("11 1", "111 1").replace("c[1] c[2]", "c[0] c[1] c[2]");
+        let weak = PLA
+            .replace("11 1", "111 1")
+            .replace("c[1] c[2]", "c[0] c[1] c[2]");
         assert_eq!(
             check(&network, &weak, &budget),
             Err("the invariant is not inductive".to_owned())
         );
         let unknown = PLA.replace("c[1] c[2]", "c[1] q");
-        assert!(check(&network, &unknown, &budget).unwrap_err().contains("'q'"));
+        assert!(check(&network, &unknown, &budget)
+            .unwrap_err()
+            .contains("'q'"));
     }
 }

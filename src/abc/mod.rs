@@ -94,7 +94,9 @@ pub fn parse_verdict(stdout: &str) -> Verdict {
 
 /// The output and the frame of ABC's `Output N of miter "NAME" was asserted in frame F.`
 pub fn asserted(stdout: &str) -> Option<(usize, usize)> {
-    let line = stdout.lines().find(|l| l.contains("was asserted in frame"))?;
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("was asserted in frame"))?;
     let output = line.trim().strip_prefix("Output ")?.split(' ').next()?;
     let frame = line.split("asserted in frame ").nth(1)?;
     let frame: String = frame.chars().take_while(char::is_ascii_digit).collect();
@@ -163,7 +165,10 @@ mod tests {
         let sat = "Output 1 of miter \"m\" was asserted in frame 12.  Time =     0.01 sec\n";
         assert_eq!(parse_verdict(sat), Verdict::Sat);
         assert_eq!(asserted(sat), Some((1, 12)));
-        assert_eq!(parse_verdict("Property proved.  Time = 0.1 sec"), Verdict::Unsat);
+        assert_eq!(
+            parse_verdict("Property proved.  Time = 0.1 sec"),
+            Verdict::Unsat
+        );
         assert_eq!(parse_verdict("Property UNDECIDED."), Verdict::Unknown);
         assert_eq!(asserted("Property proved."), None);
     }

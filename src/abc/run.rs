@@ -61,7 +61,9 @@ pub fn run(
     dir: &Path,
 ) -> Result<AbcRun, String> {
     if cmd.contains(';') {
-        return Err(format!("the ABC command '{cmd}' must be one command, without ';'"));
+        return Err(format!(
+            "the ABC command '{cmd}' must be one command, without ';'"
+        ));
     }
     write_binary(&input(ts), &dir.join(MODEL))?;
     let script = format!(
@@ -129,7 +131,10 @@ mod tests {
             engine_command("pdr", t),
             format!("pdr -T 20 -d -I {INVARIANT}")
         );
-        assert_eq!(engine_command("pdr -T 5", t), format!("pdr -T 5 -d -I {INVARIANT}"));
+        assert_eq!(
+            engine_command("pdr -T 5", t),
+            format!("pdr -T 5 -d -I {INVARIANT}")
+        );
         assert_eq!(engine_command("bmc3 -F 9", t), "bmc3 -F 9 -T 20");
         assert_eq!(engine_command("bmc3", None), "bmc3");
     }

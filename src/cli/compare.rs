@@ -95,8 +95,13 @@ struct Outcome {
 pub(super) fn compare(args: CompareArgs) -> ExitCode {
     let input = InputKind::of(&args.model);
     let given = options::given([(args.jobs.is_some(), Opt::Jobs)]);
-    let cegar = match (input, options::check(args.engine, input, &CegarArgs::default(), &given)) {
-        (InputKind::C, _) => Err("ABC does not read C programs: compare AIGER or BTOR2 models".into()),
+    let cegar = match (
+        input,
+        options::check(args.engine, input, &CegarArgs::default(), &given),
+    ) {
+        (InputKind::C, _) => {
+            Err("ABC does not read C programs: compare AIGER or BTOR2 models".into())
+        }
         (_, r) => r.map_err(|e| e.to_string()),
     };
     let cegar = match cegar {
@@ -139,7 +144,8 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
     };
     let mut opts = Options::new(args.engine);
     opts.cegar = cegar;
-    opts.jobs = (args.jobs).unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    opts.jobs =
+        (args.jobs).unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     opts.mem_limit = Some(super::DEFAULT_MEM_LIMIT_MIB);
     let warden_outcome = run_warden(&model, &opts, timeout);
     let outcomes = [warden_outcome, abc_outcome];
@@ -163,7 +169,9 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
         "summary": summary,
         "runs": runs,
     });
-    if let Err(code) = super::files::write_file(args.json.as_deref(), (record.to_string() + "\n").as_bytes()) {
+    if let Err(code) =
+        super::files::write_file(args.json.as_deref(), (record.to_string() + "\n").as_bytes())
+    {
         return code;
     }
     match agree {
@@ -220,9 +228,8 @@ fn check_abc(model: &Model, run: &AbcRun, timeout: Duration) -> Checked {
             Some((network, pla)) => {
                 let network = std::fs::read(network).map_err(|e| e.to_string());
                 let network = network.and_then(|b| aiger::parse(&b).map_err(|e| e.to_string()));
-                let checked = network.and_then(|n| {
-                    abc::invariant::check(&n, pla, &Budget::new(Some(timeout)))
-                });
+                let checked = network
+                    .and_then(|n| abc::invariant::check(&n, pla, &Budget::new(Some(timeout))));
                 match checked {
                     Ok(()) => Checked::Passed("invariant checked on ABC's network".into()),
                     Err(e) => Checked::Failed(format!("ABC's invariant: {e}")),
@@ -237,7 +244,10 @@ fn check_abc(model: &Model, run: &AbcRun, timeout: Duration) -> Checked {
 fn replayed(model: &Model, trace: &crate::ts::Trace) -> Checked {
     match replay(&model.ts, trace) {
         Ok(frame) => match counterexample(model, trace, false) {
-            Ok(_) => Checked::Passed(format!("counterexample replayed: b{} in frame {frame}", trace.bad)),
+            Ok(_) => Checked::Passed(format!(
+                "counterexample replayed: b{} in frame {frame}",
+                trace.bad
+            )),
             Err(e) => Checked::Failed(e.to_string()),
         },
         Err(e) => Checked::Failed(format!("counterexample does not replay: {e}")),
@@ -290,7 +300,9 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
 /// Whether the answers agree, a one-line summary, and who is right when they differ.
 fn judge(outcomes: &[Outcome; 2]) -> (bool, String, Option<&'static str>) {
     let definite = |o: &Outcome| o.verdict != Verdict::Unknown;
-    if let Some(o) = (outcomes.iter()).find(|o| definite(o) && matches!(o.check, Checked::Failed(_))) {
+    if let Some(o) =
+        (outcomes.iter()).find(|o| definite(o) && matches!(o.check, Checked::Failed(_)))
+    {
         let summary = format!(
             "DISAGREE: {} says {} but its answer fails its check ({})",
             o.tool,
@@ -323,7 +335,12 @@ fn judge(outcomes: &[Outcome; 2]) -> (bool, String, Option<&'static str>) {
         (false, false) => "agree: neither decided".to_owned(),
         _ => {
             let (d, u) = if definite(a) { (a, b) } else { (b, a) };
-            format!("agree: {} says {}, {} did not decide", d.tool, d.verdict.as_str(), u.tool)
+            format!(
+                "agree: {} says {}, {} did not decide",
+                d.tool,
+                d.verdict.as_str(),
+                u.tool
+            )
         }
     };
     (true, summary, None)
@@ -332,7 +349,10 @@ fn judge(outcomes: &[Outcome; 2]) -> (bool, String, Option<&'static str>) {
 /// The report table: one line per tool.
 fn table(model: &Path, outcomes: &[Outcome]) -> String {
     let mut s = format!("model   {}\n", model.display());
-    s += &format!("{:<7} {:<8} {:>6} {:>8}  {:<9} {}\n", "tool", "verdict", "depth", "time_s", "check", "detail");
+    s += &format!(
+        "{:<7} {:<8} {:>6} {:>8}  {:<9} {}\n",
+        "tool", "verdict", "depth", "time_s", "check", "detail"
+    );
     for o in outcomes {
         let depth = o.depth.map_or("-".to_owned(), |d| d.to_string());
         s += &format!(

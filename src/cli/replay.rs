@@ -72,7 +72,15 @@ fn sim_abc(ts: &TransitionSystem, text: &str, witness_path: &Path) -> ExitCode {
     if let Some(note) = &w.note {
         eprintln!("warden: {note}");
     }
-    let replay_one = |b| replay(ts, &Trace { bad: b, ..w.trace.clone() });
+    let replay_one = |b| {
+        replay(
+            ts,
+            &Trace {
+                bad: b,
+                ..w.trace.clone()
+            },
+        )
+    };
     if w.named {
         return report_replays(&w.bad, replay_one);
     }
