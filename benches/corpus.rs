@@ -86,8 +86,6 @@ mod family;
 mod independent;
 #[path = "corpus/proc.rs"]
 mod proc;
-#[path = "corpus/verdict.rs"]
-mod verdict;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -101,7 +99,7 @@ use std::time::Duration;
 use abc::AbcCmd;
 use checkers::{Check, Checkers};
 use proc::{run_limited, Exit};
-pub use verdict::Verdict;
+pub use warden::verdict::Verdict;
 
 const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]

@@ -16,13 +16,11 @@ mod abc;
 mod checkers;
 #[path = "difftest/mod.rs"]
 mod difftest;
-#[path = "corpus/verdict.rs"]
-mod verdict;
 
 use std::path::PathBuf;
 
 use difftest::{Campaign, Oracle};
-pub use verdict::Verdict;
+pub use warden::verdict::Verdict;
 
 const USAGE: &str = "\
 usage: cargo bench --bench difftest -- [--aiger N] [--btor2 M] [options]

@@ -28,6 +28,9 @@ impl ExitCode {
     /// `sim`/`certify`: the witness is invalid (the code of a usage error, as documented).
     pub const INVALID: ExitCode = ExitCode::Usage;
 
+    /// `compare`: the two tools disagree (the code of a usage error, as `sim`'s invalid).
+    pub const DISAGREE: ExitCode = ExitCode::Usage;
+
     /// The process exit status.
     pub fn code(self) -> i32 {
         match self {

@@ -10,9 +10,11 @@
 //! - [`engine`]: the model-checking algorithms, all behind [`engine::Engine`];
 //! - [`witness`]: AIGER witnesses and VCD waveforms of the results;
 //! - [`check`]: one checking run from file to printed, verified verdict;
+//! - [`abc`]: ABC beside warden (its script, verdicts, counterexamples and invariants);
 //! - [`options`]: which engine reads which option on which input; [`error`]: exit codes and
 //!   internal errors.
 
+pub mod abc;
 pub mod aig;
 pub mod budget;
 pub mod cert;
@@ -34,6 +36,7 @@ mod testing;
 pub mod timeslice;
 pub mod ts;
 pub mod unroll;
+pub mod verdict;
 pub mod witness;
 pub mod wl;
 

@@ -8,14 +8,12 @@ mod abc;
 mod common;
 #[path = "../benches/difftest/mod.rs"]
 mod difftest;
-#[path = "../benches/corpus/verdict.rs"]
-mod verdict;
 
 use std::path::PathBuf;
 
 use common::checkers;
 use difftest::{Campaign, Oracle};
-pub use verdict::Verdict;
+pub use warden::verdict::Verdict;
 
 #[test]
 fn random_models_get_the_same_checked_answers_from_every_tool() {

@@ -25,6 +25,7 @@ use crate::front;
 use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
+mod compare;
 mod files;
 mod properties;
 mod replay;
@@ -55,7 +56,9 @@ enum Command {
     /// Checks the safety properties of a model.
     Check(Box<CheckArgs>),
     /// Checks that a witness file is a counterexample of a model (exit 0 valid, 1 invalid):
-    /// AIGER witnesses for AIGER models, btorsim-format witnesses for BTOR2 models.
+    /// AIGER witnesses for AIGER models, btorsim-format witnesses for BTOR2 models, and
+    /// ABC's counterexamples (`write_cex` with or without `-n`/`-a`, `write_aiger_cex`) for
+    /// both (of the bit-blasted system for BTOR2).
     Sim { model: PathBuf, witness: PathBuf },
     /// Writes the bit-level system of a model as AIGER (binary, or ASCII for `.aag`): for
     /// BTOR2 the bit-blasted system, which `--cert` certificates of BTOR2 models refer to.
@@ -74,6 +77,10 @@ enum Command {
     },
     /// Lists the engine configurations and the portfolios made of them.
     Configs,
+    /// Runs ABC and warden on the same model under the same time limit, checks each answer
+    /// (counterexamples replayed, invariants checked) and reports whether they agree (exit 0)
+    /// or not (exit 1).
+    Compare(Box<compare::CompareArgs>),
 }
 
 #[derive(clap::Args)]
@@ -254,6 +261,7 @@ fn dispatch(args: &[String]) -> ExitCode {
             output,
             words,
         } => blast(&model, &output, &words),
+        Command::Compare(args) => compare::compare(*args),
         Command::Configs => {
             print!("{}", configs::listing());
             ExitCode::Verdict
@@ -269,7 +277,7 @@ const DEFAULT_MEM_LIMIT_MIB: u64 = 1800;
 
 /// The subcommands, which are never read as the MODEL of the HWMCC form (a model file named
 /// `check` is `./check` there).
-const SUBCOMMANDS: [&str; 5] = ["check", "sim", "blast", "certify", "help"];
+const SUBCOMMANDS: [&str; 6] = ["check", "sim", "blast", "certify", "compare", "help"];
 
 /// `warden MODEL [CEX_FILE [CERT_FILE]]` (HWMCC'25): the portfolio without a time limit,
 /// only the verdict on stdout, the witness or certificate written to the files.

@@ -6,11 +6,12 @@ use std::path::Path;
 use super::files::read_text;
 use super::stdout::input_error;
 use super::WordArgs;
+use crate::abc;
 use crate::cert;
 use crate::cfa;
 use crate::error::ExitCode;
 use crate::front::{self, aiger, btor2, Source};
-use crate::ts::{replay, Trace};
+use crate::ts::{replay, Trace, TransitionSystem};
 use crate::witness;
 use crate::wl;
 use crate::Budget;
@@ -32,6 +33,9 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
         Ok(m) => m,
         Err(e) => return input_error(&e),
     };
+    if abc::cex::recognise(&text) && !matches!(model.source, Source::C { .. }) {
+        return sim_abc(&model.ts, &text, witness_path);
+    }
     let ts = match &model.source {
         Source::Aiger(_) => &model.ts,
         Source::Btor2 { model: words, .. } => return sim_btor2(words, &text, witness_path),
@@ -51,6 +55,43 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
         };
         replay(ts, &trace)
     })
+}
+
+/// `warden sim` on one of ABC's counterexample files (for a BTOR2 model: a counterexample
+/// of its bit-blasted system, as `warden blast` writes it). A file that names the falsified
+/// properties (`write_cex -n`, `write_aiger_cex`) must reach each of them; one that does
+/// not (`write_cex`, `write_cex -a`) must reach at least one property.
+fn sim_abc(ts: &TransitionSystem, text: &str, witness_path: &Path) -> ExitCode {
+    let w = match abc::cex::parse(text, ts) {
+        Ok(w) => w,
+        Err(e) => {
+            println!("invalid: {}: {e}", witness_path.display());
+            return ExitCode::INVALID;
+        }
+    };
+    if let Some(note) = &w.note {
+        eprintln!("warden: {note}");
+    }
+    let replay_one = |b| {
+        replay(
+            ts,
+            &Trace {
+                bad: b,
+                ..w.trace.clone()
+            },
+        )
+    };
+    if w.named {
+        return report_replays(&w.bad, replay_one);
+    }
+    let reached: Vec<usize> = (w.bad.iter().copied())
+        .filter(|&b| replay_one(b).is_ok())
+        .collect();
+    if reached.is_empty() {
+        println!("invalid: the counterexample reaches no bad property");
+        return ExitCode::INVALID;
+    }
+    report_replays(&reached, replay_one)
 }
 
 /// Prints whether each claimed bad property `b` is reached (`replay_one(b)` gives the frame);

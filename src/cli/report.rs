@@ -37,21 +37,45 @@ pub(super) fn print_stats(r: &Report) {
     }
 }
 
-/// The `--json` record of a run on `model` (serde_json escapes every string, file names too);
-/// `assumed` names the C functions without a body that were assumed nondet.
+/// The `--json` record of a `check` run on `model`: a [`run_record`] of warden's with the
+/// model, the engine, memory and statistics (serde_json escapes every string, file names
+/// too); `assumed` names the C functions without a body that were assumed nondet.
 pub(super) fn json(model: &Path, r: &Report, assumed: &[String]) -> String {
     let stats: serde_json::Map<String, serde_json::Value> = (r.stats.iter())
         .map(|(k, v)| (k.to_string(), (*v).into()))
         .collect();
-    let record = serde_json::json!({
+    let mut record = run_record("warden", verdict_word(&r.answer), depth(&r.answer), r.time);
+    let more = serde_json::json!({
+        "command": "check",
         "model": model.to_string_lossy(),
-        "verdict": verdict_word(&r.answer),
         "engine": r.engine,
-        "depth": depth(&r.answer),
-        "time_s": (r.time.as_secs_f64() * 1000.0).round() / 1000.0,
         "peak_rss_mib": (peak_rss_mib() * 10.0).round() / 10.0,
         "stats": stats,
         "assumed_nondet": assumed,
     });
-    record.to_string() + "\n"
+    if let serde_json::Value::Object(more) = more {
+        record.extend(more);
+    }
+    serde_json::Value::Object(record).to_string() + "\n"
+}
+
+/// What every JSON record says of one tool's answer (`check` is one, `compare` has one per
+/// tool): the tool, its verdict, the depth (of the counterexample, or the bound of an
+/// `unknown`) and the time in seconds.
+pub(super) fn run_record(
+    tool: &str,
+    verdict: &str,
+    depth: Option<usize>,
+    time: std::time::Duration,
+) -> serde_json::Map<String, serde_json::Value> {
+    let record = serde_json::json!({
+        "tool": tool,
+        "verdict": verdict,
+        "depth": depth,
+        "time_s": (time.as_secs_f64() * 1000.0).round() / 1000.0,
+    });
+    match record {
+        serde_json::Value::Object(map) => map,
+        _ => unreachable!("a JSON object literal"),
+    }
 }

@@ -1,4 +1,5 @@
-//! A model checker's answer, as the benchmark runners read it from a tool's output.
+//! A model checker's answer as a word, as the benchmark runners and `warden compare` read it
+//! from a tool's output.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
