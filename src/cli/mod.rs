@@ -26,6 +26,7 @@ use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
 mod files;
+mod live;
 mod replay;
 mod report;
 mod run;

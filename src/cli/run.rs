@@ -93,6 +93,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
     };
+    if model.ts.has_liveness() {
+        return super::live::check_each(&args, &model, &opts, &budget, print_witness);
+    }
     let result = match (&model.source, opts.engine) {
         // The CFA whose encoding `model.ts` is: invariants speak of its locations.
         (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
