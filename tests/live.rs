@@ -50,14 +50,23 @@ fn verdicts(stdout: &str) -> Vec<String> {
 /// and the witness file.
 fn check(path: &Path, args: &[&str], secs: &str, tag: &str) -> (Vec<String>, String) {
     let witness = scratch_file("live", &format!("{tag}.wit"));
-    let mut all = vec!["check", path.to_str().unwrap(), "--timeout", secs, "--witness"];
+    let mut all = vec![
+        "check",
+        path.to_str().unwrap(),
+        "--timeout",
+        secs,
+        "--witness",
+    ];
     all.push(witness.to_str().unwrap());
     all.extend(args);
     let out = warden(&all);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{all:?}: {stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    (verdicts(&stdout), std::fs::read_to_string(&witness).unwrap_or_default())
+    (
+        verdicts(&stdout),
+        std::fs::read_to_string(&witness).unwrap_or_default(),
+    )
 }
 
 /// What a method may answer where the expected verdict is `expected`: BMC (bounded lasso
@@ -82,7 +91,11 @@ fn own_circuits_have_their_verdicts_with_every_method() {
             }
             // k-liveness cannot refute: on a failing property it only runs out of time.
             let refutable = row.expected.iter().any(|e| e == "sat");
-            let secs = if method == "klive" && refutable { "4" } else { "60" };
+            let secs = if method == "klive" && refutable {
+                "4"
+            } else {
+                "60"
+            };
             let (got, witness) = check(&row.path, &args, secs, &format!("{name}-{method}"));
             assert_eq!(got.len(), row.expected.len(), "{name} {method}: {got:?}");
             for (g, e) in got.iter().zip(&row.expected) {
@@ -99,7 +112,11 @@ fn own_circuits_have_their_verdicts_with_every_method() {
                 assert!(witness.contains("\nj0\n"), "{name} {method}: {witness}");
                 let file = scratch_file("live", &format!("{name}-{method}.lasso"));
                 std::fs::write(&file, &witness).unwrap();
-                assert_eq!(c.aigsim(&row.path, &file), Check::Accepted, "{name} {method}");
+                assert_eq!(
+                    c.aigsim(&row.path, &file),
+                    Check::Accepted,
+                    "{name} {method}"
+                );
             }
         }
     }
@@ -124,7 +141,10 @@ fn run_bad(name: &str, text: &str) -> (Option<i32>, String) {
     let file = scratch_file("live-bad", name);
     std::fs::write(&file, text).unwrap();
     let out = warden(&["check", file.to_str().unwrap()]);
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -132,7 +152,10 @@ fn bad_liveness_input_is_an_input_error_with_its_line() {
     // Header, one latch, then the sizes of the justice properties: line 3 says 0.
     let (code, err) = run_bad("zero.aag", "aag 1 0 1 0 0 0 0 1 0\n2 3\n0\n");
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("line 3") && err.contains("zero literals"), "{err}");
+    assert!(
+        err.contains("line 3") && err.contains("zero literals"),
+        "{err}"
+    );
     // Fairness literal 4 with M = 1 (line 5).
     let (code, err) = run_bad("fair.aag", "aag 1 0 1 0 0 0 0 1 1\n2 3\n1\n3\n4\n");
     assert_eq!(code, Some(2), "{err}");
@@ -140,14 +163,22 @@ fn bad_liveness_input_is_an_input_error_with_its_line() {
     let btor = "1 sort bitvec 1\n2 state 1\n3 next 1 2 2\n4 justice 0\n";
     let (code, err) = run_bad("zero.btor2", btor);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("line 4") && err.contains("zero conditions"), "{err}");
+    assert!(
+        err.contains("line 4") && err.contains("zero conditions"),
+        "{err}"
+    );
 }
 
 #[test]
 fn certificates_are_refused_for_justice_properties() {
     let model = root().join("circuits/live/counter_wrap_unsat.aag");
     let cert = scratch_file("live", "refused.cert.aag");
-    let out = warden(&["check", model.to_str().unwrap(), "--cert", cert.to_str().unwrap()]);
+    let out = warden(&[
+        "check",
+        model.to_str().unwrap(),
+        "--cert",
+        cert.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--cert"));
 }

@@ -113,7 +113,10 @@ fn justice(
         LiveAnswer::Sat(lasso) => {
             let text = match &model.source {
                 Source::Aiger(_) => witness::aiger::write_justice(&lasso.trace),
-                Source::Btor2 { model: words, bits } | Source::C { model: words, bits, .. } => {
+                Source::Btor2 { model: words, bits }
+                | Source::C {
+                    model: words, bits, ..
+                } => {
                     let lifted = wl::lift_trace(words, bits, &model.ts, &lasso.trace);
                     btor2::write_witness_as(words, &lifted, 'j')
                 }

@@ -67,8 +67,6 @@ pub fn check(ts: &TransitionSystem, trace: &Trace) -> Result<usize, LassoError> 
         return Err(LassoError::NoLoop { justice });
     };
     (0..hits.len())
-        .find(|&l| {
-            states[l] == *last && (0..lits.len()).all(|i| hits[l..].iter().any(|h| h[i]))
-        })
+        .find(|&l| states[l] == *last && (0..lits.len()).all(|i| hits[l..].iter().any(|h| h[i])))
         .ok_or(LassoError::NoLoop { justice })
 }

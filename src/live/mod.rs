@@ -159,7 +159,9 @@ fn race(
         if definite(&a) {
             klive_budget.stop();
         }
-        let b = klive.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        let b = klive
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
         (a, b)
     });
     match (by_l2s?, by_klive?) {

@@ -42,7 +42,12 @@ fn with(engine: EngineKind) -> Options {
 #[test]
 fn a_counter_that_may_stop_has_a_lasso_that_replays() {
     let ts = counter_wrap(true, false);
-    for engine in [EngineKind::Bmc, EngineKind::Ic3, EngineKind::Kind, EngineKind::Portfolio] {
+    for engine in [
+        EngineKind::Bmc,
+        EngineKind::Ic3,
+        EngineKind::Kind,
+        EngineKind::Portfolio,
+    ] {
         let r = check(&ts, 0, &with(engine), &budget()).unwrap();
         let LiveAnswer::Sat(l) = &r.answer else {
             panic!("{engine:?}: expected a lasso, got {:?}", r.answer)
@@ -54,21 +59,32 @@ fn a_counter_that_may_stop_has_a_lasso_that_replays() {
 
 #[test]
 fn a_counter_that_always_counts_or_is_fair_wraps() {
-    for (ts, fair) in [(counter_wrap(false, false), false), (counter_wrap(true, true), true)] {
+    for (ts, fair) in [
+        (counter_wrap(false, false), false),
+        (counter_wrap(true, true), true),
+    ] {
         // k-induction on the l2s system of the fair counter meets arbitrarily long idle
         // stretches before a count closes the loop: no k-step proof without invariants.
         let kind = (!fair).then_some(EngineKind::Kind);
         let engines = [EngineKind::Ic3, EngineKind::Klive, EngineKind::Portfolio];
         for engine in engines.into_iter().chain(kind) {
             let r = check(&ts, 0, &with(engine), &budget()).unwrap();
-            assert!(matches!(r.answer, LiveAnswer::Unsat), "{engine:?}: {:?}", r.answer);
+            assert!(
+                matches!(r.answer, LiveAnswer::Unsat),
+                "{engine:?}: {:?}",
+                r.answer
+            );
         }
         let bounded = Options {
             max_depth: Some(12),
             ..with(EngineKind::Bmc)
         };
         let r = check(&ts, 0, &bounded, &budget()).unwrap();
-        assert!(matches!(r.answer, LiveAnswer::Unknown), "bmc: {:?}", r.answer);
+        assert!(
+            matches!(r.answer, LiveAnswer::Unknown),
+            "bmc: {:?}",
+            r.answer
+        );
     }
 }
 

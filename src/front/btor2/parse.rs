@@ -189,7 +189,8 @@ impl Parser {
             "justice" => {
                 let n = f.number("number of conditions")?;
                 if n == 0 {
-                    let msg = format!("node {id}: justice with zero conditions (expected at least 1)");
+                    let msg =
+                        format!("node {id}: justice with zero conditions (expected at least 1)");
                     return Err(LineError(msg));
                 }
                 let terms = (0..n)
