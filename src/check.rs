@@ -43,6 +43,8 @@ pub enum EngineKind {
     Imc,
     /// Counterexample-guided abstraction refinement (see the CEGAR options).
     Cegar,
+    /// k-liveness with IC3 (justice properties only: proves them, never refutes them).
+    Klive,
 }
 
 impl EngineKind {
@@ -55,6 +57,7 @@ impl EngineKind {
             EngineKind::Ic3 => "ic3",
             EngineKind::Imc => "imc",
             EngineKind::Cegar => "cegar",
+            EngineKind::Klive => "klive",
         }
     }
 }
@@ -135,11 +138,13 @@ pub struct Report {
 
 /// The engine `opts` asks for; IC3 and k-induction workers share `pool`. A portfolio runs
 /// the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once.
+/// k-liveness checks justice properties ([`crate::live`]); on bad-state properties it runs
+/// IC3, the engine it is made of.
 fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
-        EngineKind::Ic3 => Box::new(
+        EngineKind::Ic3 | EngineKind::Klive => Box::new(
             Ic3::new()
                 .with_options(opts.ic3)
                 .with_lemma_pool(pool.clone()),
@@ -177,21 +182,13 @@ pub fn run(
 ) -> Result<Report, InternalError> {
     let start = Instant::now();
     let mut engine = build(opts, &LemmaPool::new());
-    let mut note = None;
-    if ts.has_liveness() {
-        note = Some(format!(
-            "unsupported: {} justice properties are not checked (only the {} bad-state properties)",
-            ts.justice.len(),
-            ts.bad.len()
-        ));
-    }
     if ts.bad.is_empty() {
         return Ok(Report {
             answer: Answer::Unknown { depth: None },
             engine: engine.name(),
             stats: Vec::new(),
             time: start.elapsed(),
-            note: note.or(Some("the model has no bad-state properties".into())),
+            note: Some("the model has no bad-state properties".into()),
         });
     }
     let (mut reduced, restore) = preprocess(ts, &opts.prep, budget);
@@ -219,7 +216,7 @@ pub fn run(
         engine: engine.name(),
         stats: engine.stats(),
         time: start.elapsed(),
-        note,
+        note: None,
     })
 }
 

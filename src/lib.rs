@@ -25,6 +25,7 @@ pub mod engine;
 pub mod error;
 pub mod fault;
 pub mod front;
+pub mod live;
 pub mod log;
 pub mod options;
 pub mod prep;

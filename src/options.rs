@@ -185,7 +185,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // The portfolio hands the bound to its k-induction, IMC, CEGAR and BMC workers.
         Opt::MaxDepth => match engine {
             EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Imc => true,
-            EngineKind::Ic3 => false,
+            EngineKind::Ic3 | EngineKind::Klive => false,
             // Only localized BMC is bounded.
             EngineKind::Cegar => {
                 circuit && !predicates && cegar.abstract_engine == AbstractEngine::Bmc
@@ -194,8 +194,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
         // The portfolio's BMC workers have their own configurations.
         Opt::BmcStep | Opt::BmcDyn => engine == EngineKind::Bmc,
-        // Likewise the portfolio's IC3 workers (and localization's IC3 runs as it is).
-        Opt::Ic3 => engine == EngineKind::Ic3,
+        // Likewise the portfolio's IC3 workers (and localization's IC3 runs as it is);
+        // k-liveness runs IC3 with them.
+        Opt::Ic3 => matches!(engine, EngineKind::Ic3 | EngineKind::Klive),
         // Preprocessing runs before every engine on the bit-level system; the CFA analysis
         // of a C program (`--engine cegar`) works on the program itself.
         Opt::Prep => circuit || engine != EngineKind::Cegar,

@@ -243,6 +243,8 @@ fn symbol_table_errors() {
         "'i0' is defined twice",
     );
     at_line(b"aag 1 1 0 0 0\n2\nx0 y\n", 3, "invalid symbol table line");
+    // A justice property needs a literal (every infinite path would violate one without).
+    at_line(b"aag 1 1 0 0 0 0 0 1 0\n2\n0", 3, "zero literals");
     at_line(b"aag 1 1 0 0 0\n2\ni0\n", 3, "expected a space");
     // After a binary AND section lines are not counted: positions are bytes.
     let mut data = binary_and(&[2, 2]);
@@ -252,9 +254,9 @@ fn symbol_table_errors() {
 
 #[test]
 fn accepted_corner_cases() {
-    // Justice with no literals, and a missing final newline.
-    let a = parse(b"aag 1 1 0 0 0 0 0 1 0\n2\n0").unwrap();
-    assert_eq!(a.justice, vec![Vec::<u32>::new()]);
+    // A missing final newline.
+    let a = parse(b"aag 1 1 0 0 0 0 0 1 0\n2\n1\n3").unwrap();
+    assert_eq!(a.justice, vec![vec![3]]);
     // Header with only B (partial 1.9 header), CRLF line ends, comment without newline.
     let a = parse(b"aag 1 1 0 0 0 1\r\n2\r\n3\r\ni0 x\r\nc\r\nhello").unwrap();
     assert_eq!(a.bad, vec![3]);

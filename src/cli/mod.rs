@@ -27,6 +27,7 @@ use crate::prep::PrepOptions;
 
 mod compare;
 mod files;
+mod live;
 mod properties;
 mod replay;
 mod report;

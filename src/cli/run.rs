@@ -140,6 +140,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
             return ExitCode::Usage;
         }
+        if model.ts.has_liveness() {
+            return super::live::check_each(&args, &model, &opts, &budget, print_witness);
+        }
         if all_properties {
             let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
             return properties::run(&args, &model, clocks, &opts, &budget, print_witness);

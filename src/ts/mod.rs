@@ -13,7 +13,7 @@ mod trace;
 mod window;
 
 pub use coi::cone_of_influence;
-pub use replay::{replay, simulate, ReplayError, Values};
+pub use replay::{check_start, replay, simulate, ReplayError, Values};
 pub use restore::{Facts, LatchImage, Restore};
 pub use trace::Trace;
 
@@ -37,7 +37,7 @@ pub struct Names {
     pub bad: Vec<Option<String>>,
 }
 
-/// A sequential circuit with safety (and, parsed but not yet checked, liveness) properties.
+/// A sequential circuit with safety and liveness properties (the latter: [`crate::live`]).
 #[derive(Clone, Debug, Default)]
 pub struct TransitionSystem {
     pub aig: Aig,
@@ -97,7 +97,8 @@ impl TransitionSystem {
         kinds
     }
 
-    /// Whether the system has properties that the safety engines cannot check.
+    /// Whether the system has justice properties (checked by [`crate::live`], not by the
+    /// safety engines directly).
     pub fn has_liveness(&self) -> bool {
         !self.justice.is_empty()
     }

@@ -41,9 +41,9 @@ impl fmt::Display for ReplayError {
     }
 }
 
-/// Simulates `trace` on `ts`. Returns the first frame in which `trace.bad` holds while every
-/// constraint has held in every frame so far.
-pub fn replay(ts: &TransitionSystem, trace: &Trace) -> Result<usize, ReplayError> {
+/// Checks that `trace` has the shape of `ts` (a value per latch, a value per input in every
+/// frame) and starts in an initial state: what a trace must satisfy before it is simulated.
+pub fn check_start(ts: &TransitionSystem, trace: &Trace) -> Result<(), ReplayError> {
     if trace.init.len() != ts.latches.len() {
         return Err(ReplayError::Shape(format!(
             "{} initial latch values for {} latches",
@@ -58,6 +58,17 @@ pub fn replay(ts: &TransitionSystem, trace: &Trace) -> Result<usize, ReplayError
             ts.inputs.len()
         )));
     }
+    for (i, l) in ts.latches.iter().enumerate() {
+        if l.init.is_some_and(|v| v != trace.init[i]) {
+            return Err(ReplayError::Init { latch: i });
+        }
+    }
+    Ok(())
+}
+
+/// Simulates `trace` on `ts`. Returns the first frame in which `trace.bad` holds while every
+/// constraint has held in every frame so far.
+pub fn replay(ts: &TransitionSystem, trace: &Trace) -> Result<usize, ReplayError> {
     let bad = *ts.bad.get(trace.bad).ok_or_else(|| {
         ReplayError::Shape(format!(
             "property {} does not exist ({} bad properties)",
@@ -65,11 +76,7 @@ pub fn replay(ts: &TransitionSystem, trace: &Trace) -> Result<usize, ReplayError
             ts.bad.len()
         ))
     })?;
-    for (i, l) in ts.latches.iter().enumerate() {
-        if l.init.is_some_and(|v| v != trace.init[i]) {
-            return Err(ReplayError::Init { latch: i });
-        }
-    }
+    check_start(ts, trace)?;
     for (frame, values) in simulate(ts, trace).enumerate() {
         if let Some(c) = ts.constraints.iter().position(|&c| !values.lit(c)) {
             return Err(ReplayError::Constraint {

@@ -15,13 +15,25 @@ use crate::ts::{Trace, TransitionSystem};
 
 /// The witness text of `trace` (which must be a trace of the original, unreduced system).
 pub fn write(trace: &Trace) -> String {
+    write_as(trace, 'b')
+}
+
+/// The witness text of a lasso of justice property `trace.bad` ([`crate::live::Lasso`]):
+/// property line `j<i>`, and the state after the last input line equals the state of the
+/// loop start, which is how AIGER 1.9 witnesses (and aigsim) mark the loop.
+pub fn write_justice(trace: &Trace) -> String {
+    write_as(trace, 'j')
+}
+
+/// The witness of `trace` with the property line `<kind><trace.bad>`.
+fn write_as(trace: &Trace, kind: char) -> String {
     let bits = |v: &[bool]| {
         v.iter()
             .map(|&b| if b { '1' } else { '0' })
             .collect::<String>()
     };
     let mut s = String::new();
-    let _ = writeln!(s, "1\nb{}", trace.bad);
+    let _ = writeln!(s, "1\n{kind}{}", trace.bad);
     let _ = writeln!(s, "{}", bits(&trace.init));
     for row in &trace.inputs {
         let _ = writeln!(s, "{}", bits(row));

@@ -70,7 +70,8 @@ pub struct Aiger {
     pub outputs: Vec<u32>,
     pub bad: Vec<u32>,
     pub constraints: Vec<u32>,
-    /// One vector of literals per justice property (possibly empty).
+    /// One vector of literals per justice property (at least one each: the parser rejects
+    /// empty ones).
     pub justice: Vec<Vec<u32>>,
     pub fairness: Vec<u32>,
     /// AND gates `(lhs, rhs0, rhs1)`.

@@ -272,8 +272,16 @@ fn properties(r: &mut Reader, h: &Header, aig: &mut Aiger, max_lit: u32) -> Resu
     aig.bad = r.literal_lines(h.b, max_lit, "bad-state property")?;
     aig.constraints = r.literal_lines(h.c, max_lit, "invariant constraint")?;
     let mut sizes = Vec::with_capacity(r.room(h.j));
-    for _ in 0..h.j {
-        sizes.push(r.literal_line("justice property size")?);
+    for j in 0..h.j {
+        let line = r.line;
+        let size = r.literal_line("justice property size")?;
+        if size == 0 {
+            // Without literals the property would be violated by every infinite path: a
+            // model generator's mistake rather than a property (HWMCC models never have one).
+            let message = format!("justice property {j} has zero literals (expected at least 1)");
+            return Err(line_error(line, message));
+        }
+        sizes.push(size);
     }
     aig.justice = Vec::with_capacity(sizes.len());
     for n in sizes {

@@ -21,7 +21,7 @@ mod parse;
 mod witness;
 
 pub use parse::{parse, ParseError};
-pub use witness::{parse_witness, write_witness, Witness};
+pub use witness::{parse_witness, write_witness, write_witness_as, Witness};
 
 /// Whether `data` looks like BTOR2 rather than AIGER: AIGER files start with `aag `/`aig `;
 /// BTOR2 lines start with a node id, a `;` comment, or are blank.

@@ -188,6 +188,11 @@ impl Parser {
             }
             "justice" => {
                 let n = f.number("number of conditions")?;
+                if n == 0 {
+                    let msg =
+                        format!("node {id}: justice with zero conditions (expected at least 1)");
+                    return Err(LineError(msg));
+                }
                 let terms = (0..n)
                     .map(|_| self.operand(&mut f))
                     .collect::<Result<Vec<_>, _>>()?;

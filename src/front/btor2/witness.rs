@@ -22,7 +22,14 @@ use crate::wl::{BitVec, Model, Sort, Trace, Value};
 
 /// The witness text of `trace` on `model`.
 pub fn write_witness(model: &Model, trace: &Trace) -> String {
-    let mut out = format!("sat\nb{}\n", trace.bad);
+    write_witness_as(model, trace, 'b')
+}
+
+/// The witness text of `trace` on `model` with the property line `<kind><trace.bad>`: `b` for
+/// a bad property, `j` for a lasso of a justice property (whose state after the last frame
+/// equals the state of the loop start).
+pub fn write_witness_as(model: &Model, trace: &Trace, kind: char) -> String {
+    let mut out = format!("sat\n{kind}{}\n", trace.bad);
     for (k, (states, inputs)) in trace.states.iter().zip(&trace.inputs).enumerate() {
         let free: Vec<(usize, &Value)> = states
             .iter()

@@ -41,7 +41,7 @@ fn binary_1_0_from_the_specification() {
 
 #[test]
 fn ascii_1_9_sections() {
-    let text = "aag 5 1 1 1 2 1 1 2 1\n2\n4 10 1\n4\n10\n11\n2\n0\n2\n5\n3\n6 2 4\n10 6 3\n\
+    let text = "aag 5 1 1 1 2 1 1 2 1\n2\n4 10 1\n4\n10\n11\n2\n1\n2\n5\n7\n3\n6 2 4\n10 6 3\n\
                 b0 never\nj1 live\nf0 fair\n";
     let a = parse(text.as_bytes()).unwrap();
     assert_eq!(
@@ -55,7 +55,7 @@ fn ascii_1_9_sections() {
     assert_eq!(a.outputs, vec![4]);
     assert_eq!(a.bad, vec![10]);
     assert_eq!(a.constraints, vec![11]);
-    assert_eq!(a.justice, vec![vec![2, 5], vec![]]);
+    assert_eq!(a.justice, vec![vec![2, 5], vec![7]]);
     assert_eq!(a.fairness, vec![3]);
     assert_eq!(a.ands, vec![(6, 2, 4), (10, 6, 3)]);
     assert_eq!(a.symbols.bad, names(&["never"]));

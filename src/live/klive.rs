@@ -1,0 +1,95 @@
+//! k-liveness (Claessen and Sörensson, "A liveness checking algorithm that counts", FMCAD
+//! 2012): a justice property holds if, for some `k`, no path visits its acceptance condition
+//! more than `k` times, a safety property that IC3 proves for increasing `k`.
+//!
+//! Several justice literals and fairness constraints are first made one acceptance signal (the
+//! usual generalised-Büchi construction): a latch `seen` per literal remembers that it held
+//! since the last acceptance, and `acc` holds in a frame where every literal holds now or was
+//! seen, which clears every `seen`. On a path that visits every literal infinitely often `acc`
+//! holds infinitely often; so when no path (respecting the invariant constraints) has `k + 1`
+//! frames with `acc`, no path is fair and the justice property holds. The bad state of the
+//! `k`-th system is "`acc` now, and `k` earlier frames had `acc`" (a counter of `acc`);
+//! its invariant, checked like every safety certificate ([`crate::check::run`]), is the proof.
+//!
+//! A counterexample for `k` proves nothing (the path may stop accepting later), so k-liveness
+//! answers `unsat` or `unknown` only; `sat` answers come from the liveness-to-safety
+//! encoding ([`super::l2s`]). Lemmas are not kept from one `k` to the next: each `k` is a
+//! fresh run of [`crate::check::run`] (preprocessing and IC3) on a fresh system, because
+//! preprocessing renumbers the latches of every run and IC3 has no entry point for lemmas of
+//! another system's latches.
+
+use super::l2s::add_latch;
+use crate::aig::Lit;
+use crate::check::{self, Answer, EngineKind, Options};
+use crate::error::InternalError;
+use crate::ts::TransitionSystem;
+use crate::Budget;
+
+/// What k-liveness concluded about one justice property.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The `k`-th counter system was proved safe (its invariant checked).
+    Holds { k: u64 },
+    /// The budget ran out after proving nothing for `0..k`.
+    Unknown { k: u64 },
+}
+
+/// Runs IC3 (with `opts`' IC3 settings) on the counter systems of justice property `justice`
+/// of `ts` for `k = 0, 1, 2, ...` until one is proved safe or `budget` ends.
+pub fn check(
+    ts: &TransitionSystem,
+    justice: usize,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Outcome, InternalError> {
+    let ic3 = Options {
+        engine: EngineKind::Ic3,
+        ..opts.clone()
+    };
+    let mut k = 0;
+    loop {
+        if budget.expired() {
+            return Ok(Outcome::Unknown { k });
+        }
+        let system = counter_system(ts, justice, k);
+        crate::log::info(1, format_args!("klive: j{justice}, k = {k}"));
+        match check::run(&system, &ic3, budget)?.answer {
+            Answer::Unsat(_) => return Ok(Outcome::Holds { k }),
+            Answer::Sat(_) => k += 1,
+            Answer::Unknown { .. } => return Ok(Outcome::Unknown { k }),
+        }
+    }
+}
+
+/// The safety system "acceptance is seen at most `k` times" of justice property `justice`.
+pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> TransitionSystem {
+    let mut out = super::without_properties(ts);
+    let mut now_or_seen = Vec::new();
+    let mut seen = Vec::new();
+    for &lit in ts.justice[justice].iter().chain(&ts.fairness) {
+        let (at, s) = add_latch(&mut out, "klive_seen");
+        now_or_seen.push(out.aig.or(s, lit));
+        seen.push(at);
+    }
+    let acc = out.aig.and_all(now_or_seen.iter().copied());
+    for (&at, &either) in seen.iter().zip(&now_or_seen) {
+        let next = out.aig.and(!acc, either);
+        out.set_next(at, next);
+    }
+    // A binary counter of the frames with `acc` so far, wide enough to hold `k`.
+    let width = (64 - k.leading_zeros()).max(1) as usize;
+    let mut carry = acc;
+    let mut equal_k = Vec::with_capacity(width);
+    for bit in 0..width {
+        let (at, b) = add_latch(&mut out, "klive_count");
+        let next = out.aig.xor(b, carry);
+        carry = out.aig.and(b, carry);
+        out.set_next(at, next);
+        equal_k.push(b.xor_sign(k >> bit & 1 == 0));
+    }
+    let reached_k = out.aig.and_all(equal_k);
+    let bad: Lit = out.aig.and(acc, reached_k);
+    out.bad.push(bad);
+    out.names.bad.push(Some(format!("klive_j{justice}_k{k}")));
+    out
+}

@@ -1,0 +1,184 @@
+//! Justice properties end to end: the verdicts of our circuits with known answers
+//! (`circuits/live/manifest.tsv`) for every method, lasso witnesses checked by aigsim, and bad
+//! liveness input.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::checkers::{Check, Checkers};
+use common::{root, scratch_file, warden};
+
+/// One row of `circuits/live/manifest.tsv`: a verdict per property, in the file's order.
+struct Row {
+    path: PathBuf,
+    expected: Vec<String>,
+}
+
+fn rows() -> Vec<Row> {
+    let dir = root().join("circuits/live");
+    let text = std::fs::read_to_string(dir.join("manifest.tsv")).expect("the live manifest");
+    let rows: Vec<Row> = (text.lines().skip(1))
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Row {
+                path: dir.join(f[0]),
+                expected: f[1].split_whitespace().map(str::to_owned).collect(),
+            }
+        })
+        .collect();
+    assert!(rows.len() >= 7, "the live manifest lists our circuits");
+    rows
+}
+
+/// The verdict lines of a `check` run's stdout (a `sat` is followed by its witness, which
+/// ends with a `.` line).
+fn verdicts(stdout: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut lines = stdout.lines();
+    while let Some(l) = lines.next() {
+        out.push(l.to_owned());
+        if l == "sat" {
+            lines.by_ref().find(|&w| w == ".");
+        }
+    }
+    out
+}
+
+/// Runs `warden check` on `path` with `args` and `--timeout secs`; returns the verdict lines
+/// and the witness file.
+fn check(path: &Path, args: &[&str], secs: &str, tag: &str) -> (Vec<String>, String) {
+    let witness = scratch_file("live", &format!("{tag}.wit"));
+    let mut all = vec![
+        "check",
+        path.to_str().unwrap(),
+        "--timeout",
+        secs,
+        "--witness",
+    ];
+    all.push(witness.to_str().unwrap());
+    all.extend(args);
+    let out = warden(&all);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{all:?}: {stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    (
+        verdicts(&stdout),
+        std::fs::read_to_string(&witness).unwrap_or_default(),
+    )
+}
+
+/// What a method may answer where the expected verdict is `expected`: BMC (bounded lasso
+/// search) proves nothing, k-liveness refutes nothing.
+fn allowed(method: &str, expected: &str) -> Vec<&'static str> {
+    match (method, expected) {
+        ("bmc", "unsat") | ("klive", "sat") => vec!["unknown"],
+        (_, "sat") => vec!["sat"],
+        _ => vec!["unsat"],
+    }
+}
+
+#[test]
+fn own_circuits_have_their_verdicts_with_every_method() {
+    let checkers = Checkers::get();
+    for row in rows() {
+        let name = row.path.file_name().unwrap().to_str().unwrap().to_owned();
+        for method in ["portfolio", "bmc", "ic3", "klive"] {
+            let mut args = vec!["--engine", method];
+            if method == "bmc" {
+                args.extend(["--max-depth", "25"]);
+            }
+            // k-liveness cannot refute: on a failing property it only runs out of time.
+            let refutable = row.expected.iter().any(|e| e == "sat");
+            let secs = if method == "klive" && refutable {
+                "4"
+            } else {
+                "60"
+            };
+            let (got, witness) = check(&row.path, &args, secs, &format!("{name}-{method}"));
+            assert_eq!(got.len(), row.expected.len(), "{name} {method}: {got:?}");
+            for (g, e) in got.iter().zip(&row.expected) {
+                assert!(
+                    allowed(method, e).contains(&g.as_str()),
+                    "{name} {method}: {got:?}, expected {:?}",
+                    row.expected
+                );
+            }
+            // Every lasso of an AIGER model is replayed by aigsim, which shares no code with
+            // warden (btorsim does not handle justice properties).
+            let aiger = name.ends_with(".aag");
+            if let (Some(c), true, true) = (checkers, aiger, got.contains(&"sat".to_owned())) {
+                assert!(witness.contains("\nj0\n"), "{name} {method}: {witness}");
+                let file = scratch_file("live", &format!("{name}-{method}.lasso"));
+                std::fs::write(&file, &witness).unwrap();
+                assert_eq!(
+                    c.aigsim(&row.path, &file),
+                    Check::Accepted,
+                    "{name} {method}"
+                );
+            }
+        }
+    }
+}
+
+/// An AIGER lasso that aigsim must reject once its loop no longer closes: the check above
+/// can fail.
+#[test]
+fn aigsim_rejects_a_lasso_without_its_loop() {
+    let Some(c) = Checkers::get() else { return };
+    let model = root().join("circuits/live/counter_stall_sat.aag");
+    // Counting once leaves the initial state for good: no loop.
+    let file = scratch_file("live", "open.lasso");
+    std::fs::write(&file, "1\nj0\n0000\n1\n.\n").unwrap();
+    assert!(matches!(c.aigsim(&model, &file), Check::Rejected(_)));
+    std::fs::write(&file, "1\nj0\n0000\n0\n.\n").unwrap();
+    assert_eq!(c.aigsim(&model, &file), Check::Accepted);
+}
+
+/// `warden check` on `text` (written as `name`): exit code and stderr.
+fn run_bad(name: &str, text: &str) -> (Option<i32>, String) {
+    let file = scratch_file("live-bad", name);
+    std::fs::write(&file, text).unwrap();
+    let out = warden(&["check", file.to_str().unwrap()]);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn bad_liveness_input_is_an_input_error_with_its_line() {
+    // Header, one latch, then the sizes of the justice properties: line 3 says 0.
+    let (code, err) = run_bad("zero.aag", "aag 1 0 1 0 0 0 0 1 0\n2 3\n0\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("line 3") && err.contains("zero literals"),
+        "{err}"
+    );
+    // Fairness literal 4 with M = 1 (line 5).
+    let (code, err) = run_bad("fair.aag", "aag 1 0 1 0 0 0 0 1 1\n2 3\n1\n3\n4\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("line 5") && err.contains("fairness"), "{err}");
+    let btor = "1 sort bitvec 1\n2 state 1\n3 next 1 2 2\n4 justice 0\n";
+    let (code, err) = run_bad("zero.btor2", btor);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("line 4") && err.contains("zero conditions"),
+        "{err}"
+    );
+}
+
+#[test]
+fn certificates_are_refused_for_justice_properties() {
+    let model = root().join("circuits/live/counter_wrap_unsat.aag");
+    let cert = scratch_file("live", "refused.cert.aag");
+    let out = warden(&[
+        "check",
+        model.to_str().unwrap(),
+        "--cert",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--cert"));
+}
