@@ -5,7 +5,7 @@ use crate::aig::{Lit, Var};
 use crate::ts::TransitionSystem;
 
 /// A conjunction of latch literals (AIG literals of latch variables; with `--ic3-inn` also
-/// of the state signals of [`super::signals`]), sorted when stored. A lemma is the clause
+/// of the state signals of [`super::internal`]), sorted when stored. A lemma is the clause
 /// that excludes a cube.
 pub type Cube = Vec<Lit>;
 

@@ -30,7 +30,7 @@ mod obligation;
 mod options;
 mod propagate;
 mod share;
-mod signals;
+mod internal;
 mod solver;
 #[cfg(test)]
 mod tests;
@@ -177,7 +177,7 @@ impl<'a> Ic3Solver<'a> {
         options: Ic3Options,
     ) -> Ic3Solver<'a> {
         let signals = if options.inn {
-            signals::state_signals(ts)
+            internal::state_signals(ts)
         } else {
             Vec::new()
         };
@@ -278,7 +278,7 @@ impl<'a> Ic3Solver<'a> {
     ) -> Result<(Cube, Vec<bool>), Interrupted> {
         let (mut state, inputs) = self.frames.solver(frame).state();
         if !self.signals.is_empty() {
-            let values = signals::values(self.ts, &self.signals, &state);
+            let values = internal::values(self.ts, &self.signals, &state);
             state.extend(values);
         }
         self.counters.queries += 1;

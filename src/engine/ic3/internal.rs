@@ -37,11 +37,12 @@ pub(super) fn state_signals(ts: &TransitionSystem) -> Vec<(Var, bool)> {
         let v = Var(i as u32);
         if let Node::And(a, b) = ts.aig.node(v) {
             input[i] = input[a.var().index()] || input[b.var().index()];
-            init[i] = match (value(&init, a), value(&init, b)) {
+            let reset = match (value(&init, a), value(&init, b)) {
                 (Some(false), _) | (_, Some(false)) => Some(false),
                 (Some(true), Some(true)) => Some(true),
                 _ => None,
             };
+            init[i] = reset;
             if let (false, Some(reset)) = (input[i], init[i]) {
                 signals.push((v, reset));
             }
