@@ -17,8 +17,8 @@ use super::Interrupted;
 use crate::aig::Node;
 use crate::sat;
 use crate::ts::TransitionSystem;
-use std::cmp::Reverse;
 use crate::Budget;
+use std::cmp::Reverse;
 
 pub(super) struct Lifter<'a> {
     solver: FrameSolver<'a>,
@@ -32,7 +32,11 @@ pub(super) struct Lifter<'a> {
 const MIN_ROUNDS: usize = 3;
 
 impl<'a> Lifter<'a> {
-    pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget, options: Ic3Options) -> Lifter<'a> {
+    pub(super) fn new(
+        ts: &'a TransitionSystem,
+        budget: &Budget,
+        options: Ic3Options,
+    ) -> Lifter<'a> {
         Lifter {
             solver: FrameSolver::new(ts, Role::Lift, budget, options.sat),
             rounds: if options.lift_min { MIN_ROUNDS } else { 1 },

@@ -24,13 +24,13 @@ mod activity;
 mod block;
 mod cube;
 mod frames;
+mod internal;
 mod lift;
 mod mic;
 mod obligation;
 mod options;
 mod propagate;
 mod share;
-mod internal;
 mod solver;
 #[cfg(test)]
 mod tests;

@@ -342,9 +342,16 @@ fn lifted_predecessors_reach_the_target_and_lift_min_shrinks_them() {
     for v in 0..50 {
         let succ = if v == 49 { 0 } else { v + 1 };
         // The successor's two lowest bits.
-        let target = [bits[0].xor_sign(succ & 1 == 0), bits[1].xor_sign(succ & 2 == 0)];
-        let a = plain.lift(&activity, value(v), &[], Target::Cube(&target)).unwrap();
-        let b = min.lift(&activity, value(v), &[], Target::Cube(&target)).unwrap();
+        let target = [
+            bits[0].xor_sign(succ & 1 == 0),
+            bits[1].xor_sign(succ & 2 == 0),
+        ];
+        let a = plain
+            .lift(&activity, value(v), &[], Target::Cube(&target))
+            .unwrap();
+        let b = min
+            .lift(&activity, value(v), &[], Target::Cube(&target))
+            .unwrap();
         assert!(cube::subsumes(&b, &a), "{v}: {b:?} not within {a:?}");
         plain_size += a.len();
         min_size += b.len();
@@ -362,7 +369,10 @@ fn lifted_predecessors_reach_the_target_and_lift_min_shrinks_them() {
             for t in target {
                 let latch = ts.latches.iter().find(|l| l.var == t.var()).unwrap();
                 let next = latch.next;
-                assert!(values.lit(next.xor_sign(t.is_negated())), "{v}: {state} misses {t:?}");
+                assert!(
+                    values.lit(next.xor_sign(t.is_negated())),
+                    "{v}: {state} misses {t:?}"
+                );
             }
         }
     }

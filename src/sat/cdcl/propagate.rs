@@ -112,8 +112,9 @@ impl Cdcl {
                     cref: c,
                     blocker: first,
                 };
-                if first != w.blocker
-                    && (self.vals[first as usize] == TRUE || restrict && !self.in_domain(first))
+                // (Fields, not `in_domain`: `lits` still borrows the arena.)
+                let outside = self.domain_mark[(first >> 1) as usize] != self.domain_stamp;
+                if first != w.blocker && (self.vals[first as usize] == TRUE || restrict && outside)
                 {
                     ws[j] = kept;
                     j += 1;
