@@ -48,6 +48,26 @@ pub const CONFIGS: &[Config] = &[
         about: "IC3 dropping optional proof obligations at their 16th predecessor",
     },
     Config {
+        name: "ic3-mic-all",
+        args: "--engine ic3 --ic3-mic-attempts 0",
+        about: "IC3 whose MIC tries to drop every literal once (rIC3's), not 3 failures in a row",
+    },
+    Config {
+        name: "ic3-po-act",
+        args: "--engine ic3 --ic3-po-act 20",
+        about: "IC3 dropping obligations tried over 20 times (decayed per frame moved; rIC3's)",
+    },
+    Config {
+        name: "ic3-lift-min",
+        args: "--engine ic3 --ic3-lift-min",
+        about: "IC3 lifting predecessors again in reverse order while they shrink",
+    },
+    Config {
+        name: "ic3-inn",
+        args: "--engine ic3 --ic3-inn",
+        about: "IC3 whose cubes and lemmas may name internal signals of the latches (FMCAD'21)",
+    },
+    Config {
         name: "ic3-cdcl",
         args: "--engine ic3 --ic3-sat cdcl",
         about: "IC3 on warden's own lean CDCL solver instead of CaDiCaL",

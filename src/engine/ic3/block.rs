@@ -53,13 +53,16 @@ impl Ic3Solver<'_> {
             successor,
             optional,
             fails: 0,
+            act: 0.0,
         });
         None
     }
 
     /// Works off the queued obligations. A blocked one is queued again one frame above its
     /// lemma, which finds counterexamples longer than the current round without more rounds;
-    /// with `--ic3-drop-po N` such an optional one is dropped at its N-th predecessor.
+    /// with `--ic3-drop-po N` such an optional one is dropped at its N-th predecessor, with
+    /// `--ic3-po-act T` any one whose activity passes T (the round then meets the bad state
+    /// again, as a new obligation, with the lemmas learnt on the way).
     fn block(&mut self) -> Result<Option<Trace>, Interrupted> {
         let n = self.frames.top();
         while let Some(id) = self.obligations.pop() {
@@ -69,6 +72,12 @@ impl Ic3Solver<'_> {
                 if level < n {
                     self.obligations.requeue(id, level + 1);
                 }
+                continue;
+            }
+            let ob = self.obligations.get_mut(id);
+            ob.act += 1.0;
+            if self.options.po_act > 0 && ob.act > f64::from(self.options.po_act) {
+                self.counters.dropped += 1;
                 continue;
             }
             match self.relative_induction(frame - 1, &cube)? {

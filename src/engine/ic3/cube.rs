@@ -1,10 +1,12 @@
-//! Cubes over latch literals, and the questions IC3 answers about them without a solver.
+//! Cubes over latch literals (and state signals, `--ic3-inn`), and the questions IC3
+//! answers about them without a solver.
 
-use crate::aig::Lit;
+use crate::aig::{Lit, Var};
 use crate::ts::TransitionSystem;
 
-/// A conjunction of latch literals (AIG literals of latch variables), sorted when stored.
-/// A lemma is the clause that excludes a cube.
+/// A conjunction of latch literals (AIG literals of latch variables; with `--ic3-inn` also
+/// of the state signals of [`super::internal`]), sorted when stored. A lemma is the clause
+/// that excludes a cube.
 pub type Cube = Vec<Lit>;
 
 /// Whether every literal of `a` is in `b` (both sorted): then `a`'s clause implies `b`'s.
@@ -21,28 +23,37 @@ pub(super) fn clause(cube: &[Lit]) -> Vec<Lit> {
     cube.iter().map(|&l| !l).collect()
 }
 
-/// The reset value of each latch, by AIG variable.
+/// The reset value of each latch and the initial value of each state signal, by AIG variable.
 pub(super) struct Init {
-    /// `Some(reset)` for a latch (`reset` is `None` when uninitialised), `None` elsewhere.
+    /// `Some(reset)` for a latch (`reset` is `None` when uninitialised) or a state signal
+    /// (always `Some`), `None` elsewhere.
     reset: Vec<Option<Option<bool>>>,
+    latch: Vec<bool>,
 }
 
 impl Init {
-    pub(super) fn new(ts: &TransitionSystem) -> Init {
+    /// The latches of `ts`, and `signals` with their initial values.
+    pub(super) fn new(ts: &TransitionSystem, signals: &[(Var, bool)]) -> Init {
         let mut reset = vec![None; ts.aig.num_vars()];
+        let mut latch = vec![false; ts.aig.num_vars()];
         for l in &ts.latches {
             reset[l.var.index()] = Some(l.init);
+            latch[l.var.index()] = true;
         }
-        Init { reset }
+        for &(v, init) in signals {
+            reset[v.index()] = Some(Some(init));
+        }
+        Init { reset, latch }
     }
 
     /// Whether `l` is a literal of a latch.
     pub(super) fn is_latch(&self, l: Lit) -> bool {
-        self.reset.get(l.var().index()).is_some_and(Option::is_some)
+        self.latch.get(l.var().index()).is_some_and(|&b| b)
     }
 
     /// Whether `cube` contains no initial state: some literal is false under its latch's reset
-    /// value. Uninitialised latches take every value initially, so they never exclude one.
+    /// value (or its signal's initial value). Uninitialised latches take every value
+    /// initially, so they never exclude one.
     pub(super) fn excludes(&self, cube: &[Lit]) -> bool {
         self.excluding(cube).is_some()
     }

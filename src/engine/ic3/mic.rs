@@ -8,6 +8,10 @@
 //! row the cube is *joined* with the CTG instead: only the literals the CTG shares survive,
 //! so the next attempt covers it.
 //!
+//! `--ic3-mic-attempts` bounds the failed drops in a row (3, as IC3ref); with 0 every
+//! literal is tried once, as rIC3 does, and a drop whose predecessor falsifies a literal that
+//! already failed to drop gives up at once.
+//!
 //! With `--ic3-parent`, a cube that a lemma of level exactly i excludes (its *parent*: a
 //! lemma of F_i that did not reach F_{i+1}) tries to drop the other literals first, so the
 //! new lemma tends to be the parent plus the few literals that make it hold one frame
@@ -55,7 +59,12 @@ impl Ic3Solver<'_> {
         if let Some(parent) = parent {
             cube.sort_by_key(|l| parent.binary_search(l).is_ok());
         }
-        let mut attempts = LIMITS.mic_attempts;
+        // 0 attempts: no limit (u32::MAX failures in a row cannot happen).
+        let limit = match self.options.mic_attempts {
+            0 => u32::MAX,
+            n => n,
+        };
+        let mut attempts = limit;
         let mut j = 0;
         while j < cube.len() {
             let mut candidate = cube.clone();
@@ -63,7 +72,7 @@ impl Ic3Solver<'_> {
             match self.ctg_down(i, candidate, j, depth)? {
                 Some(smaller) => {
                     cube.retain(|l| smaller.contains(l));
-                    attempts = LIMITS.mic_attempts;
+                    attempts = limit;
                 }
                 None => {
                     attempts -= 1;
@@ -98,6 +107,15 @@ impl Ic3Solver<'_> {
             }
             if depth > LIMITS.ctg_depth {
                 return Ok(None);
+            }
+            // Trying every literal (rIC3's MIC): a predecessor outside a literal that must
+            // stay dooms the drop, as a join would lose that literal; give up before lifting
+            // it and blocking CTGs for nothing.
+            if self.options.mic_attempts == 0 {
+                let s = self.frames.solver(i);
+                if cube[..keep.min(cube.len())].iter().any(|&l| !s.holds(l)) {
+                    return Ok(None);
+                }
             }
             let (ctg, _) = self.predecessor(i, Target::Cube(&cube))?;
             if ctgs < LIMITS.ctg_max && i > 0 && self.init.excludes(&ctg) {

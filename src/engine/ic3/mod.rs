@@ -16,13 +16,15 @@
 //! reset value makes true.
 //!
 //! [`Ic3Options`] switches on the stronger variants (counterexamples to propagation,
-//! parent-lemma-guided generalisation, dropping optional obligations that keep failing); `--stats`
+//! parent-lemma-guided generalisation, dropping obligations that keep failing, MIC trying
+//! every literal, smaller lifted predecessors, cubes over internal signals); `--stats`
 //! reports where the time goes (SAT calls by kind, generalisation, propagation).
 
 mod activity;
 mod block;
 mod cube;
 mod frames;
+mod internal;
 mod lift;
 mod mic;
 mod obligation;
@@ -102,8 +104,6 @@ struct Limits {
     ctg_max: usize,
     /// Nesting of generalisations started for CTGs.
     ctg_depth: usize,
-    /// Failed drops in a row after which MIC stops.
-    mic_attempts: usize,
     /// Counterexamples to propagation blocked per lemma and push (`--ic3-ctp`).
     ctp_max: usize,
 }
@@ -111,7 +111,6 @@ struct Limits {
 const LIMITS: Limits = Limits {
     ctg_max: 3,
     ctg_depth: 1,
-    mic_attempts: 3,
     ctp_max: 3,
 };
 
@@ -123,8 +122,10 @@ struct Counters {
     obligations: u64,
     /// Counterexamples to propagation blocked.
     ctps: u64,
-    /// Optional obligations dropped.
+    /// Obligations dropped.
     dropped: u64,
+    /// Lemmas that name a state signal (`--ic3-inn`).
+    signal_lemmas: u64,
     /// Relative-induction queries: how many, and their SAT time.
     rel_queries: u64,
     rel_time: Duration,
@@ -148,6 +149,9 @@ fn millis(d: Duration) -> u64 {
 pub struct Ic3Solver<'a> {
     ts: &'a TransitionSystem,
     init: Init,
+    /// The internal signals cubes may name besides the latches (`--ic3-inn`), with their
+    /// initial values.
+    signals: Vec<(crate::aig::Var, bool)>,
     frames: Frames<'a>,
     lifter: Lifter<'a>,
     activity: Activity,
@@ -172,11 +176,17 @@ impl<'a> Ic3Solver<'a> {
         budget: &Budget,
         options: Ic3Options,
     ) -> Ic3Solver<'a> {
+        let signals = if options.inn {
+            internal::state_signals(ts)
+        } else {
+            Vec::new()
+        };
         Ic3Solver {
             ts,
-            init: Init::new(ts),
+            init: Init::new(ts, &signals),
+            signals,
             frames: Frames::new(ts, budget, options.sat),
-            lifter: Lifter::new(ts, budget, options.sat),
+            lifter: Lifter::new(ts, budget, options),
             activity: Activity::new(ts.aig.num_vars()),
             obligations: Obligations::default(),
             options,
@@ -253,6 +263,9 @@ impl<'a> Ic3Solver<'a> {
         cube.sort();
         self.activity.bump(&cube);
         self.counters.lemmas += 1;
+        if !cube.iter().all(|&l| self.init.is_latch(l)) {
+            self.counters.signal_lemmas += 1;
+        }
         self.frames.add(level, cube);
     }
 
@@ -263,7 +276,11 @@ impl<'a> Ic3Solver<'a> {
         frame: usize,
         target: Target,
     ) -> Result<(Cube, Vec<bool>), Interrupted> {
-        let (state, inputs) = self.frames.solver(frame).state();
+        let (mut state, inputs) = self.frames.solver(frame).state();
+        if !self.signals.is_empty() {
+            let values = internal::values(self.ts, &self.signals, &state);
+            state.extend(values);
+        }
         self.counters.queries += 1;
         self.counters.lift_queries += 1;
         let start = Instant::now();
@@ -284,6 +301,7 @@ impl<'a> Ic3Solver<'a> {
             ("ic3_ctps", c.ctps),
             ("ic3_obligations", c.obligations),
             ("ic3_obligations_dropped", c.dropped),
+            ("ic3_signal_lemmas", c.signal_lemmas),
             ("ic3_rel_queries", c.rel_queries),
             ("ic3_rel_ms", millis(c.rel_time)),
             ("ic3_lift_queries", c.lift_queries),

@@ -23,7 +23,12 @@ pub(super) struct Obligation {
     pub(super) optional: bool,
     /// How often a predecessor kept it from being blocked.
     pub(super) fails: u32,
+    /// Blocking attempts, each worth 1, decayed by 0.6 per frame it moved up (`--ic3-po-act`).
+    pub(super) act: f64,
 }
+
+/// The factor an obligation's activity is multiplied by per frame it moves up (rIC3's).
+const ACT_DECAY: f64 = 0.6;
 
 /// The obligations of one round, lowest frame first, then the closest to a bad state.
 #[derive(Default)]
@@ -47,6 +52,9 @@ impl Obligations {
     pub(super) fn requeue(&mut self, id: usize, frame: usize) {
         let ob = &mut self.all[id];
         ob.optional |= frame > ob.frame;
+        for _ in ob.frame..frame {
+            ob.act *= ACT_DECAY;
+        }
         ob.frame = frame;
         self.queue.push(Reverse((frame, ob.depth, id)));
     }

@@ -4,7 +4,7 @@
 
 /// Switches of the IC3 engine. `--ic3-NAME` turns one on, `--ic3-NAME=false` off. All are
 /// off by default: none solved more or faster on the development sample.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::Args)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::Args)]
 #[command(next_help_heading = "IC3 (--engine ic3, the portfolio's IC3 worker)")]
 pub struct Ic3Options {
     /// Counterexamples to propagation: when a lemma fails to move up, the state that stops
@@ -25,6 +25,28 @@ pub struct Ic3Options {
     /// many times; the obligations a round must block are never dropped. 0: never.
     #[arg(long = "ic3-drop-po", default_value_t = 0, value_name = "N")]
     pub drop_po: u32,
+    /// Failed literal drops in a row after which MIC stops generalising a cube (IC3ref's
+    /// `micAttempts`); 0: try to drop every literal once, as rIC3 does, keeping the ones
+    /// that fail (smaller lemmas for more queries).
+    #[arg(long = "ic3-mic-attempts", default_value_t = 3, value_name = "N")]
+    pub mic_attempts: u32,
+    /// Drops any proof obligation, optional or not, whose activity passes this value: each
+    /// blocking attempt adds 1, each frame it moves up multiplies it by 0.6 (rIC3's
+    /// `--drop-po`). A dropped obligation that the round needs comes back as a new bad state
+    /// with the lemmas learnt meanwhile. 0: never.
+    #[arg(long = "ic3-po-act", default_value_t = 0, value_name = "T")]
+    pub po_act: u32,
+    /// Shrinks each lifted predecessor further: the core is lifted again in reverse order
+    /// while that removes literals (at most 3 rounds), so obligations are smaller cubes.
+    #[arg(long = "ic3-lift-min", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub lift_min: bool,
+    /// Internal signals as state variables: cubes and lemmas may name gates that depend on
+    /// latches only (and have one initial value), predecessors are lifted over them first
+    /// (Dureja et al., "IC3 with Internal Signals", FMCAD 2021; rIC3's `--inn`).
+    #[arg(long = "ic3-inn", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub inn: bool,
     /// The SAT solver of the frames and of lifting: CaDiCaL, or warden's own lean CDCL
     /// solver made for many small queries (`src/sat/cdcl`).
     #[arg(long = "ic3-sat", value_enum, default_value_t = Ic3Sat::Cadical, value_name = "SOLVER")]
@@ -37,4 +59,20 @@ pub enum Ic3Sat {
     #[default]
     Cadical,
     Cdcl,
+}
+
+impl Default for Ic3Options {
+    /// The command line's defaults.
+    fn default() -> Ic3Options {
+        Ic3Options {
+            ctp: false,
+            parent: false,
+            drop_po: 0,
+            mic_attempts: 3,
+            po_act: 0,
+            lift_min: false,
+            inn: false,
+            sat: Ic3Sat::Cadical,
+        }
+    }
 }

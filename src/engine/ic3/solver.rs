@@ -58,6 +58,10 @@ pub(super) struct FrameSolver<'a> {
     /// it (the successor lies on a trace); bad-state queries do not (the bad state may be
     /// the last one).
     next_valid: Option<sat::Lit>,
+    /// The state signals (`--ic3-inn`) that lemmas or queries name in the current state:
+    /// roots of every domain, as lemmas over them are clauses of the frame.
+    signals: Vec<aig::Var>,
+    signals_seen: rustc_hash::FxHashSet<u32>,
     /// The marks of [`Self::domain`]'s traversal (per variable and frame, `stamp` meaning
     /// visited by the current one; allocated by the first traversal, so only with cdcl).
     visited: Vec<u32>,
@@ -87,6 +91,8 @@ impl<'a> FrameSolver<'a> {
             bad: None,
             valid: None,
             next_valid: None,
+            signals: Vec::new(),
+            signals_seen: Default::default(),
             visited: Vec::new(),
             stamp: 0,
         };
@@ -103,8 +109,13 @@ impl<'a> FrameSolver<'a> {
         self.un.ts()
     }
 
-    /// The solver literal of latch literal `l` in the current state.
+    /// The solver literal of latch (or state signal) literal `l` in the current state.
     pub(super) fn cur(&mut self, l: aig::Lit) -> sat::Lit {
+        if let aig::Node::And(..) = self.ts().aig.node(l.var()) {
+            if self.signals_seen.insert(l.var().index() as u32) {
+                self.signals.push(l.var());
+            }
+        }
         self.un.lit(&mut self.sat, l, 0)
     }
 
@@ -224,6 +235,12 @@ impl<'a> FrameSolver<'a> {
             .map(|i| self.un.value(&self.sat, i.lit(), 0))
             .collect();
         (state, inputs)
+    }
+
+    /// After a satisfiable query: whether cube literal `l` holds in the current state (an
+    /// unencoded variable reads as false, as in [`Self::state`]).
+    pub(super) fn holds(&self, l: aig::Lit) -> bool {
+        self.un.value(&self.sat, l.var().lit(), 0) ^ l.is_negated()
     }
 
     /// The literal of latch or input literal `l` in the current state, if a query encoded it.

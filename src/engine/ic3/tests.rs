@@ -29,10 +29,15 @@ fn check_with(ts: &TransitionSystem, options: Ic3Options) -> (Verdict, Stats) {
 
 /// Each switch alone, and all of them.
 fn configurations() -> Vec<Ic3Options> {
-    let off = Ic3Options {
-        ctp: false,
-        parent: false,
-        drop_po: 0,
+    let off = Ic3Options::default();
+    let all = Ic3Options {
+        ctp: true,
+        parent: true,
+        drop_po: 2,
+        mic_attempts: 0,
+        po_act: 3,
+        lift_min: true,
+        inn: true,
         sat: Ic3Sat::Cadical,
     };
     vec![
@@ -43,20 +48,28 @@ fn configurations() -> Vec<Ic3Options> {
         },
         Ic3Options { drop_po: 1, ..off },
         Ic3Options {
-            ctp: true,
-            parent: true,
-            drop_po: 2,
-            sat: Ic3Sat::Cadical,
+            mic_attempts: 0,
+            ..off
+        },
+        Ic3Options { po_act: 2, ..off },
+        Ic3Options {
+            lift_min: true,
+            ..off
+        },
+        Ic3Options { inn: true, ..off },
+        all,
+        Ic3Options {
+            inn: true,
+            sat: Ic3Sat::Cdcl,
+            ..off
         },
         Ic3Options {
             sat: Ic3Sat::Cdcl,
             ..off
         },
         Ic3Options {
-            ctp: true,
-            parent: true,
-            drop_po: 2,
             sat: Ic3Sat::Cdcl,
+            ..all
         },
     ]
 }
@@ -242,17 +255,19 @@ fn every_option_agrees_with_the_manifest_of_our_circuits() {
 }
 
 /// Each switch gives right answers and does its work: CTPs are blocked on the safe counters
-/// only with `ctp`, optional obligations dropped on the buggy ones only with `drop_po`.
+/// only with `ctp`, lemmas name internal signals only with `inn`, obligations are dropped
+/// on the buggy ones only with `drop_po` or `po_act`.
 #[test]
 fn every_option_proves_the_counters_and_finds_their_bugs() {
-    let (mut all_ctps, mut all_dropped) = (0, 0);
+    let (mut all_ctps, mut all_dropped, mut all_signal_lemmas) = (0, 0, 0);
     for options in configurations() {
-        let mut ctps = 0;
+        let (mut ctps, mut signal_lemmas) = (0, 0);
         for ts in [wrapping(6, 49, &[50]), wrapping(7, 99, &[120, 121])] {
             match check_with(&ts, options) {
                 (Verdict::Safe(inv), stats) => {
                     assert_eq!(cert::check(&ts, &inv, &Budget::new(None)), Ok(()));
                     ctps += stat(&stats, "ic3_ctps");
+                    signal_lemmas += stat(&stats, "ic3_signal_lemmas");
                 }
                 (v, _) => panic!("{options:?}: expected safe, got {v:?}"),
             }
@@ -260,7 +275,11 @@ fn every_option_proves_the_counters_and_finds_their_bugs() {
         if !options.ctp {
             assert_eq!(ctps, 0, "{options:?}");
         }
+        if !options.inn {
+            assert_eq!(signal_lemmas, 0, "{options:?}");
+        }
         all_ctps += ctps;
+        all_signal_lemmas += signal_lemmas;
         let mut dropped = 0;
         for (ts, depth) in [(counter(4, 11, false), 11), (wrapping(5, 20, &[17]), 17)] {
             match check_with(&ts, options) {
@@ -271,14 +290,14 @@ fn every_option_proves_the_counters_and_finds_their_bugs() {
                 (v, _) => panic!("{options:?}: expected unsafe, got {v:?}"),
             }
         }
-        if options.drop_po == 0 {
+        if options.drop_po == 0 && options.po_act == 0 {
             assert_eq!(dropped, 0, "{options:?}");
         }
         all_dropped += dropped;
     }
     assert!(
-        all_ctps > 0 && all_dropped > 0,
-        "{all_ctps} CTPs, {all_dropped} dropped"
+        all_ctps > 0 && all_dropped > 0 && all_signal_lemmas > 0,
+        "{all_ctps} CTPs, {all_dropped} dropped, {all_signal_lemmas} lemmas over signals"
     );
 }
 
@@ -302,4 +321,60 @@ fn manifest_agrees(options: Ic3Options) {
             (expected, v) => panic!("{}: expected {expected}, got {v:?}", cols[0]),
         }
     }
+}
+
+/// Lifting gives a sub-cube of the state whose every state reaches the target; with
+/// `lift_min` a sub-cube of the plain lifting (its first round is the same query).
+#[test]
+fn lifted_predecessors_reach_the_target_and_lift_min_shrinks_them() {
+    let ts = wrapping(6, 49, &[50]);
+    let budget = Budget::new(None);
+    let activity = Activity::new(ts.aig.num_vars());
+    let mut plain = Lifter::new(&ts, &budget, Ic3Options::default());
+    let minimal = Ic3Options {
+        lift_min: true,
+        ..Ic3Options::default()
+    };
+    let mut min = Lifter::new(&ts, &budget, minimal);
+    let bits: Vec<Lit> = ts.latches.iter().map(|l| l.var.lit()).collect();
+    let value = |v: u64| -> Cube { (0..6).map(|i| bits[i].xor_sign(v >> i & 1 == 0)).collect() };
+    let (mut plain_size, mut min_size) = (0, 0);
+    for v in 0..50 {
+        let succ = if v == 49 { 0 } else { v + 1 };
+        // The successor's two lowest bits.
+        let target = [
+            bits[0].xor_sign(succ & 1 == 0),
+            bits[1].xor_sign(succ & 2 == 0),
+        ];
+        let a = plain
+            .lift(&activity, value(v), &[], Target::Cube(&target))
+            .unwrap();
+        let b = min
+            .lift(&activity, value(v), &[], Target::Cube(&target))
+            .unwrap();
+        assert!(cube::subsumes(&b, &a), "{v}: {b:?} not within {a:?}");
+        plain_size += a.len();
+        min_size += b.len();
+        for state in 0..64u64 {
+            let s = value(state);
+            if !b.iter().all(|l| s.contains(l)) {
+                continue;
+            }
+            let trace = Trace {
+                init: (0..6).map(|i| state >> i & 1 == 1).collect(),
+                inputs: vec![vec![]],
+                bad: 0,
+            };
+            let values = crate::ts::simulate(&ts, &trace).next().unwrap();
+            for t in target {
+                let latch = ts.latches.iter().find(|l| l.var == t.var()).unwrap();
+                let next = latch.next;
+                assert!(
+                    values.lit(next.xor_sign(t.is_negated())),
+                    "{v}: {state} misses {t:?}"
+                );
+            }
+        }
+    }
+    assert!(min_size <= plain_size);
 }

@@ -66,6 +66,12 @@ pub struct Cdcl {
     /// The trail length and propagation count that gate the next [`Cdcl::simplify`].
     simplified_at: usize,
     next_simplify: u64,
+    /// Whether the current call has a domain ([`Cdcl::solve_in`]).
+    restricted: bool,
+    /// Per variable: equal to `domain_stamp` when it is in the domain of the last
+    /// [`Cdcl::solve_in`] call, which bumps the stamp.
+    domain_mark: Vec<u32>,
+    domain_stamp: u32,
 }
 
 const END: u32 = u32::MAX;
@@ -100,6 +106,9 @@ impl Cdcl {
             propagations: 0,
             simplified_at: 0,
             next_simplify: 0,
+            restricted: false,
+            domain_mark: Vec::new(),
+            domain_stamp: 0,
         }
     }
 
@@ -117,6 +126,7 @@ impl Cdcl {
             self.reason.push(NO_REASON);
             self.phase.push(true);
             self.seen.push(false);
+            self.domain_mark.push(0);
             self.order.add_var();
         }
     }
@@ -148,17 +158,25 @@ impl Cdcl {
         }
     }
 
-    /// Solves under `assumptions` deciding only the variables of `domain` (GipSAT's domain
-    /// restriction): `Sat` once they are all assigned without conflict, leaving the others
-    /// unassigned unless propagation reached them.
+    /// Solves under `assumptions` deciding and propagating only the variables of `domain`
+    /// (GipSAT's domain restriction): `Sat` once they are all assigned without conflict,
+    /// leaving the others unassigned.
     ///
-    /// Unsat answers and cores are as sound as without a domain (conflict analysis does not
-    /// depend on what was decided). A `Sat` answer is sound when every total assignment of
-    /// the domain that satisfies the clauses made only of domain variables extends to a
-    /// model of all clauses; the caller guarantees it (IC3: see
-    /// `engine::ic3::solver::FrameSolver::domain`). Then the trail, whose literals all
-    /// follow from the clauses and the decisions, agrees with such a model, and every
-    /// domain variable reads its value in it.
+    /// Above level 0, propagation skips a clause as soon as one of its two watched literals
+    /// is outside the domain (see [`propagate`]), so it never assigns such a variable; the
+    /// clauses made only of domain variables are all propagated, as without a domain.
+    /// Level 0 is always propagated in full, so what a query skipped is undone with its
+    /// levels, and the watches of the next call (with or without a domain) are whole.
+    ///
+    /// Unsat answers and cores are as sound as without a domain: every conflict is a
+    /// clause false under the trail, and analysis resolves only clauses (skipping some only
+    /// misses implications). A `Sat` answer is sound when every total assignment of the
+    /// domain that satisfies the clauses made only of domain variables extends to a model
+    /// of all clauses; the caller guarantees it (IC3: see
+    /// `engine::ic3::solver::FrameSolver::domain`). The trail then assigns exactly the
+    /// domain (no propagation leaves it), satisfies every clause made of domain variables
+    /// (each was propagated), so it agrees with such a model, and every domain variable
+    /// reads its value in it.
     pub fn solve_in(&mut self, assumptions: &[Lit], domain: &[Var]) -> SatResult {
         self.reset();
         if let Some(max) = (assumptions.iter().map(|l| l.vidx()))
@@ -167,6 +185,15 @@ impl Cdcl {
         {
             self.reserve(max);
         }
+        if self.domain_stamp == u32::MAX {
+            self.domain_mark.iter_mut().for_each(|m| *m = 0);
+            self.domain_stamp = 0;
+        }
+        self.domain_stamp += 1;
+        for v in domain {
+            self.domain_mark[v.idx()] = self.domain_stamp;
+        }
+        self.restricted = true;
         let domain: Vec<u32> = domain.iter().map(|v| v.idx32()).collect();
         let vals = &self.vals;
         self.order
@@ -237,6 +264,7 @@ impl Solver for Cdcl {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
+        self.restricted = false;
         let vals = &self.vals;
         self.order.unrestrict(|v| vals[2 * v as usize] == UNDEF);
         self.solve_now(assumptions)

@@ -73,9 +73,17 @@ impl Cdcl {
         self.qhead = start;
     }
 
+    /// Whether variable `v` of literal `lit` is in the domain of the current call.
+    fn in_domain(&self, lit: u32) -> bool {
+        self.domain_mark[(lit >> 1) as usize] == self.domain_stamp
+    }
+
     /// Propagates every assignment of the trail not yet propagated; `Some(c)`: clause `c`
-    /// is false.
+    /// is false. Above level 0 in a call with a domain, a clause whose blocker or other
+    /// watched literal lies outside the domain is skipped (that literal is unassigned and
+    /// stays so, see [`Cdcl::solve_in`]): no variable outside the domain is assigned.
     pub(super) fn propagate(&mut self) -> Option<CRef> {
+        let restrict = self.restricted && self.level_now() > 0;
         let mut conflict = None;
         while self.qhead < self.trail.len() && conflict.is_none() {
             let false_lit = self.trail[self.qhead] ^ 1;
@@ -86,7 +94,7 @@ impl Cdcl {
             while i < ws.len() {
                 let w = ws[i];
                 i += 1;
-                if self.val(w.blocker) == TRUE {
+                if self.val(w.blocker) == TRUE || restrict && !self.in_domain(w.blocker) {
                     ws[j] = w;
                     j += 1;
                     continue;
@@ -104,7 +112,10 @@ impl Cdcl {
                     cref: c,
                     blocker: first,
                 };
-                if first != w.blocker && self.vals[first as usize] == TRUE {
+                // (Fields, not `in_domain`: `lits` still borrows the arena.)
+                let outside = self.domain_mark[(first >> 1) as usize] != self.domain_stamp;
+                if first != w.blocker && (self.vals[first as usize] == TRUE || restrict && outside)
+                {
                     ws[j] = kept;
                     j += 1;
                     continue;

@@ -109,6 +109,26 @@ fn a_domain_limits_the_decisions() {
 }
 
 #[test]
+fn a_domain_limits_propagation_above_level_0_only() {
+    let mut s = Cdcl::new(&Budget::new(None));
+    let [a, b, c, d] = lits(&mut s, 4)[..] else {
+        unreachable!()
+    };
+    s.add_clause(&[!a, c]);
+    s.add_clause(&[!c, d]);
+    s.add_clause(&[!a, b]);
+    assert_eq!(s.solve_in(&[a], &[a.var(), b.var()]), SatResult::Sat);
+    assert_eq!(s.value(b), Some(true), "propagated inside the domain");
+    assert_eq!(s.value(c), None, "not propagated outside it");
+    // The skipped clauses are whole again for the next calls.
+    assert_eq!(s.solve(&[a, !d]), SatResult::Unsat);
+    // A unit at level 0 is propagated in full, domain or not.
+    s.add_clause(&[a]);
+    assert_eq!(s.solve_in(&[], &[b.var()]), SatResult::Sat);
+    assert_eq!((s.value(c), s.value(d)), (Some(true), Some(true)));
+}
+
+#[test]
 fn small_pigeonhole_is_unsat() {
     let mut s = Cdcl::new(&Budget::new(None));
     crate::sat::pigeonhole(&mut s, 6, 5);

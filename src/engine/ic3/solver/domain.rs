@@ -7,10 +7,11 @@
 //! [`crate::sat::Cdcl::solve_in`]). The domain holds every state and input variable the
 //! solver has encoded (the leaves of both frames), every assumption and the activation,
 //! `valid` and `next_valid` literals, and is closed under gate inputs from the roots: the
-//! target (the cube's latches in the next state, or the bad literals and `bad` itself)
-//! and the constraints of both frames. Every clause of a frame solver is then either
-//! (a) made of domain variables only: lemmas and temporary clauses (state variables and
-//! activation literals), the clauses of the gates of the domain (whose inputs are in it),
+//! target (the cube's latches in the next state, or the bad literals and `bad` itself),
+//! the constraints of both frames and the state signals (`--ic3-inn`) that lemmas or
+//! temporary clauses name in the current state. Every clause of a frame solver is then
+//! either (a) made of domain variables only: lemmas and temporary clauses (state variables,
+//! signals and activation literals), the clauses of the gates of the domain (whose inputs are in it),
 //! the constraint units and the definitions of `valid` and `next_valid` (whose cones are
 //! roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
 //! is a cube; or (c) a clause of a guard that is neither assumed nor retired, whose
@@ -43,6 +44,7 @@ impl FrameSolver<'_> {
         domain.extend(leaves.filter_map(|(v, k)| self.un.encoded(v.lit(), k).map(|l| l.var())));
         let mut roots: Vec<(aig::Var, usize)> = (ts.constraints.iter())
             .flat_map(|c| [(c.var(), 0), (c.var(), 1)])
+            .chain(self.signals.iter().map(|&v| (v, 0)))
             .collect();
         match target {
             Target::Cube(cube) => roots.extend(cube.iter().map(|l| (l.var(), 1))),
