@@ -81,10 +81,7 @@ fn safety(
     opts: &Options,
     budget: &Budget,
 ) -> Result<Verdict, InternalError> {
-    let mut single = live::without_properties(&model.ts);
-    single.bad = vec![model.ts.bad[bad]];
-    single.names.bad = vec![model.ts.names.bad.get(bad).cloned().flatten()];
-    let report = check::run(&single, opts, budget)?;
+    let report = check::run(&model.ts.with_only_bad(bad), opts, budget)?;
     eprintln!(
         "warden: b{bad}: {} ({}, {:.2} s)",
         super::report::verdict_word(&report.answer),

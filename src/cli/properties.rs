@@ -66,8 +66,7 @@ pub(super) fn run(
     let assumptions = assumptions(model);
     for i in 0..model.ts.bad.len() {
         let name = property_name(model, i);
-        let mut ts = model.ts.clone();
-        ts.bad = vec![model.ts.bad[i]];
+        let mut ts = model.ts.with_only_bad(i);
         ts.names.bad = vec![Some(name.clone())];
         let mut report = match check::run(&ts, opts, budget) {
             Ok(r) => r,

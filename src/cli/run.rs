@@ -270,8 +270,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
 /// call beyond the bound is checked again with such calls cut (does a real error path exist
 /// within the bound?), and no real error within the bound is checked again at a bound half as
 /// large again (1, 2, 3, 5, 8, 12, ...: not doubled, as a function that calls itself twice
-/// doubles the CFA with every level) with such calls leading to the error. `None`: the answer stands (a real error path,
-/// `unsat` with those calls leading to the error, `unknown`, or a program without recursion).
+/// doubles the CFA with every level) with such calls leading to the error. `None`: the answer
+/// stands (a real error path, `unsat` with those calls leading to the error, `unknown`, or a
+/// program without recursion).
 fn deepen(
     model: &Model,
     answer: &Answer,

@@ -63,7 +63,7 @@ pub fn check(
 
 /// The safety system "acceptance is seen at most `k` times" of justice property `justice`.
 pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> TransitionSystem {
-    let mut out = super::without_properties(ts);
+    let mut out = ts.without_properties();
     let mut now_or_seen = Vec::new();
     let mut seen = Vec::new();
     for &lit in ts.justice[justice].iter().chain(&ts.fairness) {

@@ -25,7 +25,7 @@ use crate::ts::{Trace, TransitionSystem};
 /// The safety system of justice property `justice` of `ts` (with its fairness constraints
 /// and invariant constraints): one bad property, no liveness left.
 pub fn l2s(ts: &TransitionSystem, justice: usize) -> TransitionSystem {
-    let mut out = super::without_properties(ts);
+    let mut out = ts.without_properties();
     let save = out.add_input(Some("l2s_save".into())).lit();
     let (saved_at, saved) = add_latch(&mut out, "l2s_saved");
     let saving = out.aig.and(save, !saved);

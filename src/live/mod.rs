@@ -81,17 +81,6 @@ pub fn check(
     })
 }
 
-/// `ts` without its properties (bad states, justice, fairness), its invariant constraints
-/// kept: the base of each system that checks one property.
-pub fn without_properties(ts: &TransitionSystem) -> TransitionSystem {
-    let mut out = ts.clone();
-    out.bad.clear();
-    out.names.bad.clear();
-    out.justice.clear();
-    out.fairness.clear();
-    out
-}
-
 fn l2s_name(engine: EngineKind) -> String {
     format!("l2s+{}", engine.name())
 }

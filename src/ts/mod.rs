@@ -97,6 +97,29 @@ impl TransitionSystem {
         kinds
     }
 
+    /// This system without its properties (bad states, justice, fairness), its invariant
+    /// constraints kept: the base of each system that checks one property.
+    pub fn without_properties(&self) -> TransitionSystem {
+        let mut out = self.clone();
+        out.bad.clear();
+        out.names.bad.clear();
+        out.justice.clear();
+        out.fairness.clear();
+        out
+    }
+
+    /// This system with bad-state property `bad` as its only property (its name kept): the
+    /// system in which a per-property run checks that one property. A trace of it is a
+    /// trace of `self` once its property index is set back to `bad`.
+    pub fn with_only_bad(&self, bad: usize) -> TransitionSystem {
+        let mut out = self.without_properties();
+        out.bad.push(self.bad[bad]);
+        out.names
+            .bad
+            .push(self.names.bad.get(bad).cloned().flatten());
+        out
+    }
+
     /// Whether the system has justice properties (checked by [`crate::live`], not by the
     /// safety engines directly).
     pub fn has_liveness(&self) -> bool {
