@@ -129,6 +129,11 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         about: "the default: chosen by the measured configuration matrix",
     },
     PortfolioSet {
+        name: "cdcl-kind",
+        configs: &["ic3-cdcl", "kind"],
+        about: "the default with IC3 on warden's own CDCL solver",
+    },
+    PortfolioSet {
         name: "ic3-kind-bmc",
         configs: &["ic3", "kind", "bmc-jump-dyn"],
         about: "the default plus BMC with a dynamic jump (time-sliced on 2 cores)",
