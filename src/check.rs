@@ -24,7 +24,7 @@ use crate::engine::{
 };
 use crate::error::InternalError;
 use crate::prep::{preprocess, PrepOptions};
-use crate::ts::{replay, Restore, Trace, TransitionSystem};
+use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
 
@@ -191,6 +191,56 @@ pub fn run(
             note: Some("the model has no bad-state properties".into()),
         });
     }
+    let (reduced, restore) = prepare(ts, opts, budget);
+    crate::fault::inject(engine.name());
+    let verdict = engine.check(&reduced, budget);
+    let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
+    Ok(Report {
+        answer,
+        engine: engine.name(),
+        stats: engine.stats(),
+        time: start.elapsed(),
+        note: None,
+    })
+}
+
+/// IC3 on `ts` as [`run`] runs it, offered `carried` (clauses over the latches of `ts`,
+/// which need not hold: IC3 keeps only those it can check to be invariants) and leaving
+/// there the lemmas of its frames, over the latches of `ts` again. k-liveness carries the
+/// lemmas of one `k` to the next this way: preprocessing renumbers each system's latches,
+/// while the counter systems keep the same latches in the same order.
+pub fn run_ic3_carrying(
+    ts: &TransitionSystem,
+    opts: &Options,
+    budget: &Budget,
+    carried: &mut Vec<LatchClause>,
+) -> Result<Report, InternalError> {
+    let start = Instant::now();
+    let (reduced, restore) = prepare(ts, opts, budget);
+    let seeds = (carried.iter())
+        .filter_map(|c| restore.lower_clause(&reduced, c))
+        .collect();
+    let mut ic3 = Ic3::new().with_options(opts.ic3).with_seeds(seeds);
+    let verdict = ic3.check(&reduced, budget);
+    *carried = (ic3.lemmas().iter())
+        .filter_map(|c| restore.lift_clause(&reduced, c))
+        .collect();
+    let answer = verify(ts, &reduced, &restore, verdict, ic3.name(), budget)?;
+    Ok(Report {
+        answer,
+        engine: ic3.name(),
+        stats: ic3.stats(),
+        time: start.elapsed(),
+        note: None,
+    })
+}
+
+/// `ts` preprocessed as `opts` says, with its sizes before and after in the log.
+fn prepare(
+    ts: &TransitionSystem,
+    opts: &Options,
+    budget: &Budget,
+) -> (TransitionSystem, Restore) {
     let (mut reduced, restore) = preprocess(ts, &opts.prep, budget);
     reduced.aig.compact();
     crate::log::info(
@@ -208,16 +258,7 @@ pub fn run(
             reduced.atoms.len()
         ),
     );
-    crate::fault::inject(engine.name());
-    let verdict = engine.check(&reduced, budget);
-    let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
-    Ok(Report {
-        answer,
-        engine: engine.name(),
-        stats: engine.stats(),
-        time: start.elapsed(),
-        note: None,
-    })
+    (reduced, restore)
 }
 
 /// The verified answer for `verdict`, an engine's verdict about `reduced` (which `restore`

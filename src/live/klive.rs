@@ -13,10 +13,16 @@
 //!
 //! A counterexample for `k` proves nothing (the path may stop accepting later), so k-liveness
 //! answers `unsat` or `unknown` only; `sat` answers come from the liveness-to-safety
-//! encoding ([`super::l2s`]). Lemmas are not kept from one `k` to the next: each `k` is a
-//! fresh run of [`crate::check::run`] (preprocessing and IC3) on a fresh system, because
-//! preprocessing renumbers the latches of every run and IC3 has no entry point for lemmas of
-//! another system's latches.
+//! encoding ([`super::l2s`]).
+//!
+//! Lemmas are kept from one `k` to the next, as the paper does. The counter systems of all
+//! `k` have the same latches in the same order (the counter only gains high bits as `k`
+//! grows) and, within one counter width, the same transitions: only the bad state moves. So
+//! the lemmas of every frame of the run for `k` are offered to the run for `k + 1`, carried
+//! across preprocessing by latch index ([`check::run_ic3_carrying`]). They need not hold in
+//! the new system (a frame's lemma bounds only the states of its depth, and a wider counter
+//! changes the transitions), so IC3 keeps only those it checks to hold initially and to be
+//! inductive together relative to its F_inf; the rest are dropped.
 
 use super::l2s::add_latch;
 use crate::aig::Lit;
@@ -47,13 +53,17 @@ pub fn check(
         ..opts.clone()
     };
     let mut k = 0;
+    let mut lemmas = Vec::new();
     loop {
         if budget.expired() {
             return Ok(Outcome::Unknown { k });
         }
         let system = counter_system(ts, justice, k);
-        crate::log::info(1, format_args!("klive: j{justice}, k = {k}"));
-        match check::run(&system, &ic3, budget)?.answer {
+        crate::log::info(
+            1,
+            format_args!("klive: j{justice}, k = {k}, {} lemmas carried", lemmas.len()),
+        );
+        match check::run_ic3_carrying(&system, &ic3, budget, &mut lemmas)?.answer {
             Answer::Unsat(_) => return Ok(Outcome::Holds { k }),
             Answer::Sat(_) => k += 1,
             Answer::Unknown { .. } => return Ok(Outcome::Unknown { k }),

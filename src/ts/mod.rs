@@ -14,7 +14,7 @@ mod window;
 
 pub use coi::cone_of_influence;
 pub use replay::{check_start, replay, simulate, ReplayError, Values};
-pub use restore::{Facts, LatchImage, Restore};
+pub use restore::{Facts, LatchClause, LatchImage, Restore};
 pub use trace::Trace;
 
 use crate::aig::{Aig, Lit, Var};

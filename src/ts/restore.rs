@@ -28,6 +28,11 @@ pub enum LatchImage {
 /// Invariants need more than the latch images: merging relies on proved equivalences of
 /// internal signals too, and an equivalence stays needed after its latches leave the cone.
 /// So every proved fact is kept in [`Facts`], over the original latches.
+/// A clause over the latches of a system by index: (latch index, negated). Unlike a clause
+/// of AIG literals it survives the renumbering of a reduction, so lemmas can be carried from
+/// one reduced system to another reduction of a related system (k-liveness).
+pub type LatchClause = Vec<(usize, bool)>;
+
 #[derive(Clone, Debug)]
 pub struct Restore {
     inputs: Vec<usize>,
@@ -143,6 +148,38 @@ impl Restore {
         atoms.sort_unstable();
         atoms.dedup();
         atoms
+    }
+
+    /// Clause `clause` over latch literals of `reduced` (the system this map restores from)
+    /// as a clause over the original latches; `None` if it names anything but latches.
+    pub fn lift_clause(&self, reduced: &TransitionSystem, clause: &[Lit]) -> Option<LatchClause> {
+        clause
+            .iter()
+            .map(|l| {
+                let j = reduced.latches.iter().position(|x| x.var == l.var())?;
+                Some((self.latches[j], l.is_negated()))
+            })
+            .collect()
+    }
+
+    /// Clause `clause` over the original latches as a clause over the latches of `reduced`,
+    /// each latch replaced by its image: a literal made false by a constant latch is left
+    /// out, and `None` means the clause holds anyway (a constant latch makes it true) or
+    /// cannot be said of `reduced` (a dropped latch, or every literal left out).
+    pub fn lower_clause(&self, reduced: &TransitionSystem, clause: &[(usize, bool)]) -> Option<Vec<Lit>> {
+        let mut out = Vec::with_capacity(clause.len());
+        for &(i, negated) in clause {
+            match self.images[i] {
+                LatchImage::Kept(j) => out.push(reduced.latches[j].var.lit().xor_sign(negated)),
+                LatchImage::Equivalent(j, flip) => {
+                    out.push(reduced.latches[j].var.lit().xor_sign(negated ^ flip))
+                }
+                LatchImage::Constant(value) if value != negated => return None,
+                LatchImage::Constant(_) => {}
+                LatchImage::Dropped => return None,
+            }
+        }
+        (!out.is_empty()).then_some(out)
     }
 
     /// The facts the reductions proved about the original system.

@@ -55,6 +55,10 @@ use std::time::{Duration, Instant};
 pub struct Ic3 {
     pool: Option<LemmaPool>,
     options: Ic3Options,
+    /// Candidate lemmas from elsewhere ([`Ic3::with_seeds`]).
+    seeds: Vec<Vec<crate::aig::Lit>>,
+    /// Every lemma over latches of the last run's frames ([`Ic3::lemmas`]).
+    lemmas: Vec<Vec<crate::aig::Lit>>,
     stats: Stats,
 }
 
@@ -74,6 +78,21 @@ impl Ic3 {
         self.options = options;
         self
     }
+
+    /// Offers clauses over the latches that need not hold at all: those that hold initially
+    /// and form a set inductive relative to F_inf join F_inf (as the pool's lemmas do, see
+    /// [`share`]), the others are dropped. k-liveness offers the lemmas of the run for the
+    /// previous `k`, whose system differs only in its bad state.
+    pub fn with_seeds(mut self, seeds: Vec<Vec<crate::aig::Lit>>) -> Ic3 {
+        self.seeds = seeds;
+        self
+    }
+
+    /// The lemmas over latches of every frame F_1..F_N and F_inf of the last run, as clauses:
+    /// each holds in the states reachable within its frame's bound, not necessarily in all.
+    pub fn lemmas(&self) -> &[Vec<crate::aig::Lit>] {
+        &self.lemmas
+    }
 }
 
 impl Engine for Ic3 {
@@ -84,8 +103,10 @@ impl Engine for Ic3 {
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut ic3 = Ic3Solver::configured(ts, budget, self.options);
         ic3.pool = self.pool.clone();
+        ic3.seed(std::mem::take(&mut self.seeds));
         let verdict = ic3.run();
         self.stats = ic3.stats();
+        self.lemmas = ic3.lemmas();
         verdict
     }
 
@@ -126,6 +147,9 @@ struct Counters {
     dropped: u64,
     /// Lemmas that name a state signal (`--ic3-inn`).
     signal_lemmas: u64,
+    /// Seed lemmas offered, and those that joined F_inf.
+    seeds: u64,
+    seeds_kept: u64,
     /// Relative-induction queries: how many, and their SAT time.
     rel_queries: u64,
     rel_time: Duration,
@@ -214,6 +238,7 @@ impl<'a> Ic3Solver<'a> {
     }
 
     fn rounds(&mut self) -> Result<Verdict, Interrupted> {
+        self.import()?;
         loop {
             if let Some(trace) = self.strengthen()? {
                 return Ok(Verdict::Unsafe(trace));
@@ -289,6 +314,13 @@ impl<'a> Ic3Solver<'a> {
         Ok((cube?, inputs))
     }
 
+    /// The lemmas over latches of F_1..F_N and F_inf, as clauses.
+    fn lemmas(&self) -> Vec<Vec<crate::aig::Lit>> {
+        let mut lemmas = self.frames.invariant(1);
+        lemmas.retain(|c| c.iter().all(|&l| self.init.is_latch(l)));
+        lemmas
+    }
+
     /// Counters and timers (milliseconds) for `--stats`. The SAT times are the solver calls
     /// alone; MIC and propagation time include their own SAT calls.
     pub fn stats(&self) -> Stats {
@@ -302,6 +334,8 @@ impl<'a> Ic3Solver<'a> {
             ("ic3_obligations", c.obligations),
             ("ic3_obligations_dropped", c.dropped),
             ("ic3_signal_lemmas", c.signal_lemmas),
+            ("ic3_seeds", c.seeds),
+            ("ic3_seeds_kept", c.seeds_kept),
             ("ic3_rel_queries", c.rel_queries),
             ("ic3_rel_ms", millis(c.rel_time)),
             ("ic3_lift_queries", c.lift_queries),

@@ -20,17 +20,39 @@ pub(super) struct Share {
     pending: Vec<Cube>,
     /// Size of F_inf at the last attempt: waiting lemmas are retried only after it grew.
     inf_seen: usize,
+    /// Seeds were offered since the last attempt.
+    seeded: bool,
+    /// The seeds still waiting (to count those that join F_inf).
+    seeds: rustc_hash::FxHashSet<Cube>,
 }
 
 impl Ic3Solver<'_> {
+    /// Offers `clauses` (over latches, not necessarily true) to F_inf: they wait with the
+    /// pool's lemmas and join it only by the same check (see [`Ic3::with_seeds`]).
+    ///
+    /// [`Ic3::with_seeds`]: super::Ic3::with_seeds
+    pub(super) fn seed(&mut self, clauses: Vec<Vec<crate::aig::Lit>>) {
+        for lemma in clauses {
+            let mut cube: Cube = lemma.iter().map(|&l| !l).collect();
+            cube.sort();
+            if lemma.iter().all(|&l| self.init.is_latch(l)) && self.init.excludes(&cube) {
+                self.counters.seeds += 1;
+                self.share.seeds.insert(cube.clone());
+                self.share.pending.push(cube);
+                self.share.seeded = true;
+            }
+        }
+    }
+
     /// Adds the lemmas of the pool that are inductive relative to F_inf to F_inf.
     pub(super) fn import(&mut self) -> Result<(), Interrupted> {
-        let Some(pool) = &self.pool else {
-            return Ok(());
+        let fresh = match &self.pool {
+            Some(pool) => pool.fetch(&mut self.share.cursor),
+            None => Vec::new(),
         };
-        let fresh = pool.fetch(&mut self.share.cursor);
         let grew = self.frames.inf_len() != self.share.inf_seen;
-        if fresh.is_empty() && !grew {
+        let seeded = std::mem::take(&mut self.share.seeded);
+        if fresh.is_empty() && !grew && !seeded {
             return Ok(());
         }
         for lemma in fresh {
@@ -69,6 +91,9 @@ impl Ic3Solver<'_> {
             }
         }
         for cube in candidates {
+            if self.share.seeds.remove(&cube) {
+                self.counters.seeds_kept += 1;
+            }
             self.frames.add_inf(cube);
         }
         self.share.inf_seen = self.frames.inf_len();
