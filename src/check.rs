@@ -222,9 +222,7 @@ pub fn run_ic3_carrying(
         .collect();
     let mut ic3 = Ic3::new().with_options(opts.ic3).with_seeds(seeds);
     let verdict = ic3.check(&reduced, budget);
-    *carried = (ic3.lemmas().iter())
-        .filter_map(|c| restore.lift_clause(&reduced, c))
-        .collect();
+    *carried = restore.lift_clauses(&reduced, ic3.lemmas());
     let answer = verify(ts, &reduced, &restore, verdict, ic3.name(), budget)?;
     Ok(Report {
         answer,
@@ -236,11 +234,7 @@ pub fn run_ic3_carrying(
 }
 
 /// `ts` preprocessed as `opts` says, with its sizes before and after in the log.
-fn prepare(
-    ts: &TransitionSystem,
-    opts: &Options,
-    budget: &Budget,
-) -> (TransitionSystem, Restore) {
+fn prepare(ts: &TransitionSystem, opts: &Options, budget: &Budget) -> (TransitionSystem, Restore) {
     let (mut reduced, restore) = preprocess(ts, &opts.prep, budget);
     reduced.aig.compact();
     crate::log::info(

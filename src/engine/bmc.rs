@@ -72,6 +72,8 @@ const DYN_MAX_STEP: usize = 256;
 pub struct Bmc {
     pub max_depth: Option<usize>,
     opts: BmcOptions,
+    /// The first depth queried: the caller knows every shallower one clean.
+    start: usize,
     queries: u64,
     frames: u64,
     max_step: u64,
@@ -83,6 +85,7 @@ impl Bmc {
         Bmc {
             max_depth,
             opts: BmcOptions::default(),
+            start: 0,
             queries: 0,
             frames: 0,
             max_step: 0,
@@ -93,6 +96,17 @@ impl Bmc {
     pub fn with_options(self, opts: BmcOptions) -> Bmc {
         Bmc { opts, ..self }
     }
+
+    /// Queries depths `depth`, `depth + 1`, ... only, the caller having shown every
+    /// shallower depth free of counterexamples (localization does, for the coarser
+    /// abstraction it refines): the frames below are still encoded, but not asked, and the
+    /// bound reported on a timeout counts them as clean.
+    pub fn from_depth(self, depth: usize) -> Bmc {
+        Bmc {
+            start: depth,
+            ..self
+        }
+    }
 }
 
 impl Engine for Bmc {
@@ -102,9 +116,9 @@ impl Engine for Bmc {
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut frames = Bounded::new(ts, budget);
-        let mut clean: Option<usize> = None;
+        let mut clean: Option<usize> = self.start.checked_sub(1);
         let mut step = self.opts.step.get();
-        let mut lo = 0;
+        let mut lo = self.start;
         while self.max_depth.is_none_or(|m| lo <= m) {
             if budget.expired() {
                 break;
@@ -274,6 +288,25 @@ mod tests {
         let ts = counter(4, 11, false);
         match Bmc::new(Some(5)).check(&ts, &Budget::new(None)) {
             Verdict::Unknown { depth } => assert_eq!(depth, Some(5)),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+    }
+
+    #[test]
+    fn resuming_asks_only_the_deeper_frames_and_keeps_the_bound() {
+        let ts = counter(4, 11, false);
+        let mut bmc = Bmc::new(None).from_depth(8);
+        let Verdict::Unsafe(t) = bmc.check(&ts, &Budget::new(None)) else {
+            panic!("expected a counterexample")
+        };
+        assert_eq!(replay(&ts, &t), Ok(11));
+        // Depths 8, 9, 10 and 11: one query each, none for the frames below.
+        assert!(bmc.stats().contains(&("bmc_queries", 4)));
+        match Bmc::new(Some(9))
+            .from_depth(8)
+            .check(&ts, &Budget::new(None))
+        {
+            Verdict::Unknown { depth } => assert_eq!(depth, Some(9)),
             v => panic!("expected unknown, got {v:?}"),
         }
     }

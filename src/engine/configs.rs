@@ -83,6 +83,11 @@ pub const CONFIGS: &[Config] = &[
         about: "localization abstraction refined by unsat cores, IC3 on the localized system",
     },
     Config {
+        name: "cegar-loc-bmc",
+        args: "--engine cegar --domain expl --abstract-engine bmc",
+        about: "localization refined by unsat cores, BMC on the localized system (bugs only)",
+    },
+    Config {
         name: "imc",
         args: "--engine imc",
         about: "McMillan's interpolation-based model checking",

@@ -61,7 +61,10 @@ pub fn check(
         let system = counter_system(ts, justice, k);
         crate::log::info(
             1,
-            format_args!("klive: j{justice}, k = {k}, {} lemmas carried", lemmas.len()),
+            format_args!(
+                "klive: j{justice}, k = {k}, {} lemmas carried",
+                lemmas.len()
+            ),
         );
         match check::run_ic3_carrying(&system, &ic3, budget, &mut lemmas)?.answer {
             Answer::Unsat(_) => return Ok(Outcome::Holds { k }),

@@ -150,14 +150,22 @@ impl Restore {
         atoms
     }
 
-    /// Clause `clause` over latch literals of `reduced` (the system this map restores from)
-    /// as a clause over the original latches; `None` if it names anything but latches.
-    pub fn lift_clause(&self, reduced: &TransitionSystem, clause: &[Lit]) -> Option<LatchClause> {
-        clause
-            .iter()
-            .map(|l| {
-                let j = reduced.latches.iter().position(|x| x.var == l.var())?;
-                Some((self.latches[j], l.is_negated()))
+    /// Clauses over latch literals of `reduced` (the system this map restores from) as
+    /// clauses over the original latches; a clause naming anything but latches is left out.
+    pub fn lift_clauses(
+        &self,
+        reduced: &TransitionSystem,
+        clauses: &[Vec<Lit>],
+    ) -> Vec<LatchClause> {
+        let mut latch_of = vec![None; reduced.aig.num_vars()];
+        for (j, l) in reduced.latches.iter().enumerate() {
+            latch_of[l.var.index()] = Some(self.latches[j]);
+        }
+        (clauses.iter())
+            .filter_map(|c| {
+                c.iter()
+                    .map(|l| Some((latch_of.get(l.var().index()).copied()??, l.is_negated())))
+                    .collect()
             })
             .collect()
     }
@@ -166,7 +174,11 @@ impl Restore {
     /// each latch replaced by its image: a literal made false by a constant latch is left
     /// out, and `None` means the clause holds anyway (a constant latch makes it true) or
     /// cannot be said of `reduced` (a dropped latch, or every literal left out).
-    pub fn lower_clause(&self, reduced: &TransitionSystem, clause: &[(usize, bool)]) -> Option<Vec<Lit>> {
+    pub fn lower_clause(
+        &self,
+        reduced: &TransitionSystem,
+        clause: &[(usize, bool)],
+    ) -> Option<Vec<Lit>> {
         let mut out = Vec::with_capacity(clause.len());
         for &(i, negated) in clause {
             match self.images[i] {
@@ -337,6 +349,45 @@ mod tests {
         }
         ts.bad.push(Lit::FALSE);
         ts
+    }
+
+    #[test]
+    fn clauses_cross_a_reduction_by_latch_index() {
+        let ts = three_latches();
+        // a is constant 0, b is kept as latch 0, c is !b.
+        let restore = Restore::merged(
+            &ts,
+            vec![
+                LatchImage::Constant(false),
+                LatchImage::Kept(0),
+                LatchImage::Equivalent(0, true),
+            ],
+            Facts::new(3),
+        );
+        let mut reduced = TransitionSystem::default();
+        let input = reduced.add_input(None).lit();
+        let b = reduced.add_latch(Some(true), None).lit();
+        assert_eq!(
+            restore.lift_clauses(&reduced, &[vec![!b], vec![b, input]]),
+            vec![vec![(1, true)]],
+            "a clause over an input is not a latch clause"
+        );
+        // a is false: left out of a clause where it is positive, making one true where not.
+        assert_eq!(
+            restore.lower_clause(&reduced, &[(0, false), (2, false)]),
+            Some(vec![!b])
+        );
+        assert_eq!(
+            restore.lower_clause(&reduced, &[(0, true), (1, false)]),
+            None
+        );
+        assert_eq!(restore.lower_clause(&reduced, &[(0, false)]), None);
+        let dropped = Restore::new(&ts, vec![0], vec![1], vec![0]);
+        assert_eq!(
+            dropped.lower_clause(&reduced, &[(1, false), (2, false)]),
+            None
+        );
+        assert_eq!(dropped.lower_clause(&reduced, &[(1, false)]), Some(vec![b]));
     }
 
     #[test]

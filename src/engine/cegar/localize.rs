@@ -52,6 +52,9 @@ pub(super) fn run(
         }
     }
     let pool = LemmaPool::new();
+    // BMC found every abstract counterexample so far at its shallowest depth, and a finer
+    // abstraction has fewer paths: the depths below the last one stay clean.
+    let mut clean_below = 0;
     loop {
         if budget.expired() {
             return Verdict::Unknown { depth: None };
@@ -68,7 +71,7 @@ pub(super) fn run(
         let abs = localized(ts, &visible);
         let verdict = match checker {
             Checker::Ic3 => Ic3::new().with_lemma_pool(pool.clone()).check(&abs, budget),
-            Checker::Bmc(bound) => Bmc::new(bound).check(&abs, budget),
+            Checker::Bmc(bound) => Bmc::new(bound).from_depth(clean_below).check(&abs, budget),
         };
         let trace = match verdict {
             Verdict::Safe(inv) => {
@@ -82,6 +85,7 @@ pub(super) fn run(
             Verdict::Unsafe(t) => t,
         };
         stats.spurious_depth_max = stats.spurious_depth_max.max(trace.depth() as u64);
+        clean_below = trace.depth();
         let values = visible_values(&abs, &trace);
         let outcome = match opts.refinement.strategy() {
             None => refine_by_core(ts, &visible, &values, budget),

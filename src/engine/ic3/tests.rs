@@ -219,6 +219,27 @@ fn an_expired_budget_gives_unknown() {
 }
 
 #[test]
+fn seeds_join_f_inf_only_when_inductive() {
+    let ts = wrapping(6, 49, &[50]);
+    let budget = Budget::new(None);
+    let mut first = Ic3::new();
+    assert!(matches!(first.check(&ts, &budget), Verdict::Safe(_)));
+    let mut seeds = first.lemmas().to_vec();
+    let offered = seeds.len() as u64 + 1;
+    // "bit 0 is 0": true initially, false after one step.
+    seeds.push(vec![!ts.latches[0].var.lit()]);
+    let mut second = Ic3::new().with_seeds(seeds);
+    match second.check(&ts, &budget) {
+        Verdict::Safe(inv) => assert_eq!(cert::check(&ts, &inv, &budget), Ok(())),
+        v => panic!("expected safe, got {v:?}"),
+    }
+    let stats = second.stats();
+    assert_eq!(stat(&stats, "ic3_seeds"), offered);
+    assert!(stat(&stats, "ic3_seeds_kept") < offered);
+    assert!(stat(&stats, "ic3_queries") < stat(&first.stats(), "ic3_queries"));
+}
+
+#[test]
 fn published_lemmas_are_invariants_and_imported_ones_are_used() {
     let ts = wrapping(6, 49, &[50]);
     let pool = LemmaPool::new();
