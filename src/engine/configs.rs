@@ -149,6 +149,11 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         about: "the default plus localization with IC3 (time-sliced on 2 cores)",
     },
     PortfolioSet {
+        name: "ic3-kind-locbmc",
+        configs: &["ic3", "kind", "cegar-loc-bmc"],
+        about: "the default plus localization with BMC, for deep bugs (time-sliced on 2 cores)",
+    },
+    PortfolioSet {
         name: "wide",
         configs: &["ic3", "kind", "cegar-loc", "imc", "bmc-dyn", "ic3-parent"],
         about: "one configuration of every engine, in order of priority",
