@@ -195,13 +195,7 @@ pub fn run(
     crate::fault::inject(engine.name());
     let verdict = engine.check(&reduced, budget);
     let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
-    Ok(Report {
-        answer,
-        engine: engine.name(),
-        stats: engine.stats(),
-        time: start.elapsed(),
-        note: None,
-    })
+    Ok(Report::of(answer, &*engine, start))
 }
 
 /// IC3 on `ts` as [`run`] runs it, offered `carried` (clauses over the latches of `ts`,
@@ -224,13 +218,20 @@ pub fn run_ic3_carrying(
     let verdict = ic3.check(&reduced, budget);
     *carried = restore.lift_clauses(&reduced, ic3.lemmas());
     let answer = verify(ts, &reduced, &restore, verdict, ic3.name(), budget)?;
-    Ok(Report {
-        answer,
-        engine: ic3.name(),
-        stats: ic3.stats(),
-        time: start.elapsed(),
-        note: None,
-    })
+    Ok(Report::of(answer, &ic3, start))
+}
+
+impl Report {
+    /// The report of `engine`'s verified `answer`, for a run that began at `start`.
+    fn of(answer: Answer, engine: &dyn Engine, start: Instant) -> Report {
+        Report {
+            answer,
+            engine: engine.name(),
+            stats: engine.stats(),
+            time: start.elapsed(),
+            note: None,
+        }
+    }
 }
 
 /// `ts` preprocessed as `opts` says, with its sizes before and after in the log.
