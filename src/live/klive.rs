@@ -26,7 +26,7 @@
 
 use super::l2s::add_latch;
 use crate::aig::Lit;
-use crate::check::{self, Answer, EngineKind, Options};
+use crate::check::{self, Answer, Options};
 use crate::error::InternalError;
 use crate::ts::TransitionSystem;
 use crate::Budget;
@@ -48,10 +48,6 @@ pub fn check(
     opts: &Options,
     budget: &Budget,
 ) -> Result<Outcome, InternalError> {
-    let ic3 = Options {
-        engine: EngineKind::Ic3,
-        ..opts.clone()
-    };
     let mut k = 0;
     let mut lemmas = Vec::new();
     loop {
@@ -66,7 +62,7 @@ pub fn check(
                 lemmas.len()
             ),
         );
-        match check::run_ic3_carrying(&system, &ic3, budget, &mut lemmas)?.answer {
+        match check::run_ic3_carrying(&system, opts, budget, &mut lemmas)?.answer {
             Answer::Unsat(_) => return Ok(Outcome::Holds { k }),
             Answer::Sat(_) => k += 1,
             Answer::Unknown { .. } => return Ok(Outcome::Unknown { k }),

@@ -3,6 +3,11 @@
 use super::{Trace, TransitionSystem};
 use crate::aig::{Aig, Lit, Node, Var};
 
+/// A clause over the latches of a system by index: (latch index, negated). Unlike a clause
+/// of AIG literals it survives the renumbering of a reduction, so lemmas can be carried from
+/// one reduced system to another reduction of a related system (k-liveness).
+pub type LatchClause = Vec<(usize, bool)>;
+
 /// What became of one latch of the original system.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum LatchImage {
@@ -28,11 +33,6 @@ pub enum LatchImage {
 /// Invariants need more than the latch images: merging relies on proved equivalences of
 /// internal signals too, and an equivalence stays needed after its latches leave the cone.
 /// So every proved fact is kept in [`Facts`], over the original latches.
-/// A clause over the latches of a system by index: (latch index, negated). Unlike a clause
-/// of AIG literals it survives the renumbering of a reduction, so lemmas can be carried from
-/// one reduced system to another reduction of a related system (k-liveness).
-pub type LatchClause = Vec<(usize, bool)>;
-
 #[derive(Clone, Debug)]
 pub struct Restore {
     inputs: Vec<usize>,
