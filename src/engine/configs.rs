@@ -63,6 +63,11 @@ pub const CONFIGS: &[Config] = &[
         about: "IC3 lifting predecessors again in reverse order while they shrink",
     },
     Config {
+        name: "ic3-simple",
+        args: "--engine ic3 --ic3-simple-mic --ic3-mic-attempts 0",
+        about: "IC3 whose MIC drops each literal once, no CTGs nor joins (ABC pdr's default)",
+    },
+    Config {
         name: "ic3-inn",
         args: "--engine ic3 --ic3-inn",
         about: "IC3 whose cubes and lemmas may name internal signals of the latches (FMCAD'21)",

@@ -26,6 +26,15 @@ use crate::Budget;
 
 /// At most this many SAT calls for the combinational phase.
 const MAX_SWEEP_CALLS: usize = 10_000;
+/// Conflicts one sweep call may take: a pair that needs more stays apart, so that one hard
+/// pair (a multiplier's outputs, say) cannot take the rest of the pass.
+const SWEEP_CONFLICTS: i32 = 1_000;
+/// Every this many calls, the sweep stops if fewer than one call in `LOW_YIELD` has merged
+/// so far: what simulation left then is mostly pairs that SAT separates one call at a time,
+/// and the engines make better use of that time than a few merges. (The whole count, not
+/// the last window: merges come in bursts, measured on picorv32 `nomem` tasks.)
+const YIELD_WINDOW: usize = 512;
+const LOW_YIELD: usize = 16;
 /// At most this many candidates for the sequential phase, whose queries hold them all.
 const MAX_INDUCTIVE_CANDIDATES: usize = 20_000;
 
@@ -87,7 +96,7 @@ pub(crate) fn merge_equivalences(
         .filter(|c| c.len() > 1)
         .collect();
     sweep_classes.reverse();
-    let merged = sweep(ts, sweep_classes, &facts, budget);
+    let merged = sweep(ts, sweep_classes, &facts, budget).merged;
     if facts.is_empty() && merged.is_empty() {
         return None;
     }
@@ -237,16 +246,17 @@ fn spread(sim: &mut Simulator, checker: &Checker) -> u64 {
 
 /// The combinational phase: the pairs (member, representative) proved equal in every state
 /// where the `facts` hold, for every input. Stops early (keeping what it proved) when the
-/// budget or the call limit runs out.
+/// budget or the call limit runs out, or when fewer than one call in `LOW_YIELD` has merged;
+/// a pair past `SWEEP_CONFLICTS` conflicts is left apart.
 pub(crate) fn sweep(
     ts: &TransitionSystem,
     mut todo: Vec<Vec<Lit>>,
     facts: &[(Lit, Lit)],
     budget: &Budget,
-) -> Vec<(Lit, Lit)> {
+) -> Swept {
     let mut merged = Vec::new();
     if todo.is_empty() {
-        return merged;
+        return Swept::default();
     }
     let mut checker = Checker::new(ts, Mode::Combinational, Constraints::Before, budget);
     for &(m, r) in facts {
@@ -255,22 +265,15 @@ pub(crate) fn sweep(
     }
     let mut sim = Simulator::new(ts, 1);
     let candidates: usize = todo.iter().map(|c| c.len() - 1).sum();
-    let mut calls = 0;
-    for _ in 0..MAX_SWEEP_CALLS {
+    let (mut calls, mut given_up) = (0, 0);
+    let mut low_yield = false;
+    while calls < MAX_SWEEP_CALLS {
         let Some(mut class) = todo.pop() else {
             break;
         };
         calls += 1;
         let (rep, m) = (class[0], class[1]);
-        match checker.refute(&[vec![!m, rep], vec![m, !rep]]) {
-            None => break,
-            Some(false) => {
-                merged.push((m, rep));
-                class.remove(1);
-                if class.len() > 1 {
-                    todo.push(class);
-                }
-            }
+        match checker.refute_within(&[vec![!m, rep], vec![m, !rep]], SWEEP_CONFLICTS) {
             Some(true) => {
                 // The counterexample separates `m` from `rep` (members it does not involve stay
                 // with `rep`); its spread splits every class.
@@ -280,16 +283,55 @@ pub(crate) fn sweep(
                 spread(&mut sim, &checker);
                 todo = split(todo, |l| sim.word(l, 0));
             }
+            None if budget.expired() => break,
+            answer => {
+                // Proved equal, or past the conflict limit: either way `m` leaves the class.
+                if answer == Some(false) {
+                    merged.push((m, rep));
+                } else {
+                    given_up += 1;
+                }
+                class.remove(1);
+                if class.len() > 1 {
+                    todo.push(class);
+                }
+            }
+        }
+        if calls % YIELD_WINDOW == 0 && merged.len() * LOW_YIELD < calls {
+            low_yield = true;
+            break;
         }
     }
+    let swept = Swept {
+        merged,
+        calls,
+        low_yield,
+    };
     crate::log::info(
         2,
         format_args!(
-            "sweep: {candidates} candidates, {calls} SAT calls, {} merged",
-            merged.len()
+            "sweep: {candidates} candidates, {} SAT calls, {} merged, {given_up} given up{}",
+            swept.calls,
+            swept.merged.len(),
+            if swept.low_yield {
+                ", stopped at low yield"
+            } else {
+                ""
+            }
         ),
     );
-    merged
+    swept
+}
+
+/// What a sweep proved, and how it ended.
+#[derive(Default)]
+pub(crate) struct Swept {
+    /// The pairs (member, representative) proved equal.
+    pub(crate) merged: Vec<(Lit, Lit)>,
+    /// SAT calls made.
+    pub(crate) calls: usize,
+    /// Whether it stopped because too few calls merged.
+    pub(crate) low_yield: bool,
 }
 
 #[cfg(test)]
@@ -357,5 +399,47 @@ mod tests {
         assert_eq!(step.refute(&clauses), Some(false));
         let mut base = Checker::new(&ts, Mode::Base(1), Constraints::Before, &budget);
         assert_eq!(base.refute(&clauses), Some(true));
+    }
+
+    /// `n` distinct gates, each the conjunction of 20 of 40 inputs (one of each pair, chosen
+    /// by the bits of its number): false in almost every simulation run, so candidates for
+    /// the constant, yet each one refuted by its own SAT call.
+    fn rare_gates(ts: &mut TransitionSystem, n: usize) -> Vec<Lit> {
+        let inputs: Vec<Lit> = (0..40).map(|_| ts.add_input(None).lit()).collect();
+        (0..n)
+            .map(|g| {
+                let picked = (0..20).map(|j| inputs[2 * j + (g >> j & 1)]);
+                picked.fold(Lit::TRUE, |acc, i| ts.aig.and(acc, i))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_sweep_stops_when_calls_stop_merging_and_not_before() {
+        let budget = Budget::new(None);
+        let mut ts = TransitionSystem::default();
+        let rare = rare_gates(&mut ts, 3 * YIELD_WINDOW);
+        let class = |gates: &[Lit]| [&[Lit::FALSE], gates].concat();
+        let swept = sweep(&ts, vec![class(&rare)], &[], &budget);
+        assert!(swept.low_yield);
+        assert_eq!(swept.calls, YIELD_WINDOW);
+        assert!(swept.merged.is_empty());
+        // Every second candidate a true equality (c = g & !x and c & g, equal but not
+        // structurally): half the calls merge, so the sweep goes through them all.
+        let mut ts = TransitionSystem::default();
+        let rare = rare_gates(&mut ts, YIELD_WINDOW);
+        let x = ts.add_input(None).lit();
+        let mut classes = Vec::new();
+        for &g in &rare {
+            let c = ts.aig.and(g, !x);
+            let d = ts.aig.and(c, g);
+            classes.push(vec![Lit::FALSE, g]);
+            classes.push(vec![c, d]);
+        }
+        let swept = sweep(&ts, classes, &[], &budget);
+        // (A rare gate that a spread's random run happens to set needs no call of its own.)
+        assert!(!swept.low_yield);
+        assert!(swept.calls > YIELD_WINDOW && swept.calls <= 2 * YIELD_WINDOW);
+        assert_eq!(swept.merged.len(), YIELD_WINDOW);
     }
 }

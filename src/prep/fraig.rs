@@ -23,7 +23,7 @@ pub(crate) fn functional_reduction(
     let mut classes = candidate_classes(ts, &key, Runs::AnyState, budget);
     // The sweep takes classes from the back: smallest representatives first.
     classes.reverse();
-    let merged = sweep(ts, classes, &[], budget);
+    let merged = sweep(ts, classes, &[], budget).merged;
     if merged.is_empty() {
         return None;
     }

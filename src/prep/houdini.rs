@@ -133,6 +133,16 @@ impl<'a> Checker<'a> {
     /// `Some(true)` if found (then [`Self::holds`] and [`Self::value`] read it), `Some(false)`
     /// if all hold, `None` if the budget ran out.
     pub(crate) fn refute(&mut self, clauses: &[Vec<Lit>]) -> Option<bool> {
+        self.query(clauses, None)
+    }
+
+    /// [`Self::refute`] that gives up after `conflicts` conflicts, with `None` as when the
+    /// budget runs out (the budget tells the two apart).
+    pub(crate) fn refute_within(&mut self, clauses: &[Vec<Lit>], conflicts: i32) -> Option<bool> {
+        self.query(clauses, Some(conflicts))
+    }
+
+    fn query(&mut self, clauses: &[Vec<Lit>], conflicts: Option<i32>) -> Option<bool> {
         if clauses.is_empty() {
             return Some(false);
         }
@@ -161,6 +171,9 @@ impl<'a> Checker<'a> {
         self.solver.add_clause(&any);
         assumptions.push(round);
         self.last_round = Some(round);
+        if let Some(n) = conflicts {
+            self.solver.limit_conflicts(n);
+        }
         match self.solver.solve(&assumptions) {
             SatResult::Sat => Some(true),
             SatResult::Unsat => Some(false),

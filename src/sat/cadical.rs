@@ -11,7 +11,7 @@ use rustsat::solvers::{
     ControlSignal, FreezeVar, Solve, SolveIncremental, SolverResult, Terminate,
 };
 use rustsat::types::TernaryVal;
-use rustsat_cadical::CaDiCaL;
+use rustsat_cadical::{CaDiCaL, Limit};
 
 use super::{Lit, SatResult, Solver, Var};
 use crate::Budget;
@@ -40,6 +40,15 @@ impl Cadical {
             .set_option("lucky", 0)
             .expect("CaDiCaL knows the option 'lucky'");
         s
+    }
+
+    /// Stops the next [`Solver::solve`] (only that one) after `conflicts` conflicts; it then
+    /// returns [`SatResult::Interrupted`] although the budget has not run out. For queries
+    /// whose answer is only worth a bounded effort (SAT sweeping).
+    pub fn limit_conflicts(&mut self, conflicts: i32) {
+        self.solver
+            .set_limit(Limit::Conflicts(conflicts))
+            .expect("CaDiCaL accepts a conflict limit");
     }
 
     /// A solver for one query on a fresh formula (IMC's fixpoint checks).
@@ -172,5 +181,15 @@ mod tests {
         crate::sat::pigeonhole(&mut s, 9, 8);
         budget.stop();
         assert_eq!(s.solve(&[]), SatResult::Interrupted);
+    }
+
+    #[test]
+    fn a_conflict_limit_stops_only_the_next_solve() {
+        let budget = Budget::new(None);
+        let mut s = Cadical::new(&budget);
+        crate::sat::pigeonhole(&mut s, 7, 6);
+        s.limit_conflicts(10);
+        assert_eq!(s.solve(&[]), SatResult::Interrupted);
+        assert_eq!(s.solve(&[]), SatResult::Unsat);
     }
 }

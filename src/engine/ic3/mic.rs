@@ -12,6 +12,8 @@
 //! literal is tried once, as rIC3 does, and a drop whose predecessor falsifies a literal that
 //! already failed to drop gives up at once.
 //!
+//! `--ic3-simple-mic` skips CTGs and joins: a drop that fails keeps its literal.
+//!
 //! With `--ic3-parent`, a cube that a lemma of level exactly i excludes (its *parent*: a
 //! lemma of F_i that did not reach F_{i+1}) tries to drop the other literals first, so the
 //! new lemma tends to be the parent plus the few literals that make it hold one frame
@@ -105,7 +107,7 @@ impl Ic3Solver<'_> {
             if let Some(core) = self.relative_induction(i, &cube)? {
                 return Ok(Some(core));
             }
-            if depth > LIMITS.ctg_depth {
+            if self.options.simple_mic || depth > LIMITS.ctg_depth {
                 return Ok(None);
             }
             // Trying every literal (rIC3's MIC): a predecessor outside a literal that must

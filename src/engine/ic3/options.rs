@@ -41,6 +41,12 @@ pub struct Ic3Options {
     #[arg(long = "ic3-lift-min", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub lift_min: bool,
+    /// Plain MIC: a literal whose drop leaves a cube with a predecessor stays, with no
+    /// counterexamples to generalisation blocked and no join with the predecessor (ABC
+    /// `pdr`'s default generalisation: cheaper lemmas, more of them).
+    #[arg(long = "ic3-simple-mic", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub simple_mic: bool,
     /// Internal signals as state variables: cubes and lemmas may name gates that depend on
     /// latches only (and have one initial value), predecessors are lifted over them first
     /// (Dureja et al., "IC3 with Internal Signals", FMCAD 2021; rIC3's `--inn`).
@@ -71,6 +77,7 @@ impl Default for Ic3Options {
             mic_attempts: 3,
             po_act: 0,
             lift_min: false,
+            simple_mic: false,
             inn: false,
             sat: Ic3Sat::Cadical,
         }

@@ -37,6 +37,7 @@ fn configurations() -> Vec<Ic3Options> {
         mic_attempts: 0,
         po_act: 3,
         lift_min: true,
+        simple_mic: true,
         inn: true,
         sat: Ic3Sat::Cadical,
     };
@@ -57,6 +58,11 @@ fn configurations() -> Vec<Ic3Options> {
             ..off
         },
         Ic3Options { inn: true, ..off },
+        Ic3Options {
+            simple_mic: true,
+            mic_attempts: 0,
+            ..off
+        },
         all,
         Ic3Options {
             inn: true,
