@@ -286,7 +286,7 @@ fn properties(r: &mut Reader, h: &Header, aig: &mut Aiger, max_lit: u32) -> Resu
     aig.justice = Vec::with_capacity(sizes.len());
     for n in sizes {
         aig.justice
-            .push(r.literal_lines(n, max_lit, "justice property literal")?);
+            .push(r.literal_lines(n, max_lit, "justice property")?);
     }
     aig.fairness = r.literal_lines(h.f, max_lit, "fairness constraint")?;
     Ok(())
