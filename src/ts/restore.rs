@@ -181,15 +181,14 @@ impl Restore {
     ) -> Option<Vec<Lit>> {
         let mut out = Vec::with_capacity(clause.len());
         for &(i, negated) in clause {
-            match self.images[i] {
-                LatchImage::Kept(j) => out.push(reduced.latches[j].var.lit().xor_sign(negated)),
-                LatchImage::Equivalent(j, flip) => {
-                    out.push(reduced.latches[j].var.lit().xor_sign(negated ^ flip))
-                }
+            let (j, flip) = match self.images[i] {
+                LatchImage::Kept(j) => (j, false),
+                LatchImage::Equivalent(j, flip) => (j, flip),
                 LatchImage::Constant(value) if value != negated => return None,
-                LatchImage::Constant(_) => {}
+                LatchImage::Constant(_) => continue,
                 LatchImage::Dropped => return None,
-            }
+            };
+            out.push(reduced.latches[j].var.lit().xor_sign(negated ^ flip));
         }
         (!out.is_empty()).then_some(out)
     }
