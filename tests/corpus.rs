@@ -45,8 +45,12 @@ fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
                     break;
                 };
                 let model = task.path.to_str().unwrap();
-                let wit = std::env::temp_dir()
-                    .join(format!("warden-corpus-{}-{worker}.wit", std::process::id()));
+                // The four tests run as threads of one process: the file name carries the
+                // set and engine too, or one test's witness overwrites another's.
+                let wit = std::env::temp_dir().join(format!(
+                    "warden-corpus-{}-{set}-{engine}-{worker}.wit",
+                    std::process::id()
+                ));
                 let out = Command::new(env!("CARGO_BIN_EXE_warden"))
                     .args(["check", model, "--engine", engine, "--timeout", timeout])
                     .args(["--witness", wit.to_str().unwrap()])
