@@ -135,13 +135,13 @@ pub struct PortfolioSet {
 pub const PORTFOLIOS: &[PortfolioSet] = &[
     PortfolioSet {
         name: "default",
-        configs: &["ic3", "kind"],
+        configs: &["ic3-cdcl", "kind"],
         about: "the default: chosen by the measured configuration matrix",
     },
     PortfolioSet {
-        name: "cdcl-kind",
-        configs: &["ic3-cdcl", "kind"],
-        about: "the default with IC3 on warden's own CDCL solver",
+        name: "cadical-kind",
+        configs: &["ic3", "kind"],
+        about: "the default with IC3 on CaDiCaL (the default until 2026-11-26)",
     },
     PortfolioSet {
         name: "ic3-kind-bmc",
