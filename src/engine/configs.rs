@@ -144,6 +144,11 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         about: "the default with IC3 on CaDiCaL (the default until 2026-11-26)",
     },
     PortfolioSet {
+        name: "cdcl-kind-cadical",
+        configs: &["ic3-cdcl", "kind", "ic3"],
+        about: "the default plus IC3 on CaDiCaL, which takes other paths (time-sliced on 2 cores)",
+    },
+    PortfolioSet {
         name: "ic3-kind-bmc",
         configs: &["ic3", "kind", "bmc-jump-dyn"],
         about: "the default plus BMC with a dynamic jump (time-sliced on 2 cores)",
