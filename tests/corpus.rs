@@ -40,17 +40,14 @@ fn check_set(set: &str, verdicts: &[&str], engine: &str) -> usize {
         for worker in 0..2 {
             let (next, failures, solved, unsupported) = (&next, &failures, &solved, &unsupported);
             let timeout = &timeout;
+            // The four tests run as threads of one process: the file name carries the set
+            // and engine too, or one test's witness overwrites another's.
+            let wit = common::scratch_file("corpus", &format!("{set}-{engine}-{worker}.wit"));
             s.spawn(move || loop {
                 let Some(task) = next.lock().unwrap().next() else {
                     break;
                 };
                 let model = task.path.to_str().unwrap();
-                // The four tests run as threads of one process: the file name carries the
-                // set and engine too, or one test's witness overwrites another's.
-                let wit = std::env::temp_dir().join(format!(
-                    "warden-corpus-{}-{set}-{engine}-{worker}.wit",
-                    std::process::id()
-                ));
                 let out = Command::new(env!("CARGO_BIN_EXE_warden"))
                     .args(["check", model, "--engine", engine, "--timeout", timeout])
                     .args(["--witness", wit.to_str().unwrap()])
