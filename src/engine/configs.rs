@@ -68,6 +68,21 @@ pub const CONFIGS: &[Config] = &[
         about: "IC3 whose MIC drops each literal once, no CTGs nor joins (ABC pdr's default)",
     },
     Config {
+        name: "ic3-newest",
+        args: "--engine ic3 --ic3-po-order newest",
+        about: "IC3 working on the newest obligation of the lowest frame first (ABC pdr's order)",
+    },
+    Config {
+        name: "ic3-deepest",
+        args: "--engine ic3 --ic3-po-order deepest",
+        about: "IC3 working on the obligation farthest from the bad states first (rIC3's order)",
+    },
+    Config {
+        name: "ic3-dynamic",
+        args: "--engine ic3 --ic3-dynamic",
+        about: "IC3 whose MIC blocks more CTGs the more often the obligation's branch came back",
+    },
+    Config {
         name: "ic3-inn",
         args: "--engine ic3 --ic3-inn",
         about: "IC3 whose cubes and lemmas may name internal signals of the latches (FMCAD'21)",
@@ -76,6 +91,11 @@ pub const CONFIGS: &[Config] = &[
         name: "ic3-cdcl",
         args: "--engine ic3 --ic3-sat cdcl",
         about: "IC3 on warden's own lean CDCL solver instead of CaDiCaL",
+    },
+    Config {
+        name: "ic3-cdcl-deepest",
+        args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest",
+        about: "IC3 on warden's CDCL solver, the obligation farthest from the bad states first",
     },
     Config {
         name: "kind",
@@ -135,8 +155,13 @@ pub struct PortfolioSet {
 pub const PORTFOLIOS: &[PortfolioSet] = &[
     PortfolioSet {
         name: "default",
-        configs: &["ic3-cdcl", "kind"],
+        configs: &["ic3-cdcl-deepest", "kind"],
         about: "the default: the best portfolio measured on both eval sets (README)",
+    },
+    PortfolioSet {
+        name: "cdcl-kind",
+        configs: &["ic3-cdcl", "kind"],
+        about: "the default with IC3's obligations closest to the bad states first (until 2026-11-26)",
     },
     PortfolioSet {
         name: "cadical-kind",
@@ -212,13 +237,19 @@ pub fn portfolio(name: &str) -> Option<&'static PortfolioSet> {
 
 /// The table `warden configs` prints.
 pub fn listing() -> String {
+    // One width for every name, so the columns line up whatever the longest is.
+    let width = (CONFIGS.iter().map(|c| c.name.len()))
+        .chain(PORTFOLIOS.iter().map(|p| p.name.len()))
+        .max()
+        .unwrap_or(0);
     let mut out = String::from("configurations (name, options, what it is):\n");
     for c in CONFIGS {
-        out += &format!("  {:<12} {:<55} {}\n", c.name, c.args, c.about);
+        out += &format!("  {:<width$} {:<55} {}\n", c.name, c.args, c.about);
     }
     out += "portfolios (--portfolio NAME; --jobs N runs N at once, the rest in time slices):\n";
     for p in PORTFOLIOS {
-        out += &format!("  {:<12} {:<55} {}\n", p.name, p.configs.join(","), p.about);
+        let names = p.configs.join(",");
+        out += &format!("  {:<width$} {:<55} {}\n", p.name, names, p.about);
     }
     out
 }

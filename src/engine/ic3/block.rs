@@ -3,7 +3,7 @@
 
 use super::lift::Target;
 use super::obligation::Obligation;
-use super::{Cube, Ic3Solver, Interrupted};
+use super::{Cube, Ic3Solver, Interrupted, LIMITS};
 use crate::ts::Trace;
 use std::time::Instant;
 
@@ -82,7 +82,8 @@ impl Ic3Solver<'_> {
             }
             match self.relative_induction(frame - 1, &cube)? {
                 Some(core) => {
-                    let level = self.block_cube(frame - 1, core)?;
+                    let ctgs = self.ctg_effort(id);
+                    let level = self.block_cube(frame - 1, core, ctgs)?;
                     if level < n {
                         self.obligations.requeue(id, level + 1);
                     }
@@ -106,10 +107,37 @@ impl Ic3Solver<'_> {
         Ok(None)
     }
 
-    /// Generalises `cube` (blocked relative to F_i), pushes it up while it stays blocked and
-    /// adds its lemma there. Returns the lemma's level.
-    pub(super) fn block_cube(&mut self, i: usize, cube: Cube) -> Result<usize, Interrupted> {
-        let mut cube = self.generalize(i, cube)?;
+    /// The CTGs in a row MIC may block for obligation `id`: [`LIMITS`]' number, or with
+    /// `--ic3-dynamic` one that grows with the highest activity among its next three
+    /// successors (an obligation of the bad state itself gets none).
+    fn ctg_effort(&self, id: usize) -> usize {
+        if !self.options.dynamic_mic {
+            return LIMITS.ctg_max;
+        }
+        let mut act: f64 = 0.0;
+        let mut next = self.obligations.get(id).successor;
+        for _ in 0..3 {
+            let Some(s) = next else { break };
+            act = act.max(self.obligations.get(s).act);
+            next = self.obligations.get(s).successor;
+        }
+        match act {
+            a if a < 10.0 => 0,
+            a if a < 40.0 => (a - 10.0) as usize / 10 + 2,
+            _ => 5,
+        }
+    }
+
+    /// Generalises `cube` (blocked relative to F_i; MIC blocking at most `ctgs` CTGs in a
+    /// row), pushes it up while it stays blocked and adds its lemma there. Returns the
+    /// lemma's level.
+    pub(super) fn block_cube(
+        &mut self,
+        i: usize,
+        cube: Cube,
+        ctgs: usize,
+    ) -> Result<usize, Interrupted> {
+        let mut cube = self.generalize(i, cube, ctgs)?;
         let mut level = i + 1;
         while level < self.frames.top() {
             match self.relative_induction(level, &cube)? {

@@ -27,15 +27,15 @@ use super::{Cube, Ic3Solver, Interrupted, LIMITS};
 
 impl Ic3Solver<'_> {
     /// Generalises `cube`, blocked relative to F_i and excluding the initial states, into a
-    /// sub-cube with the same two properties.
-    pub fn generalize(&mut self, i: usize, cube: Cube) -> Result<Cube, Interrupted> {
+    /// sub-cube with the same two properties, blocking at most `ctgs` CTGs in a row.
+    pub fn generalize(&mut self, i: usize, cube: Cube, ctgs: usize) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         let parent = if self.options.parent {
             self.parent(i, &cube)
         } else {
             None
         };
-        let result = self.mic(i, cube, parent.as_deref(), 0);
+        let result = self.mic(i, cube, parent.as_deref(), 0, ctgs);
         self.counters.mic_time += start.elapsed();
         result
     }
@@ -56,6 +56,7 @@ impl Ic3Solver<'_> {
         mut cube: Cube,
         parent: Option<&[crate::aig::Lit]>,
         depth: usize,
+        ctg_max: usize,
     ) -> Result<Cube, Interrupted> {
         self.activity.sort_ascending(&mut cube);
         if let Some(parent) = parent {
@@ -71,7 +72,7 @@ impl Ic3Solver<'_> {
         while j < cube.len() {
             let mut candidate = cube.clone();
             candidate.remove(j);
-            match self.ctg_down(i, candidate, j, depth)? {
+            match self.ctg_down(i, candidate, j, depth, ctg_max)? {
                 Some(smaller) => {
                     cube.retain(|l| smaller.contains(l));
                     attempts = limit;
@@ -98,6 +99,7 @@ impl Ic3Solver<'_> {
         mut cube: Cube,
         keep: usize,
         depth: usize,
+        ctg_max: usize,
     ) -> Result<Option<Cube>, Interrupted> {
         let mut ctgs = 0;
         loop {
@@ -120,7 +122,7 @@ impl Ic3Solver<'_> {
                 }
             }
             let (ctg, _) = self.predecessor(i, Target::Cube(&cube))?;
-            if ctgs < LIMITS.ctg_max && i > 0 && self.init.excludes(&ctg) {
+            if ctgs < ctg_max && i > 0 && self.init.excludes(&ctg) {
                 if let Some(core) = self.relative_induction(i - 1, &ctg)? {
                     ctgs += 1;
                     self.counters.ctgs += 1;
@@ -135,7 +137,7 @@ impl Ic3Solver<'_> {
                             None => break,
                         }
                     }
-                    let lemma = self.mic(level - 1, core, None, depth + 1)?;
+                    let lemma = self.mic(level - 1, core, None, depth + 1, ctg_max)?;
                     self.add_lemma(level, lemma);
                     continue;
                 }

@@ -36,7 +36,7 @@ mod solver;
 mod tests;
 
 pub use cube::Cube;
-pub use options::{Ic3Options, Ic3Sat};
+pub use options::{Ic3Options, Ic3Sat, PoOrder};
 
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
@@ -212,7 +212,7 @@ impl<'a> Ic3Solver<'a> {
             frames: Frames::new(ts, budget, options.sat),
             lifter: Lifter::new(ts, budget, options),
             activity: Activity::new(ts.aig.num_vars()),
-            obligations: Obligations::default(),
+            obligations: Obligations::new(options.po_order),
             options,
             pool: None,
             share: share::Share::default(),

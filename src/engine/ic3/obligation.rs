@@ -5,6 +5,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::cube::Cube;
+use super::options::PoOrder;
 use crate::aig::Lit;
 use crate::ts::{simulate, Trace, TransitionSystem};
 
@@ -30,18 +31,42 @@ pub(super) struct Obligation {
 /// The factor an obligation's activity is multiplied by per frame it moves up (rIC3's).
 const ACT_DECAY: f64 = 0.6;
 
-/// The obligations of one round, lowest frame first, then the closest to a bad state.
-#[derive(Default)]
+/// The obligations of one round, lowest frame first, then by [`PoOrder`]: the closest to a
+/// bad state, the farthest from it, or the one queued last (ties: the oldest first).
 pub(super) struct Obligations {
     all: Vec<Obligation>,
+    /// (frame, tie-break, id), smallest first.
     queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
+    order: PoOrder,
+    /// Queueings so far: `newest` breaks ties by `usize::MAX` minus this.
+    queued: usize,
 }
 
 impl Obligations {
+    pub(super) fn new(order: PoOrder) -> Obligations {
+        Obligations {
+            all: Vec::new(),
+            queue: BinaryHeap::new(),
+            order,
+            queued: 0,
+        }
+    }
+
     pub(super) fn push(&mut self, ob: Obligation) {
         let id = self.all.len();
-        self.queue.push(Reverse((ob.frame, ob.depth, id)));
+        let (frame, depth) = (ob.frame, ob.depth);
         self.all.push(ob);
+        self.enqueue(frame, depth, id);
+    }
+
+    fn enqueue(&mut self, frame: usize, depth: usize, id: usize) {
+        self.queued += 1;
+        let tie = match self.order {
+            PoOrder::Depth => depth,
+            PoOrder::Deepest => usize::MAX - depth,
+            PoOrder::Newest => usize::MAX - self.queued,
+        };
+        self.queue.push(Reverse((frame, tie, id)));
     }
 
     pub(super) fn pop(&mut self) -> Option<usize> {
@@ -56,7 +81,8 @@ impl Obligations {
             ob.act *= ACT_DECAY;
         }
         ob.frame = frame;
-        self.queue.push(Reverse((frame, ob.depth, id)));
+        let depth = ob.depth;
+        self.enqueue(frame, depth, id);
     }
 
     pub(super) fn get(&self, id: usize) -> &Obligation {
@@ -102,5 +128,57 @@ impl Obligations {
             trace.bad = ts.bad.iter().position(|&b| last.lit(b)).unwrap_or(0);
         }
         trace
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ob(frame: usize, depth: usize) -> Obligation {
+        Obligation {
+            frame,
+            depth,
+            cube: Vec::new(),
+            inputs: Vec::new(),
+            successor: None,
+            optional: false,
+            fails: 0,
+            act: 0.0,
+        }
+    }
+
+    /// Pops every obligation, as (frame, depth).
+    fn drain(order: PoOrder, queued: &[(usize, usize)]) -> Vec<(usize, usize)> {
+        let mut obs = Obligations::new(order);
+        for &(frame, depth) in queued {
+            obs.push(ob(frame, depth));
+        }
+        std::iter::from_fn(|| obs.pop().map(|id| (obs.get(id).frame, obs.get(id).depth)))
+            .collect()
+    }
+
+    #[test]
+    fn the_lowest_frame_comes_first_then_the_order_decides() {
+        let queued = [(2, 0), (1, 3), (1, 1), (1, 2), (3, 0)];
+        let by_depth = drain(PoOrder::Depth, &queued);
+        assert_eq!(by_depth, [(1, 1), (1, 2), (1, 3), (2, 0), (3, 0)]);
+        let deepest = drain(PoOrder::Deepest, &queued);
+        assert_eq!(deepest, [(1, 3), (1, 2), (1, 1), (2, 0), (3, 0)]);
+        let newest = drain(PoOrder::Newest, &queued);
+        assert_eq!(newest, [(1, 2), (1, 1), (1, 3), (2, 0), (3, 0)]);
+    }
+
+    #[test]
+    fn a_requeued_obligation_is_the_newest_of_its_frame() {
+        let mut obs = Obligations::new(PoOrder::Newest);
+        obs.push(ob(2, 0));
+        obs.push(ob(1, 1));
+        obs.push(ob(2, 5));
+        let first = obs.pop().unwrap();
+        assert_eq!(obs.get(first).frame, 1);
+        obs.requeue(first, 2);
+        assert_eq!(obs.pop(), Some(first));
+        assert!(obs.get(first).optional);
     }
 }

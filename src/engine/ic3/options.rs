@@ -47,16 +47,38 @@ pub struct Ic3Options {
     #[arg(long = "ic3-simple-mic", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub simple_mic: bool,
+    /// Dynamic generalisation effort: the CTGs MIC may block in a row grow with the
+    /// activity of the obligation's successors (how often the branch above it came back):
+    /// none below 10 (joins only), 2-4 up to 40, 5 above (the activity mapping of rIC3's
+    /// `--dynamic`, with warden's CTG limit standing for rIC3's parameters). Off: always 3.
+    #[arg(long = "ic3-dynamic", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub dynamic_mic: bool,
     /// Internal signals as state variables: cubes and lemmas may name gates that depend on
     /// latches only (and have one initial value), predecessors are lifted over them first
     /// (Dureja et al., "IC3 with Internal Signals", FMCAD 2021; rIC3's `--inn`).
     #[arg(long = "ic3-inn", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub inn: bool,
+    /// Which of the obligations of the lowest frame is worked on first: the one closest to a
+    /// bad state (`depth`, IC3ref's order), the one farthest from it (`deepest`, rIC3's), or
+    /// the one queued last (`newest`, ABC `pdr`'s). The last two follow a chain of
+    /// predecessors down towards the initial states before its siblings.
+    #[arg(long = "ic3-po-order", value_enum, default_value_t = PoOrder::Depth, value_name = "ORDER")]
+    pub po_order: PoOrder,
     /// The SAT solver of the frames and of lifting: CaDiCaL, or warden's own lean CDCL
     /// solver made for many small queries (`src/sat/cdcl`).
     #[arg(long = "ic3-sat", value_enum, default_value_t = Ic3Sat::Cadical, value_name = "SOLVER")]
     pub sat: Ic3Sat,
+}
+
+/// The order of the proof obligations within one frame.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum PoOrder {
+    #[default]
+    Depth,
+    Deepest,
+    Newest,
 }
 
 /// The SAT back ends IC3 can run on.
@@ -78,7 +100,9 @@ impl Default for Ic3Options {
             po_act: 0,
             lift_min: false,
             simple_mic: false,
+            dynamic_mic: false,
             inn: false,
+            po_order: PoOrder::Depth,
             sat: Ic3Sat::Cadical,
         }
     }

@@ -38,7 +38,9 @@ fn configurations() -> Vec<Ic3Options> {
         po_act: 3,
         lift_min: true,
         simple_mic: true,
+        dynamic_mic: true,
         inn: true,
+        po_order: PoOrder::Newest,
         sat: Ic3Sat::Cadical,
     };
     vec![
@@ -58,6 +60,19 @@ fn configurations() -> Vec<Ic3Options> {
             ..off
         },
         Ic3Options { inn: true, ..off },
+        Ic3Options {
+            po_order: PoOrder::Newest,
+            ..off
+        },
+        Ic3Options {
+            dynamic_mic: true,
+            ..off
+        },
+        Ic3Options {
+            po_order: PoOrder::Deepest,
+            sat: Ic3Sat::Cdcl,
+            ..off
+        },
         Ic3Options {
             simple_mic: true,
             mic_attempts: 0,
