@@ -161,32 +161,32 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
     PortfolioSet {
         name: "cdcl-kind",
         configs: &["ic3-cdcl", "kind"],
-        about: "the default with IC3's obligations closest to the bad states first (until 2026-11-26)",
+        about: "the default before: IC3 with the obligations closest to bad states first",
     },
     PortfolioSet {
         name: "cadical-kind",
         configs: &["ic3", "kind"],
-        about: "the default with IC3 on CaDiCaL (the default until 2026-11-26)",
+        about: "cdcl-kind with IC3 on CaDiCaL (the default before cdcl-kind)",
     },
     PortfolioSet {
         name: "cdcl-kind-cadical",
         configs: &["ic3-cdcl", "kind", "ic3"],
-        about: "the default plus IC3 on CaDiCaL, which takes other paths (time-sliced on 2 cores)",
+        about: "cdcl-kind plus IC3 on CaDiCaL, which takes other paths (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "ic3-kind-bmc",
         configs: &["ic3", "kind", "bmc-jump-dyn"],
-        about: "the default plus BMC with a dynamic jump (time-sliced on 2 cores)",
+        about: "cadical-kind plus BMC with a dynamic jump (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "ic3-kind-loc",
         configs: &["ic3", "kind", "cegar-loc"],
-        about: "the default plus localization with IC3 (time-sliced on 2 cores)",
+        about: "cadical-kind plus localization with IC3 (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "ic3-kind-locbmc",
         configs: &["ic3", "kind", "cegar-loc-bmc"],
-        about: "the default plus localization with BMC, for deep bugs (time-sliced on 2 cores)",
+        about: "cadical-kind plus localization with BMC, for deep bugs (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "wide",

@@ -137,7 +137,7 @@ impl Ic3Solver<'_> {
         cube: Cube,
         ctgs: usize,
     ) -> Result<usize, Interrupted> {
-        let mut cube = self.generalize(i, cube, ctgs)?;
+        let mut cube = self.generalize_with(i, cube, ctgs)?;
         let mut level = i + 1;
         while level < self.frames.top() {
             match self.relative_induction(level, &cube)? {

@@ -27,8 +27,18 @@ use super::{Cube, Ic3Solver, Interrupted, LIMITS};
 
 impl Ic3Solver<'_> {
     /// Generalises `cube`, blocked relative to F_i and excluding the initial states, into a
-    /// sub-cube with the same two properties, blocking at most `ctgs` CTGs in a row.
-    pub fn generalize(&mut self, i: usize, cube: Cube, ctgs: usize) -> Result<Cube, Interrupted> {
+    /// sub-cube with the same two properties (with the default CTG limit).
+    pub fn generalize(&mut self, i: usize, cube: Cube) -> Result<Cube, Interrupted> {
+        self.generalize_with(i, cube, LIMITS.ctg_max)
+    }
+
+    /// [`Self::generalize`], blocking at most `ctgs` CTGs in a row.
+    pub(super) fn generalize_with(
+        &mut self,
+        i: usize,
+        cube: Cube,
+        ctgs: usize,
+    ) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         let parent = if self.options.parent {
             self.parent(i, &cube)

@@ -154,8 +154,7 @@ mod tests {
         for &(frame, depth) in queued {
             obs.push(ob(frame, depth));
         }
-        std::iter::from_fn(|| obs.pop().map(|id| (obs.get(id).frame, obs.get(id).depth)))
-            .collect()
+        std::iter::from_fn(|| obs.pop().map(|id| (obs.get(id).frame, obs.get(id).depth))).collect()
     }
 
     #[test]
