@@ -82,8 +82,8 @@ impl Ic3Solver<'_> {
             }
             match self.relative_induction(frame - 1, &cube)? {
                 Some(core) => {
-                    let ctgs = self.ctg_effort(id);
-                    let level = self.block_cube(frame - 1, core, ctgs)?;
+                    let ctg_max = self.ctg_effort(id);
+                    let level = self.block_cube(frame - 1, core, ctg_max)?;
                     if level < n {
                         self.obligations.requeue(id, level + 1);
                     }
@@ -128,16 +128,16 @@ impl Ic3Solver<'_> {
         }
     }
 
-    /// Generalises `cube` (blocked relative to F_i; MIC blocking at most `ctgs` CTGs in a
-    /// row), pushes it up while it stays blocked and adds its lemma there. Returns the
+    /// Generalises `cube` (blocked relative to F_i; MIC blocking at most `ctg_max` CTGs in
+    /// a row), pushes it up while it stays blocked and adds its lemma there. Returns the
     /// lemma's level.
     pub(super) fn block_cube(
         &mut self,
         i: usize,
         cube: Cube,
-        ctgs: usize,
+        ctg_max: usize,
     ) -> Result<usize, Interrupted> {
-        let mut cube = self.generalize_with(i, cube, ctgs)?;
+        let mut cube = self.generalize_with(i, cube, ctg_max)?;
         let mut level = i + 1;
         while level < self.frames.top() {
             match self.relative_induction(level, &cube)? {

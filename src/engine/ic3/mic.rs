@@ -32,12 +32,12 @@ impl Ic3Solver<'_> {
         self.generalize_with(i, cube, LIMITS.ctg_max)
     }
 
-    /// [`Self::generalize`], blocking at most `ctgs` CTGs in a row.
+    /// [`Self::generalize`], blocking at most `ctg_max` CTGs in a row.
     pub(super) fn generalize_with(
         &mut self,
         i: usize,
         cube: Cube,
-        ctgs: usize,
+        ctg_max: usize,
     ) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         let parent = if self.options.parent {
@@ -45,7 +45,7 @@ impl Ic3Solver<'_> {
         } else {
             None
         };
-        let result = self.mic(i, cube, parent.as_deref(), 0, ctgs);
+        let result = self.mic(i, cube, parent.as_deref(), 0, ctg_max);
         self.counters.mic_time += start.elapsed();
         result
     }
