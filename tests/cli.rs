@@ -206,6 +206,25 @@ fn hwmcc_form_writes_the_witness_to_the_file_and_only_the_verdict_to_stdout() {
 }
 
 #[test]
+fn an_option_after_the_model_of_the_hwmcc_form_is_a_usage_error_not_a_file_name() {
+    let dir = temp("hwmcc-option");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args([circuit("counter4_sat.aag").as_str(), "-v", "--stats"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warden check"), "{stderr}");
+    assert!(
+        !dir.join("-v").exists(),
+        "no witness file named after the option"
+    );
+}
+
+#[test]
 fn imc_invariants_become_witness_circuits_that_certify_accepts() {
     // Circuits that keep latches after preprocessing, so the invariant is made of
     // interpolants (one with constraints, one with inputs in a pipeline, one mod-6 counter).

@@ -295,6 +295,14 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
     if args.len() > 4 || first.starts_with('-') || !model_like {
         return None;
     }
+    // `warden MODEL -v` would otherwise write the counterexample to a file named `-v`.
+    if let Some(option) = args[2..].iter().find(|a| a.starts_with('-')) {
+        eprintln!(
+            "warden: {option}: the HWMCC form `warden MODEL [CEX_FILE [CERT_FILE]]` takes no \
+             options (options go with `warden check {first} {option} ...`)"
+        );
+        return Some(ExitCode::Usage);
+    }
     let check_args = CheckArgs {
         model: first.into(),
         engine: EngineKind::Portfolio,
