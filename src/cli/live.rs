@@ -81,7 +81,11 @@ fn safety(
     opts: &Options,
     budget: &Budget,
 ) -> Result<Verdict, InternalError> {
-    let report = check::run(&model.ts.with_only_bad(bad), opts, budget)?;
+    let mut report = check::run(&model.ts.with_only_bad(bad), opts, budget)?;
+    if let Answer::Sat(trace) = &mut report.answer {
+        trace.bad = bad;
+    }
+    super::run::drop_spurious(model, &mut report.answer, opts, budget);
     eprintln!(
         "warden: b{bad}: {} ({}, {:.2} s)",
         super::report::verdict_word(&report.answer),
@@ -89,10 +93,7 @@ fn safety(
         report.time.as_secs_f64()
     );
     Ok(match report.answer {
-        Answer::Sat(mut trace) => {
-            trace.bad = bad;
-            ("sat", Some(counterexample(model, &trace, false)?.0))
-        }
+        Answer::Sat(trace) => ("sat", Some(counterexample(model, &trace, false)?.0)),
         Answer::Unsat(_) => ("unsat", None),
         Answer::Unknown { .. } => ("unknown", None),
     })

@@ -79,6 +79,9 @@ pub(super) fn run(
         if let Answer::Sat(trace) = &mut report.answer {
             // The trace of the one-property system is a trace of `model` failing property i.
             trace.bad = i;
+        }
+        super::run::drop_spurious(model, &mut report.answer, opts, budget);
+        if let Answer::Sat(trace) = &report.answer {
             let n = rows
                 .iter()
                 .filter(|r: &&Row| matches!(r.report.answer, Answer::Sat(_)));

@@ -154,7 +154,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             }
             _ => check::run(&model.ts, &opts, &budget),
         };
-        let report = match result {
+        let mut report = match result {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("warden: {e}");
@@ -162,6 +162,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 return ExitCode::Internal;
             }
         };
+        drop_spurious(&model, &mut report.answer, &opts, &budget);
         match deepen(&model, &report.answer, load.recursion) {
             // An answer that does not decide, with no time left to go on.
             Some(_) if budget.expired() => {
@@ -263,6 +264,41 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,
     }
+}
+
+/// Turns a counterexample of an abstraction (lazy arrays: [`Model::is_abstract`]) that the
+/// word-level simulator refutes into a real one of the runs whose array reads are exact
+/// ([`Model::exact_runs`]), searched in the time left, or else into `unknown`; said on stderr.
+/// Of a model that is not abstracted, such a trace stays an internal error (reported where it
+/// is printed).
+pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, budget: &Budget) {
+    let Answer::Sat(trace) = &*answer else {
+        return;
+    };
+    if !model.is_abstract() {
+        return;
+    }
+    let Err(InternalError::WordReplay(e)) = counterexample(model, trace, false) else {
+        return;
+    };
+    eprintln!(
+        "warden: the counterexample of the lazy array abstraction does not replay on the model \
+         ({e}): searching the runs whose array reads are exact"
+    );
+    let exact = model.exact_runs(trace.bad);
+    *answer = match check::run(&exact, opts, budget).map(|r| r.answer) {
+        Ok(Answer::Sat(mut t)) => {
+            t.bad = trace.bad;
+            match counterexample(model, &t, false) {
+                Ok(_) => Answer::Sat(t),
+                Err(e) => {
+                    eprintln!("warden: a counterexample of the exact runs does not replay: {e}");
+                    Answer::Unknown { depth: None }
+                }
+            }
+        }
+        _ => Answer::Unknown { depth: None },
+    };
 }
 
 /// What to check next after `answer` on `model` read with recursion inlined as `recursion`

@@ -120,6 +120,26 @@ impl Model {
             }
         }
     }
+
+    /// Whether `ts` over-approximates the model: it has arrays too large to expand, encoded
+    /// lazily ([`wl::blast::lazy`]), so a counterexample of `ts` may not be one of the model.
+    pub fn is_abstract(&self) -> bool {
+        match &self.source {
+            Source::Aiger(_) => false,
+            Source::Btor2 { bits, .. } | Source::C { bits, .. } => bits.is_lazy(),
+        }
+    }
+
+    /// `ts` with bad property `bad` only, restricted to its runs whose every read of a lazy
+    /// array is exact: an under-approximation, whose counterexamples are the model's
+    /// ([`wl::blast::lazy`]).
+    pub fn exact_runs(&self, bad: usize) -> TransitionSystem {
+        let mut ts = self.ts.with_only_bad(bad);
+        if let Source::Btor2 { bits, .. } | Source::C { bits, .. } = &self.source {
+            ts.constraints.extend(&bits.exact);
+        }
+        ts
+    }
 }
 
 /// How to read files whose meaning depends on settings (C programs), and how to prepare

@@ -19,6 +19,13 @@ impl Sort {
         }
     }
 
+    /// The width of a bit-vector, or of an array's elements.
+    pub fn element_width(self) -> u32 {
+        match self {
+            Sort::Bv(w) | Sort::Array { element: w, .. } => w,
+        }
+    }
+
     pub fn is_array(self) -> bool {
         matches!(self, Sort::Array { .. })
     }

@@ -15,49 +15,83 @@
 //!   hold in every frame) and the latches' frame-0 values, which witnesses print as `#0`, are
 //!   exactly the initial values;
 //! - arrays are expanded into one word per element when their index sort is small (see
-//!   [`array::unsupported`] for the limits); larger arrays are rejected with an
-//!   `unsupported: ...` error rather than abstracted unsoundly.
+//!   [`array::unsupported`] for the limits); larger arrays are over-approximated by a few
+//!   tracked elements ([`lazy`]): sound for `unsat`, and their counterexamples are replayed on
+//!   the original model before anything is said of them.
 
 mod array;
 mod gates;
+pub mod lazy;
 mod ops;
 #[cfg(test)]
 mod tests;
+
+use std::sync::Arc;
 
 use super::{ArrayValue, BitVec, Model, Op, Sort, TermId, Trace, Value};
 use crate::aig::{Aig, Lit};
 use crate::ts::{simulate, TransitionSystem, Values};
 use crate::Budget;
 use gates::Word;
+use lazy::{Base, Fresh, Lazy, Miss, Slot, Tracked};
 
 /// The bits of one word: a bit-vector, least significant bit first, or an array expanded into
-/// its elements (element `j` at position `j`).
+/// its elements (element `j` at position `j`), or an array too large to expand ([`lazy`]).
 #[derive(Clone, Debug)]
 pub enum Bits {
     Bv(Word),
     Array(Vec<Word>),
+    /// A term of a lazy array sort: its writes and choices over a base.
+    Lazy(Arc<Lazy>),
+    /// A state (its tracked elements) or an input (none) of a lazy array sort.
+    Slots(Tracked),
 }
 
 impl Bits {
     fn bv(&self) -> &[Lit] {
         match self {
             Bits::Bv(w) => w,
-            Bits::Array(_) => unreachable!("sort-checked bit-vector operand"),
+            _ => unreachable!("sort-checked bit-vector operand"),
         }
     }
 
     fn elements(&self) -> &[Word] {
         match self {
             Bits::Array(e) => e,
-            Bits::Bv(_) => unreachable!("sort-checked array operand"),
+            _ => unreachable!("sort-checked expanded array operand"),
         }
     }
 
-    /// Every bit, elements in index order.
+    fn lazy(&self) -> &Arc<Lazy> {
+        match self {
+            Bits::Lazy(a) => a,
+            _ => unreachable!("sort-checked lazy array operand"),
+        }
+    }
+
+    fn tracked(&self) -> &Tracked {
+        match self {
+            Bits::Slots(t) => t,
+            _ => unreachable!("the leaf of a lazy array sort"),
+        }
+    }
+
+    /// Every bit, elements in index order; of a lazy state, its latches in the order
+    /// [`blast`] makes them (per slot: the address if it is not fixed, then the element; the
+    /// clean latch last).
     pub fn flat(&self) -> Vec<Lit> {
         match self {
             Bits::Bv(w) => w.clone(),
             Bits::Array(e) => e.concat(),
+            Bits::Slots(t) => t
+                .slots
+                .iter()
+                .flat_map(|s| (!s.fixed).then_some(&s.addr).into_iter().chain([&s.value]))
+                .flatten()
+                .copied()
+                .chain(t.clean.as_ref().map(|c| c.0))
+                .collect(),
+            Bits::Lazy(_) => unreachable!("a lazy array term has no bits of its own"),
         }
     }
 
@@ -77,6 +111,7 @@ impl Bits {
                 Value::Array(a)
             }
             (Bits::Array(_), Sort::Bv(_)) => unreachable!("array bits of a bit-vector sort"),
+            (Bits::Lazy(_) | Bits::Slots(_), _) => unreachable!("lazy arrays are lifted apart"),
         }
     }
 }
@@ -88,6 +123,23 @@ pub struct BitMap {
     pub inputs: Vec<Bits>,
     /// The bits of each model state (TS latches).
     pub states: Vec<Bits>,
+    /// The reads of lazy arrays that no slot answered (TS inputs), to rebuild their contents.
+    pub misses: Vec<Miss>,
+    /// When each read of a lazy state is exact ([`lazy::Fresh::exact`]).
+    pub exact: Vec<Lit>,
+}
+
+impl BitMap {
+    /// Whether some input or state is a lazy array ([`lazy`]).
+    pub fn is_lazy(&self) -> bool {
+        let lazy = |b: &Bits| matches!(b, Bits::Slots(_));
+        self.inputs.iter().any(lazy) || self.states.iter().any(lazy)
+    }
+}
+
+/// Whether arrays of `sort` are too large to expand and are encoded lazily.
+fn is_lazy(sort: Sort) -> bool {
+    matches!(sort, Sort::Array { index, element } if array::unsupported(index, element).is_some())
 }
 
 /// The bit names of a word: `name` for one bit, else `name[i]`; array elements `name@j`.
@@ -102,6 +154,7 @@ fn leaf(sort: Sort, name: &str, mut make: impl FnMut(String) -> Lit) -> Bits {
     };
     match sort {
         Sort::Bv(w) => Bits::Bv(word(name, w)),
+        _ if is_lazy(sort) => Bits::Slots(Tracked::default()),
         Sort::Array { index, element } => Bits::Array(
             (0..1u64 << index)
                 .map(|j| word(&format!("{name}@{j}"), element))
@@ -144,7 +197,8 @@ pub enum BlastError {
     Interrupted,
 }
 
-/// Rejects models with arrays too large to expand.
+/// Rejects models with arrays too large to expand (for [`blast_terms`], whose callers encode
+/// terms outside one transition system and have no inputs to give the lazy encoding).
 fn check_arrays(model: &Model) -> Result<(), Unsupported> {
     for t in 0..model.num_terms() {
         if let Sort::Array { index, element } = model.sort(TermId(t as u32)) {
@@ -199,7 +253,6 @@ impl<'b> Poll<'b> {
 /// it: a construct the blaster does not support, or `budget` expiring (polled as the terms
 /// are blasted: a large C program or BTOR2 model can take seconds).
 pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap), BlastError> {
-    check_arrays(model)?;
     if let Err(s) = model.init_order() {
         return Err(Unsupported::CyclicInit(model.state_name(s)).into());
     }
@@ -214,6 +267,14 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
     let mut deferred = Vec::new();
     let mut states = Vec::with_capacity(model.states().len());
     for (i, s) in model.states().iter().enumerate() {
+        if is_lazy(s.sort) {
+            let reset = s.init.and_then(|t| lazy_constant_init(model, t));
+            if s.init.is_some() && reset.is_none() {
+                deferred.push(i);
+            }
+            states.push(slots(model, &mut ts, i, reset));
+            continue;
+        }
         let resets = s.init.and_then(|t| constant_init(model, t));
         if s.init.is_some() && resets.is_none() {
             deferred.push(i);
@@ -238,13 +299,14 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
     let needed = model.cone(roots);
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
     let mut poll = Poll::new(budget);
+    let mut fresh = Fresh::default();
     for (t, _) in needed.iter().enumerate().filter(|(_, &n)| n) {
         poll.check(&ts.aig)?;
         let bits = term_bits(
             model,
             &mut ts.aig,
-            &inputs,
-            &states,
+            &mut fresh,
+            (&inputs, &states),
             &cache,
             TermId(t as u32),
         );
@@ -252,12 +314,38 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
     }
     let bits = |t: TermId| cache[t.index()].as_ref().expect("blasted in the cone");
     let bit = |t: TermId| bits(t).bv()[0];
+    let slots_of = |b: Base| match b {
+        Base::State(i) => states[i].tracked(),
+        Base::Input(i) => inputs[i].tracked(),
+    };
 
     let mut latch = 0;
     for (i, s) in model.states().iter().enumerate() {
-        let nexts = match s.next {
-            Some(n) => bits(n).flat(),
-            None => {
+        let nexts = match (&states[i], s.next) {
+            (Bits::Slots(tracked), next) => {
+                let element = s.sort.element_width() as usize;
+                let mut nexts = Vec::new();
+                for slot in &tracked.slots {
+                    if !slot.fixed {
+                        nexts.extend(&slot.addr);
+                    }
+                    nexts.extend(match next {
+                        Some(n) => {
+                            let (aig, a) = (&mut ts.aig, bits(n).lazy());
+                            lazy::read(aig, &mut fresh, a, &slot.addr, element, &slots_of)
+                        }
+                        None => fresh.word(&mut ts.aig, element),
+                    });
+                }
+                if let Some((clean, _)) = tracked.clean {
+                    let n = next.expect("only states with a next stay clean");
+                    let dirt = lazy::dirties(&mut ts.aig, bits(n).lazy(), Base::State(i), tracked);
+                    nexts.push(ts.aig.and(clean, !dirt));
+                }
+                nexts
+            }
+            (_, Some(n)) => bits(n).flat(),
+            (_, None) => {
                 let name = format!("{}.next", model.state_name(i));
                 leaf(s.sort, &name, |n| ts.add_input(Some(n)).lit()).flat()
             }
@@ -274,7 +362,19 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
             let init = model.states()[i]
                 .init
                 .expect("deferred states have an init");
-            let eq = gates::eq(&mut ts.aig, &states[i].flat(), &bits(init).flat());
+            let eq = match &states[i] {
+                Bits::Slots(tracked) => {
+                    let element = model.states()[i].sort.element_width() as usize;
+                    let mut same = Vec::with_capacity(tracked.slots.len());
+                    for slot in &tracked.slots {
+                        let (aig, a) = (&mut ts.aig, bits(init).lazy());
+                        let v = lazy::read(aig, &mut fresh, a, &slot.addr, element, &slots_of);
+                        same.push(gates::eq(&mut ts.aig, &slot.value, &v));
+                    }
+                    ts.aig.and_all(same)
+                }
+                word => gates::eq(&mut ts.aig, &word.flat(), &bits(init).flat()),
+            };
             let holds = ts.aig.or(!first, eq);
             ts.constraints.push(holds);
         }
@@ -298,7 +398,99 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
         .collect();
     ts.atoms.sort_unstable();
     ts.atoms.dedup();
-    Ok((ts, BitMap { inputs, states }))
+    for (n, l) in fresh.leaves.iter().enumerate() {
+        ts.inputs.push(l.var());
+        ts.names.inputs.push(Some(format!("warden.lazy{n}")));
+    }
+    Ok((
+        ts,
+        BitMap {
+            inputs,
+            states,
+            misses: fresh.misses,
+            exact: fresh.exact,
+        },
+    ))
+}
+
+/// The element of a constant initial value of a lazy array state, as reset values.
+fn lazy_constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
+    let term = model.term(init);
+    match term.op {
+        Op::ConstArray => Some(model.constant(term.args[0])?.bits().collect()),
+        _ => None,
+    }
+}
+
+/// The slots of lazy array state `i` (see [`lazy`]), as new latches of `ts`: a fixed slot
+/// for each constant index that reads and writes of its sort use, then the free slots. Their
+/// elements start at `reset` when the state's `init` is a constant array, and then (if the
+/// state has a next-state function) a clean latch says where the rest still holds it.
+fn slots(model: &Model, ts: &mut TransitionSystem, i: usize, reset: Option<Vec<bool>>) -> Bits {
+    let sort = model.states()[i].sort;
+    let Sort::Array { index, element } = sort else {
+        unreachable!("lazy states are arrays")
+    };
+    let name = model.state_name(i);
+    let latches = |ts: &mut TransitionSystem, width: u32, init: Option<&[bool]>, n: &str| {
+        (0..width as usize)
+            .map(|b| {
+                let name = Some(format!("{n}[{b}]"));
+                ts.add_latch(init.map(|r| r[b]), name).lit()
+            })
+            .collect::<Word>()
+    };
+    let mut tracked = Vec::new();
+    for (j, c) in constant_indices(model, sort).iter().enumerate() {
+        let value = latches(ts, element, reset.as_deref(), &format!("{name}.fixed{j}"));
+        tracked.push(Slot {
+            addr: gates::constant(c),
+            value,
+            fixed: true,
+        });
+    }
+    for j in 0..lazy::FREE_SLOTS {
+        let addr = latches(ts, index, None, &format!("{name}.addr{j}"));
+        let value = latches(ts, element, reset.as_deref(), &format!("{name}.slot{j}"));
+        tracked.push(Slot {
+            addr,
+            value,
+            fixed: false,
+        });
+    }
+    let clean = match (&reset, model.states()[i].next) {
+        (Some(r), Some(_)) => {
+            let latch = ts.add_latch(Some(true), Some(format!("{name}.clean")));
+            let init = r.iter().map(|&b| Lit::FALSE.xor_sign(b)).collect();
+            Some((latch.lit(), init))
+        }
+        _ => None,
+    };
+    Bits::Slots(Tracked {
+        slots: tracked,
+        clean,
+    })
+}
+
+/// The distinct constant indices of the reads and writes of arrays of `sort` (at most
+/// [`lazy::MAX_FIXED_SLOTS`], the first in term order).
+fn constant_indices(model: &Model, sort: Sort) -> Vec<BitVec> {
+    let mut found = Vec::new();
+    for t in 0..model.num_terms() {
+        let term = model.term(TermId(t as u32));
+        if !matches!(term.op, Op::Read | Op::Write) || model.sort(term.args[0]) != sort {
+            continue;
+        }
+        if let Some(c) = model.constant(term.args[1]) {
+            if !found.contains(c) {
+                found.push(c.clone());
+            }
+        }
+        if found.len() == lazy::MAX_FIXED_SLOTS {
+            break;
+        }
+    }
+    found
 }
 
 /// The comparisons of multi-bit words among the terms marked `needed` whose cone reaches
@@ -351,6 +543,8 @@ pub fn blast_terms(
     budget: &Budget,
 ) -> Result<Vec<Bits>, BlastError> {
     check_arrays(model)?;
+    // No lazy arrays pass the check, so nothing fresh is made.
+    let mut fresh = Fresh::default();
     let needed = model.cone(roots.iter().copied());
     let mut cache: Vec<Option<Bits>> = vec![None; model.num_terms()];
     let mut poll = Poll::new(budget);
@@ -359,8 +553,8 @@ pub fn blast_terms(
         cache[t] = Some(term_bits(
             model,
             aig,
-            inputs,
-            states,
+            &mut fresh,
+            (inputs, states),
             &cache,
             TermId(t as u32),
         ));
@@ -371,25 +565,33 @@ pub fn blast_terms(
         .collect())
 }
 
-/// The bits of term `t`, whose arguments are in `cache`.
+/// The bits of term `t`, whose arguments are in `cache`; the leaves of the model's inputs and
+/// states are `leaves`, and what a lazy array read makes anew goes to `fresh`.
 fn term_bits(
     model: &Model,
     aig: &mut Aig,
-    inputs: &[Bits],
-    states: &[Bits],
+    fresh: &mut Fresh,
+    leaves: (&[Bits], &[Bits]),
     cache: &[Option<Bits>],
     t: TermId,
 ) -> Bits {
+    let (inputs, states) = leaves;
     let term = model.term(t);
     let arg = |i: usize| {
         cache[term.args[i].index()]
             .as_ref()
             .expect("arguments are blasted first")
     };
+    let base = |b: Base| Bits::Lazy(Arc::new(Lazy::Base(b)));
     match term.op {
         Op::Const(ref v) => Bits::Bv(gates::constant(v)),
+        Op::Input(i) if is_lazy(term.sort) => base(Base::Input(i)),
+        Op::State(i) if is_lazy(term.sort) => base(Base::State(i)),
         Op::Input(i) => inputs[i].clone(),
         Op::State(i) => states[i].clone(),
+        Op::ConstArray if is_lazy(term.sort) => {
+            Bits::Lazy(Arc::new(Lazy::Const(arg(0).bv().to_vec())))
+        }
         Op::ConstArray => {
             let Sort::Array { index, .. } = term.sort else {
                 unreachable!("constant arrays have array sorts")
@@ -397,6 +599,10 @@ fn term_bits(
             Bits::Array(vec![arg(0).bv().to_vec(); 1 << index])
         }
         Op::Unary(u) => Bits::Bv(ops::unary(aig, u, arg(0).bv())),
+        // Extensional equality of lazy arrays is not tracked: any answer (over-approximation).
+        Op::Binary(super::Binary::Eq | super::Binary::Neq) if is_lazy(model.sort(term.args[0])) => {
+            Bits::Bv(fresh.word(aig, 1))
+        }
         Op::Binary(b @ (super::Binary::Eq | super::Binary::Neq))
             if model.sort(term.args[0]).is_array() =>
         {
@@ -424,10 +630,30 @@ fn term_bits(
                         .map(|(a, b)| gates::mux(aig, c, a, b))
                         .collect(),
                 ),
+                (Bits::Lazy(x), Bits::Lazy(y)) => {
+                    Bits::Lazy(Arc::new(Lazy::Ite(c, x.clone(), y.clone())))
+                }
                 _ => unreachable!("sort-checked ite"),
             }
         }
+        Op::Read if is_lazy(model.sort(term.args[0])) => {
+            let slots_of = |b: Base| match b {
+                Base::State(i) => states[i].tracked(),
+                Base::Input(i) => inputs[i].tracked(),
+            };
+            let element = term.sort.element_width() as usize;
+            let (array, index) = (arg(0).lazy(), arg(1).bv());
+            Bits::Bv(lazy::read(aig, fresh, array, index, element, &slots_of))
+        }
         Op::Read => Bits::Bv(array::read(aig, arg(0).elements(), arg(1).bv())),
+        Op::Write if is_lazy(term.sort) => {
+            let (array, index, value) = (arg(0).lazy(), arg(1).bv(), arg(2).bv());
+            Bits::Lazy(Arc::new(Lazy::Write(
+                array.clone(),
+                index.to_vec(),
+                value.to_vec(),
+            )))
+        }
         Op::Write => Bits::Array(array::write(
             aig,
             arg(0).elements(),
@@ -446,15 +672,26 @@ pub fn lift_trace(
     ts: &TransitionSystem,
     bit_trace: &crate::ts::Trace,
 ) -> Trace {
-    let mut states = Vec::with_capacity(bit_trace.inputs.len());
-    let mut inputs = Vec::with_capacity(bit_trace.inputs.len());
-    for (k, values) in simulate(ts, bit_trace).enumerate() {
+    let frames: Vec<Values> = simulate(ts, bit_trace).collect();
+    let contents = lazy::Contents {
+        misses: &map.misses,
+        frames: &frames,
+    };
+    let mut states = Vec::with_capacity(frames.len());
+    let mut inputs = Vec::with_capacity(frames.len());
+    for (k, values) in frames.iter().enumerate() {
         inputs.push(
             model
                 .inputs()
                 .iter()
                 .zip(&map.inputs)
-                .map(|(i, b)| b.value(i.sort, &values))
+                .enumerate()
+                .map(|(i, (input, b))| match b {
+                    Bits::Slots(_) => {
+                        Value::Array(contents.array(Base::Input(i), &[], k, false, input.sort))
+                    }
+                    _ => b.value(input.sort, values),
+                })
                 .collect(),
         );
         states.push(
@@ -462,7 +699,20 @@ pub fn lift_trace(
                 .states()
                 .iter()
                 .zip(&map.states)
-                .map(|(s, b)| (k == 0 || s.next.is_none()).then(|| b.value(s.sort, &values)))
+                .enumerate()
+                .map(|(i, (s, b))| match b {
+                    _ if k > 0 && s.next.is_some() => None,
+                    // Its init gives it (and has the slots' values at frame 0).
+                    Bits::Slots(_) if k == 0 && s.init.is_some() => None,
+                    Bits::Slots(t) => {
+                        let later = k == 0 && s.next.is_some();
+                        let base = Base::State(i);
+                        Some(Value::Array(
+                            contents.array(base, &t.slots, k, later, s.sort),
+                        ))
+                    }
+                    _ => Some(b.value(s.sort, values)),
+                })
                 .collect(),
         );
     }

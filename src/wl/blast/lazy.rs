@@ -1,0 +1,277 @@
+//! Arrays too large to expand into one word per element (see [`super::array::unsupported`]):
+//! a sound over-approximation whose size grows with the addresses the model names, not with
+//! 2^index-width.
+//!
+//! Each such array state keeps a few *slots* (`Slot`), a register pair (address, element):
+//! - a *fixed* slot for each constant index the model reads or writes on arrays of this sort
+//!   (up to [`MAX_FIXED_SLOTS`]); its address is that constant;
+//! - [`FREE_SLOTS`] *free* slots whose address is chosen at frame 0 and then kept (the
+//!   "symbolic address" of memory abstractions such as Bjesse's, FMCAD 2008).
+//!
+//! A slot's element follows every write exactly: its next value is the next-state array read
+//! at the slot's address. A read of the state at an address that no slot holds returns a
+//! fresh input (a *miss*), and so does the (extensional) equality of two such arrays. For every
+//! run of the original model there is a run of the abstraction with the same bit-vector values
+//! (free slots at any addresses, misses returning what the original reads), so a property that
+//! holds on the abstraction holds on the model: `unsat` is sound, and the invariant checked is
+//! the abstraction's. The converse does not hold: a counterexample can rest on misses that no
+//! array content explains. Every counterexample is therefore lifted to the original model
+//! ([`Contents`] rebuilds the arrays' contents from the slots and the misses) and replayed
+//! by the word-level simulator; one that does not replay is reported as spurious, never as
+//! `sat`.
+//!
+//! The exactness literals ([`Fresh::exact`]) give the under-approximation beside it: with
+//! each of them as an invariant constraint, every read of a state returns its true content,
+//! so a counterexample of that system is one of the model (its runs touch no more addresses
+//! than the slots hold once the memory is written outside them); `warden check` searches it
+//! when the abstraction's counterexample is spurious.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::gates::{self, Word};
+use crate::aig::{Aig, Lit};
+use crate::ts::Values;
+use crate::wl::{ArrayValue, BitVec, Sort};
+
+/// Free slots per array state.
+pub const FREE_SLOTS: usize = 2;
+/// The most fixed slots (constant addresses) per array state.
+pub const MAX_FIXED_SLOTS: usize = 16;
+
+/// One tracked element of an array state: its address (a constant, or latches that keep the
+/// value chosen at frame 0) and its element latches.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub addr: Word,
+    pub value: Word,
+    /// Whether `addr` is a constant (no latches of its own).
+    pub fixed: bool,
+}
+
+/// What is tracked of a lazy array state (nothing of an input).
+#[derive(Clone, Debug, Default)]
+pub struct Tracked {
+    pub slots: Vec<Slot>,
+    /// For a state whose `init` is a constant array: a latch that holds while no write has
+    /// gone to an address outside the slots, and that constant. While it holds, a miss reads
+    /// the constant, so a zero-initialised memory is exact until it is written elsewhere.
+    pub clean: Option<(Lit, Word)>,
+}
+
+/// Where a lazy array term bottoms out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Model state `i` in the current frame (its slots).
+    State(usize),
+    /// Model input `i` (no slots: every read is a miss).
+    Input(usize),
+}
+
+/// A lazy array term: a base and the writes and choices the frame's logic applied to it.
+#[derive(Debug)]
+pub enum Lazy {
+    /// Every element this word (a constant array, possibly of a non-constant element).
+    Const(Word),
+    Base(Base),
+    /// `Write(a, i, v)`: `a` with `v` at `i`.
+    Write(Arc<Lazy>, Word, Word),
+    /// `Ite(c, a, b)`: `a` where `c` holds, else `b`.
+    Ite(Lit, Arc<Lazy>, Arc<Lazy>),
+}
+
+/// A read of a base at an address none of its slots held: it returned the fresh leaves
+/// `value`.
+#[derive(Clone, Debug)]
+pub struct Miss {
+    pub base: Base,
+    pub addr: Word,
+    pub value: Word,
+}
+
+/// What a lazy encoding adds beside the terms: the fresh leaves (which the caller makes
+/// inputs of its system), the misses among them, and per miss of a state a literal that holds
+/// when the read is exact (a slot holds its address, or the state is still clean).
+#[derive(Debug, Default)]
+pub struct Fresh {
+    pub leaves: Vec<Lit>,
+    pub misses: Vec<Miss>,
+    pub exact: Vec<Lit>,
+}
+
+impl Fresh {
+    /// A word of `width` fresh leaves.
+    pub fn word(&mut self, aig: &mut Aig, width: usize) -> Word {
+        let w: Word = (0..width).map(|_| aig.new_leaf().lit()).collect();
+        self.leaves.extend(&w);
+        w
+    }
+}
+
+/// The element of `array` at `index`, `element` bits wide; `tracked(b)` is what is tracked of
+/// base `b`. Shared subterms are read once (`array` is a DAG through `Ite`).
+pub fn read<'s>(
+    aig: &mut Aig,
+    fresh: &mut Fresh,
+    array: &Arc<Lazy>,
+    index: &[Lit],
+    element: usize,
+    slots: &impl Fn(Base) -> &'s Tracked,
+) -> Word {
+    let mut memo = HashMap::new();
+    read_memo(aig, fresh, array, index, element, slots, &mut memo)
+}
+
+fn read_memo<'s>(
+    aig: &mut Aig,
+    fresh: &mut Fresh,
+    array: &Arc<Lazy>,
+    index: &[Lit],
+    element: usize,
+    slots: &impl Fn(Base) -> &'s Tracked,
+    memo: &mut HashMap<*const Lazy, Word>,
+) -> Word {
+    if let Some(w) = memo.get(&Arc::as_ptr(array)) {
+        return w.clone();
+    }
+    let word = match &**array {
+        Lazy::Const(v) => v.clone(),
+        Lazy::Write(a, i, v) => {
+            let rest = read_memo(aig, fresh, a, index, element, slots, memo);
+            let hit = gates::eq(aig, i, index);
+            gates::mux(aig, hit, v, &rest)
+        }
+        Lazy::Ite(c, a, b) => {
+            let x = read_memo(aig, fresh, a, index, element, slots, memo);
+            let y = read_memo(aig, fresh, b, index, element, slots, memo);
+            gates::mux(aig, *c, &x, &y)
+        }
+        Lazy::Base(base) => {
+            let miss = fresh.word(aig, element);
+            fresh.misses.push(Miss {
+                base: *base,
+                addr: index.to_vec(),
+                value: miss.clone(),
+            });
+            let tracked = slots(*base);
+            let untouched = match &tracked.clean {
+                Some((clean, init)) => gates::mux(aig, *clean, init, &miss),
+                None => miss,
+            };
+            let hits: Vec<Lit> = tracked
+                .slots
+                .iter()
+                .map(|s| gates::eq(aig, &s.addr, index))
+                .collect();
+            if let Base::State(_) = base {
+                let clean = tracked.clean.as_ref().map_or(Lit::FALSE, |c| c.0);
+                let held = aig.or_all(hits.iter().copied());
+                let exact = aig.or(held, clean);
+                fresh.exact.push(exact);
+            }
+            // The first slot holding `index` answers.
+            tracked
+                .slots
+                .iter()
+                .zip(hits)
+                .rev()
+                .fold(untouched, |rest, (s, hit)| {
+                    gates::mux(aig, hit, &s.value, &rest)
+                })
+        }
+    };
+    memo.insert(Arc::as_ptr(array), word.clone());
+    word
+}
+
+/// Whether `array`, the next value of state `me` (with slots `tracked`), writes an address
+/// that no slot holds or replaces the array: the clean latch's next value is its negation
+/// (and the latch).
+pub fn dirties(aig: &mut Aig, array: &Arc<Lazy>, me: Base, tracked: &Tracked) -> Lit {
+    let mut memo = HashMap::new();
+    dirties_memo(aig, array, me, tracked, &mut memo)
+}
+
+fn dirties_memo(
+    aig: &mut Aig,
+    array: &Arc<Lazy>,
+    me: Base,
+    tracked: &Tracked,
+    memo: &mut HashMap<*const Lazy, Lit>,
+) -> Lit {
+    if let Some(&l) = memo.get(&Arc::as_ptr(array)) {
+        return l;
+    }
+    let lit = match &**array {
+        Lazy::Base(b) if *b == me => Lit::FALSE,
+        Lazy::Base(_) | Lazy::Const(_) => Lit::TRUE,
+        Lazy::Write(a, i, _) => {
+            let below = dirties_memo(aig, a, me, tracked, memo);
+            let held: Vec<Lit> = tracked
+                .slots
+                .iter()
+                .map(|s| gates::eq(aig, &s.addr, i))
+                .collect();
+            let held = aig.or_all(held);
+            aig.or(below, !held)
+        }
+        Lazy::Ite(c, a, b) => {
+            let x = dirties_memo(aig, a, me, tracked, memo);
+            let y = dirties_memo(aig, b, me, tracked, memo);
+            gates::mux(aig, *c, &[x], &[y])[0]
+        }
+    };
+    memo.insert(Arc::as_ptr(array), lit);
+    lit
+}
+
+fn word_value(w: &[Lit], values: &Values) -> BitVec {
+    let bits: Vec<bool> = w.iter().map(|&l| values.lit(l)).collect();
+    BitVec::from_bits(&bits)
+}
+
+/// A simulation of the abstraction (`frames`, one per frame) and its misses, from which
+/// the contents of lazy arrays are rebuilt for the original model.
+pub struct Contents<'a> {
+    pub misses: &'a [Miss],
+    pub frames: &'a [Values],
+}
+
+impl Contents<'_> {
+    /// The content of base `base` (of array sort `sort`, with `slots`) in frame `k`: zero
+    /// everywhere (as btorsim reads unlisted elements), except the slots' elements (the first
+    /// slot of an address wins, as in [`read`]) and, at addresses no slot holds, what the
+    /// misses of that frame read. With `later`, misses of later frames fill addresses still
+    /// unset (the initial content of a state that the frames between did not overwrite; the
+    /// replay confirms it or refutes it).
+    pub fn array(
+        &self,
+        base: Base,
+        slots: &[Slot],
+        k: usize,
+        later: bool,
+        sort: Sort,
+    ) -> ArrayValue {
+        let Sort::Array { index, element } = sort else {
+            unreachable!("lazy bases are arrays")
+        };
+        let mut a = ArrayValue::constant(index, BitVec::zero(element));
+        let mut set = std::collections::BTreeSet::new();
+        for s in slots {
+            let addr = word_value(&s.addr, &self.frames[k]);
+            if set.insert(addr.clone()) {
+                a.set(&addr, &word_value(&s.value, &self.frames[k]));
+            }
+        }
+        let last = if later { self.frames.len() } else { k + 1 };
+        for values in &self.frames[k..last] {
+            for m in self.misses.iter().filter(|m| m.base == base) {
+                let addr = word_value(&m.addr, values);
+                if set.insert(addr.clone()) {
+                    a.set(&addr, &word_value(&m.value, values));
+                }
+            }
+        }
+        a
+    }
+}
