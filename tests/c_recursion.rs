@@ -109,3 +109,49 @@ fn static_locals_keep_their_value_across_recursive_calls() {
 int main() { int r = f(3); if (r != 14) reach_error(); if (f(0) != 15) reach_error(); return 0; }";
     assert_eq!(check("static", body, "20").0, "unsat");
 }
+
+/// Tail calls reuse the active call's frame (`src/front/c/tail.rs`): Euclid's algorithm, whose
+/// recursion depth no bound covers, is a loop, proved safe with no recursion bound reported.
+#[test]
+fn tail_recursion_of_any_depth_is_proved_as_a_loop() {
+    let body = "int gcd(int a, int b) { if (a <= 0 || b <= 0) return 0; if (a == b) return a;
+  if (a > b) return gcd(a - b, b); return gcd(a, b - a); }
+int main() { int m = __VERIFIER_nondet_int(); int n = __VERIFIER_nondet_int();
+  if (m <= 0 || n <= 0) return 0; if (gcd(m, n) < 1) reach_error(); return 0; }";
+    let (verdict, stderr) = check("gcd", body, "20");
+    assert_eq!(verdict, "unsat", "{stderr}");
+    assert!(!stderr.contains("recursion"), "{stderr}");
+}
+
+/// Mutual tail recursion (`isOdd` calls `isEven` calls `isOdd`) jumps back to the first call.
+#[test]
+fn mutual_tail_recursion_is_proved_as_a_loop() {
+    let body = "int isEven(int n); int isOdd(int n) { if (n == 0) return 0; return isEven(n - 1); }
+int isEven(int n) { if (n == 0) return 1; return isOdd(n - 1); }
+int main() { int n = __VERIFIER_nondet_int(); if (n < 0) return 0;
+  if (isOdd(n) != n % 2) reach_error(); return 0; }";
+    let (verdict, stderr) = check("evenodd", body, "20");
+    assert_eq!(verdict, "unsat", "{stderr}");
+}
+
+/// A bug 37 tail calls deep: found as a loop, and the error path replays in `warden sim`
+/// (`check` replays it).
+#[test]
+fn an_error_deep_in_tail_recursion_is_sat_with_a_replayed_path() {
+    let body = "int count(int n, int acc) { if (n == 0) return acc; return count(n - 1, acc + 1); }
+int main() { int x = __VERIFIER_nondet_int(); if (x < 0 || x > 100) return 0;
+  if (count(x, 0) == 37) reach_error(); return 0; }";
+    assert_eq!(check("count", body, "20").0, "sat");
+}
+
+/// A chain of tail calls whose types differ is not reused: `g` narrows `f`'s `long long` to
+/// `int` on its way out, so `f(1)` is 0, not 2^32 (a jump back to `f` would skip that).
+#[test]
+fn tail_calls_through_a_narrower_return_type_are_inlined() {
+    let body = "int g(int n);
+long long f(int n) { if (n <= 0) return 4294967296LL; return g(n - 1); }
+int g(int n) { return f(n); }
+int main() { int n = __VERIFIER_nondet_int() % 4; if (n < 0) n = -n;
+  if (f(n) != 4294967296LL) reach_error(); return 0; }";
+    assert_eq!(check("convert", body, "20").0, "sat");
+}

@@ -235,6 +235,24 @@ fn recursion_with_locals_live_across_calls() {
 }
 
 #[test]
+fn tail_calls_as_jumps_keep_every_value() {
+    // Tail calls reuse the active frame (`src/front/c/tail.rs`): arguments computed from the
+    // old parameters before any is assigned, locals declared again, a chain through a
+    // narrower return type inlined (its conversion kept), calls in arguments.
+    let p = "int gcd(int a, int b) { if (a <= 0 || b <= 0) return 0; if (a == b) return a;
+        if (a > b) return gcd(a - b, b); return gcd(a, b - a); }
+      int swap_down(int x, int y, int k) { int t = x; if (k <= 0) return x - 2 * y; return swap_down(y, t, k - 1); }
+      int g(int n);
+      long long f(int n) { if (n <= 0) return 4294967297LL; return g(n - 1); }
+      int g(int n) { return f(n); }
+      int acc(int n, int s) { if (n <= 0) return s; return acc(n - 1, s + gcd(n, 6)); }
+      int main() { int a = (unsigned)__VERIFIER_nondet_int() % 40 + 1; int b = (unsigned)__VERIFIER_nondet_int() % 30 + 1;
+      int k = (unsigned)__VERIFIER_nondet_int() % 5;
+      CHECK(gcd(a, b)); CHECK(swap_down(a, b, k)); CHECK(f(k)); CHECK(acc(k, a)); return 0; }";
+    assert!(agree("tailcalls", p, 3) > 10);
+}
+
+#[test]
 fn static_locals_are_initialised_once() {
     let p = "int next(int step) { static int counter = 100; counter += step; return counter; }
       int calls(void) { static int c; return ++c; }

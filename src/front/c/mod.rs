@@ -33,6 +33,7 @@ mod decl;
 mod expr;
 pub mod preprocess;
 mod stmt;
+mod tail;
 pub mod types;
 
 use std::collections::{BTreeSet, HashMap};
@@ -236,6 +237,12 @@ struct Frame {
     ret: Loc,
     ret_var: Option<(VarId, IntTy)>,
     labels: HashMap<String, Loc>,
+    /// Whether the call was the operand of a `return` (a tail call: see [`tail`]).
+    tail: bool,
+    /// The parameters, and the start of the body (after they are assigned; `None` for a call
+    /// inside a conditional operand, which no tail call can come back to).
+    params: Vec<(VarId, IntTy)>,
+    entry: Option<Loc>,
 }
 
 /// Targets of `break` and `continue` (a `switch` has no `continue` of its own).
@@ -284,6 +291,9 @@ struct Translator<'a> {
     block_lines: Vec<u32>,
     /// Inside `a && b` (etc.) without control flow: when the operand is evaluated at all.
     cond: TermId,
+    /// Set by a `return` whose operand is a call of a function with a body, for the frame
+    /// that call pushes (see [`tail`]).
+    tail_pending: bool,
 }
 
 impl<'a> Translator<'a> {
@@ -316,6 +326,7 @@ impl<'a> Translator<'a> {
             drawn: Vec::new(),
             block_lines: Vec::new(),
             cond: t,
+            tail_pending: false,
         }
     }
 

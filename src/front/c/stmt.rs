@@ -10,7 +10,7 @@ use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 
 use super::decl::declarator_name;
-use super::expr::{callee_name, has_call, Rv};
+use super::expr::{callee_name, Rv};
 use super::{Binding, CType, Frame, IntTy, Jumps, Translator, R};
 use crate::wl::{Binary, Op, Sort};
 
@@ -110,6 +110,7 @@ impl<'a> Translator<'a> {
                 }
                 None => return self.unsupported(&s.span, "break outside a loop or switch"),
             },
+            Statement::Return(Some(e)) if self.tail_return(e)? => {}
             Statement::Return(e) => {
                 let frame = self
                     .frames
@@ -117,7 +118,9 @@ impl<'a> Translator<'a> {
                     .expect("statements are inside a function");
                 let (ret, ret_var) = (frame.ret, frame.ret_var);
                 if let Some(e) = e {
-                    match (self.eval(e)?, ret_var) {
+                    let value = self.eval(e);
+                    self.tail_pending = false;
+                    match (value?, ret_var) {
                         (Some(v), Some((var, ty))) => {
                             let c = self.convert(v, ty)?;
                             self.write(var, c)?;
@@ -250,6 +253,12 @@ impl<'a> Translator<'a> {
         };
         let line = self.line(span);
         self.note_line(line);
+        if !is_builtin(name) {
+            return match self.functions.get(name).copied() {
+                Some(f) => self.inline(f, &c.arguments, span),
+                None => self.external(name, &c.arguments, span, line),
+            };
+        }
         match name {
             "reach_error"
             | "__VERIFIER_error"
@@ -283,16 +292,12 @@ impl<'a> Translator<'a> {
                 }
                 Ok(None)
             }
-            _ if name.starts_with("__VERIFIER_nondet_") => {
+            _ => {
                 let Some(ty) = self.nondet_type(&name["__VERIFIER_nondet_".len()..]) else {
                     return self.unsupported(span, format!("{name} (a non-integer type)"));
                 };
                 Ok(Some(self.nondet(name, ty, line)))
             }
-            _ => match self.functions.get(name).copied() {
-                Some(f) => self.inline(f, &c.arguments, span),
-                None => self.external(name, &c.arguments, span, line),
-            },
         }
     }
 
@@ -385,6 +390,7 @@ impl<'a> Translator<'a> {
         args: &[Node<Expression>],
         span: &Span,
     ) -> R<Option<Rv>> {
+        let tail = std::mem::take(&mut self.tail_pending);
         let name = declarator_name(&f.declarator);
         let derived = &f.declarator.node.derived;
         let parameters = match derived.first().map(|d| &d.node) {
@@ -425,12 +431,7 @@ impl<'a> Translator<'a> {
             );
         }
         // The arguments first: their side effects happen before the call, cut or not.
-        let mut held = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            let v = self.value(a)?;
-            let later = args[i + 1..].iter().any(has_call);
-            held.push(self.hold(v, later)?);
-        }
+        let held = self.arguments(args)?;
         let active = self.frames.iter().filter(|fr| fr.name == name).count();
         if active >= self.recursion.bound as usize {
             self.exceed_recursion_bound()?;
@@ -450,6 +451,9 @@ impl<'a> Translator<'a> {
             ret,
             ret_var: None,
             labels: HashMap::new(),
+            tail,
+            params: Vec::new(),
+            entry: None,
         });
         let ret_var = match ret_ty {
             Some(t) => Some((
@@ -460,13 +464,23 @@ impl<'a> Translator<'a> {
         };
         self.frames.last_mut().expect("pushed").ret_var = ret_var;
         let mut scope = HashMap::new();
-        for (((pname, pty), at), h) in params.into_iter().zip(held) {
+        let mut vars = Vec::with_capacity(params.len());
+        for ((pname, pty), at) in params {
             let v = self.object(&pname, &CType::Int(pty), at)?;
-            let value = self.get(&h);
-            let c = self.convert(value, pty)?;
-            self.write(v, c)?;
             scope.insert(pname, Binding::Var(v, CType::Int(pty)));
+            vars.push((v, pty));
         }
+        self.assign_parameters(&vars, held)?;
+        let entry = match self.is_true(self.cond) {
+            true => {
+                let entry = self.new_loc(span);
+                self.goto_and_start(entry)?;
+                Some(entry)
+            }
+            false => None,
+        };
+        let frame = self.frames.last_mut().expect("pushed");
+        (frame.params, frame.entry) = (vars, entry);
         let scopes = std::mem::replace(&mut self.scopes, vec![scope]);
         let jumps = std::mem::take(&mut self.jumps);
         let cases = std::mem::take(&mut self.cases);
@@ -508,6 +522,25 @@ impl<'a> Translator<'a> {
         };
         self.jump(unwind)
     }
+}
+
+/// Whether calls of `name` are the verifier's built-ins ([`Translator::call`]), whatever the
+/// program defines.
+pub(super) fn is_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert"
+            | "abort"
+            | "exit"
+            | "_exit"
+            | "_Exit"
+            | "__VERIFIER_assume"
+            | "assert"
+    ) || name.starts_with("__VERIFIER_nondet_")
 }
 
 /// The `case`/`default` labels of a switch body (not of nested switches), by source offset
