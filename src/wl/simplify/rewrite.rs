@@ -274,6 +274,10 @@ impl Rewriter<'_> {
             Sub if x == y => ("arith-identity", zero(m)),
             Mul if k.as_ref() == Some(&z) => ("arith-identity", zero(m)),
             Mul if k.as_ref() == Some(&BitVec::from_u64(w, 1)) => ("arith-identity", other),
+            // `x * -1` (C's `abs` idiom): a negation, not a multiplier.
+            Mul if k.as_ref() == Some(&o) && w > 1 => {
+                ("mul-minus-one", self.mk(m, Op::Unary(Unary::Neg), &[other]))
+            }
             Sll | Srl | Sra if cy.is_some() && cx.is_none() => {
                 ("shift-const", self.shift(m, b, x, cy.as_ref()?))
             }

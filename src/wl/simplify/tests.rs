@@ -197,6 +197,7 @@ fn boolean_and_arithmetic_identities_hold() {
     with_const(Add, 0, "arith-identity");
     with_const(Mul, 0, "arith-identity");
     with_const(Mul, 1, "arith-identity");
+    with_const(Mul, 63, "mul-minus-one");
     check_rule(&[6], "arith-identity", |m, x| {
         (Op::Binary(Sub), vec![x[0], konst(m, 6, 0)])
     });
