@@ -129,6 +129,19 @@ fn missing_headers_are_dropped_with_a_warning_and_syntax_errors_are_input_errors
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2"), "{stderr}");
+    // A call with the wrong number of arguments is not C either: the line, exit 2.
+    let arity = temp_c(
+        "arity",
+        "int f(int x) { return x; }\nint main() {\n  return f(1, 2);\n}\n",
+    );
+    let out = warden(&["check", arity.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 3") && stderr.contains("2 arguments, but it takes 1"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }
 
 /// Calls of functions without a body return nondet values of their declared type (the

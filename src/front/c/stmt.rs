@@ -420,15 +420,24 @@ impl<'a> Translator<'a> {
                 params.push((param, p.span.start));
             }
         }
+        let prototyped = matches!(
+            derived.first().map(|d| &d.node),
+            Some(DerivedDeclarator::Function(_))
+        );
+        if params.len() != args.len() && !prototyped {
+            // `f()` called with arguments: undefined behaviour that compilers accept.
+            return self.unsupported(span, format!("call of {name}() with arguments"));
+        }
         if params.len() != args.len() {
-            return self.unsupported(
-                span,
-                format!(
-                    "call of {name} with {} arguments for {} parameters",
+            // Not valid C: a constraint violation that a compiler rejects (an input error).
+            return Err(super::CError::Syntax {
+                line: Some(self.line(span)),
+                message: format!(
+                    "call of {name} with {} arguments, but it takes {} parameters",
                     args.len(),
                     params.len()
                 ),
-            );
+            });
         }
         // The arguments first: their side effects happen before the call, cut or not.
         let held = self.arguments(args)?;

@@ -9,18 +9,17 @@ pub const MAX_INDEX_WIDTH: u32 = 12;
 /// The largest number of bits an expanded array may hold.
 pub const MAX_ARRAY_BITS: u64 = 1 << 16;
 
-/// Why an array of this shape cannot be expanded, if it cannot.
-pub fn unsupported(index: u32, element: u32) -> Option<String> {
+/// Why an array of this shape is too large to expand, if it is (it is then encoded lazily:
+/// [`super::lazy`]).
+pub fn too_large(index: u32, element: u32) -> Option<String> {
     if index > MAX_INDEX_WIDTH {
-        return Some(format!(
-            "unsupported: array with {index}-bit index (lazy array encoding not implemented)"
-        ));
+        return Some(format!("array with {index}-bit index"));
     }
     let bits = (1u64 << index) * element as u64;
     (bits > MAX_ARRAY_BITS).then(|| {
         format!(
-            "unsupported: array of 2^{index} elements of {element} bits ({bits} bits, more than \
-             {MAX_ARRAY_BITS}; lazy array encoding not implemented)"
+            "array of 2^{index} elements of {element} bits ({bits} bits, more than \
+             {MAX_ARRAY_BITS})"
         )
     })
 }

@@ -15,7 +15,7 @@
 //!   hold in every frame) and the latches' frame-0 values, which witnesses print as `#0`, are
 //!   exactly the initial values;
 //! - arrays are expanded into one word per element when their index sort is small (see
-//!   [`array::unsupported`] for the limits); larger arrays are over-approximated by a few
+//!   [`array::too_large`] for the limits); larger arrays are over-approximated by a few
 //!   tracked elements ([`lazy`]): sound for `unsat`, and their counterexamples are replayed on
 //!   the original model before anything is said of them.
 
@@ -139,7 +139,7 @@ impl BitMap {
 
 /// Whether arrays of `sort` are too large to expand and are encoded lazily.
 fn is_lazy(sort: Sort) -> bool {
-    matches!(sort, Sort::Array { index, element } if array::unsupported(index, element).is_some())
+    matches!(sort, Sort::Array { index, element } if array::too_large(index, element).is_some())
 }
 
 /// The bit names of a word: `name` for one bit, else `name[i]`; array elements `name@j`.
@@ -202,7 +202,11 @@ pub enum BlastError {
 fn check_arrays(model: &Model) -> Result<(), Unsupported> {
     for t in 0..model.num_terms() {
         if let Sort::Array { index, element } = model.sort(TermId(t as u32)) {
-            if let Some(why) = array::unsupported(index, element) {
+            if let Some(why) = array::too_large(index, element) {
+                let why = format!(
+                    "unsupported: {why} in terms encoded outside a transition system (the CFA \
+                     CEGAR); the other engines encode it lazily"
+                );
                 return Err(Unsupported::Array(why));
             }
         }
