@@ -260,9 +260,8 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
     crate::signals::stop_on_signals(&budget);
     let start = Instant::now();
     let result = check::run(&model.ts, opts, &budget);
-    let time = start.elapsed();
     let how = opts.engine.name().to_owned();
-    let report = match result {
+    let mut report = match result {
         Ok(r) => r,
         Err(e) => {
             return Outcome {
@@ -270,11 +269,14 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
                 how,
                 verdict: Verdict::Unknown,
                 depth: None,
-                time,
+                time: start.elapsed(),
                 check: Checked::Failed(e.to_string()),
             }
         }
     };
+    // A lazy array abstraction's spurious counterexample is searched again, within the time.
+    super::run::drop_spurious(model, &mut report.answer, opts, &budget);
+    let time = start.elapsed();
     let check = match &report.answer {
         Answer::Sat(trace) => replayed(model, trace),
         Answer::Unsat(inv) => {
@@ -292,7 +294,7 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
         how,
         verdict: Verdict::parse(verdict_word(&report.answer)),
         depth: depth(&report.answer),
-        time: report.time,
+        time,
         check,
     }
 }

@@ -162,13 +162,12 @@ struct CheckArgs {
     rtl: RtlArgs,
 }
 
-/// How a word-level model (BTOR2, or a C program's encoding) is prepared for bit-blasting
-/// (`check`, `blast` and `certify` read it alike, so that a certificate refers to the system
-/// `blast` writes with the same option).
+/// How a BTOR2 model is prepared for bit-blasting (`check`, `blast` and `certify` read it
+/// alike, so that a certificate refers to the system `blast` writes with the same option).
 #[derive(Clone, Debug, Default, clap::Args)]
 struct WordArgs {
-    /// Simplifies a word-level model (BTOR2, or a C program's encoding) before bit-blasting
-    /// (constant and equal states, rewriting, cone of influence) [default: true]. Not AIGER.
+    /// Simplifies a BTOR2 model at the word level before bit-blasting (constant and equal
+    /// states, rewriting, cone of influence) [default: true]. BTOR2 only.
     #[arg(long, value_name = "BOOL")]
     wl_simplify: Option<bool>,
 }

@@ -155,9 +155,9 @@ pub struct LoadOptions {
     /// Whether the engines check the single-statement CFA instead of its large blocks
     /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
     pub single_blocks: bool,
-    /// Whether a BTOR2 model or a C program's encoding is simplified at the word level
-    /// ([`wl::simplify`]) before it is bit-blasted. Witnesses are the same either way (the
-    /// pass keeps every declaration), so C witnesses do not record it.
+    /// Whether a BTOR2 model is simplified at the word level ([`wl::simplify`]) before it is
+    /// bit-blasted. Witnesses are the same either way (the pass keeps every declaration), so
+    /// C witnesses do not record it.
     pub wl_simplify: bool,
 }
 
@@ -405,18 +405,7 @@ fn load_c(
     }
     let model =
         cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
-    // Blasted simplified, as BTOR2 is; traces are lifted on `model` (same declarations).
-    let (ts, bits, wl_stats) = match options.wl_simplify {
-        true => {
-            let (simple, stats) = wl::simplify::simplify(&model);
-            let (ts, bits) = blast(path, &simple, budget)?;
-            (ts, bits, Some(stats))
-        }
-        false => {
-            let (ts, bits) = blast(path, &model, budget)?;
-            (ts, bits, None)
-        }
-    };
+    let (ts, bits) = blast(path, &model, budget)?;
     Ok(Model {
         ts,
         source: Source::C {
@@ -427,6 +416,6 @@ fn load_c(
             read_with: options.clone(),
             assumed_nondet,
         },
-        wl_stats,
+        wl_stats: None,
     })
 }

@@ -1,4 +1,4 @@
-//! Arrays too large to expand into one word per element (see [`super::array::unsupported`]):
+//! Arrays too large to expand into one word per element (see [`super::array::too_large`]):
 //! a sound over-approximation whose size grows with the addresses the model names, not with
 //! 2^index-width.
 //!
