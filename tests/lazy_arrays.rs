@@ -12,27 +12,6 @@ use common::checkers::{Check, Checkers};
 use common::warden;
 use warden::front;
 
-struct Row {
-    name: String,
-    expected: String,
-}
-
-fn rows() -> Vec<Row> {
-    let path = common::root().join("circuits/arrays/manifest.tsv");
-    let text = std::fs::read_to_string(path).expect("circuits/arrays/manifest.tsv");
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Row {
-                name: f[0].to_owned(),
-                expected: f[1].to_owned(),
-            }
-        })
-        .collect()
-}
-
 fn accepted(check: Check, what: &str) {
     match check {
         Check::Accepted => {}
@@ -43,16 +22,17 @@ fn accepted(check: Check, what: &str) {
 
 #[test]
 fn large_arrays_get_their_manifest_verdicts_with_checked_witnesses_and_certificates() {
-    let rows = rows();
+    let rows = common::circuits_in("circuits/arrays");
     assert!(
         rows.len() >= 6,
         "circuits/arrays/manifest.tsv lists too few"
     );
     for row in rows {
-        let model = common::root().join("circuits/arrays").join(&row.name);
+        let model = row.path;
+        let name = model.file_name().unwrap().to_string_lossy().into_owned();
         let (wit, cert) = (
-            common::scratch_file("lazy", &format!("{}.wit", row.name)),
-            common::scratch_file("lazy", &format!("{}.cert.aag", row.name)),
+            common::scratch_file("lazy", &format!("{name}.wit")),
+            common::scratch_file("lazy", &format!("{name}.cert.aag")),
         );
         let _ = std::fs::remove_file(&wit);
         let _ = std::fs::remove_file(&cert);
@@ -68,9 +48,9 @@ fn large_arrays_get_their_manifest_verdicts_with_checked_witnesses_and_certifica
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{}: {stderr}", row.name);
+        assert!(out.status.success(), "{name}: {stderr}");
         let verdict = stdout.lines().next().unwrap_or("");
-        assert_eq!(verdict, row.expected, "{}: {stderr}", row.name);
+        assert_eq!(verdict, row.expected, "{name}: {stderr}");
         match verdict {
             "sat" => sat_replays(&model, &wit),
             "unsat" => certificate_holds(&model, &cert),

@@ -72,8 +72,15 @@ pub fn circuit(name: &str) -> String {
 }
 
 pub fn circuits() -> Vec<Circuit> {
-    let dir = root().join("circuits");
-    let text = std::fs::read_to_string(dir.join("manifest.tsv")).expect("circuits/manifest.tsv");
+    circuits_in("circuits")
+}
+
+/// The rows of `DIR/manifest.tsv` (`path`, `expected`, then `depth` where the manifest has
+/// one: `circuits/arrays/` has a description there, read as no depth).
+pub fn circuits_in(dir: &str) -> Vec<Circuit> {
+    let dir = root().join(dir);
+    let text = std::fs::read_to_string(dir.join("manifest.tsv"))
+        .unwrap_or_else(|e| panic!("{}/manifest.tsv: {e}", dir.display()));
     text.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())

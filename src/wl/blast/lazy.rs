@@ -30,9 +30,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::gates::{self, Word};
+use super::word_value;
 use crate::aig::{Aig, Lit};
+use crate::ts::TransitionSystem;
 use crate::ts::Values;
-use crate::wl::{ArrayValue, BitVec, Sort};
+use crate::wl::{ArrayValue, BitVec, Model, Op, Sort, TermId};
 
 /// Free slots per array state.
 pub const FREE_SLOTS: usize = 2;
@@ -57,6 +59,16 @@ pub struct Tracked {
     /// gone to an address outside the slots, and that constant. While it holds, a miss reads
     /// the constant, so a zero-initialised memory is exact until it is written elsewhere.
     pub clean: Option<(Lit, Word)>,
+}
+
+impl Tracked {
+    /// Per slot, whether it holds address `index`.
+    fn hits(&self, aig: &mut Aig, index: &[Lit]) -> Vec<Lit> {
+        self.slots
+            .iter()
+            .map(|s| gates::eq(aig, &s.addr, index))
+            .collect()
+    }
 }
 
 /// Where a lazy array term bottoms out.
@@ -116,72 +128,76 @@ pub fn read<'s>(
     array: &Arc<Lazy>,
     index: &[Lit],
     element: usize,
-    slots: &impl Fn(Base) -> &'s Tracked,
+    tracked: &impl Fn(Base) -> &'s Tracked,
 ) -> Word {
-    let mut memo = HashMap::new();
-    read_memo(aig, fresh, array, index, element, slots, &mut memo)
+    let mut reader = Reader {
+        index,
+        element,
+        tracked,
+        memo: HashMap::new(),
+    };
+    reader.read(aig, fresh, array)
 }
 
-fn read_memo<'s>(
-    aig: &mut Aig,
-    fresh: &mut Fresh,
-    array: &Arc<Lazy>,
-    index: &[Lit],
+/// One [`read`]: what stays the same down the term, and the words read so far.
+struct Reader<'r, F> {
+    index: &'r [Lit],
     element: usize,
-    slots: &impl Fn(Base) -> &'s Tracked,
-    memo: &mut HashMap<*const Lazy, Word>,
-) -> Word {
-    if let Some(w) = memo.get(&Arc::as_ptr(array)) {
-        return w.clone();
-    }
-    let word = match &**array {
-        Lazy::Const(v) => v.clone(),
-        Lazy::Write(a, i, v) => {
-            let rest = read_memo(aig, fresh, a, index, element, slots, memo);
-            let hit = gates::eq(aig, i, index);
-            gates::mux(aig, hit, v, &rest)
+    tracked: &'r F,
+    memo: HashMap<*const Lazy, Word>,
+}
+
+impl<'s, F: Fn(Base) -> &'s Tracked> Reader<'_, F> {
+    fn read(&mut self, aig: &mut Aig, fresh: &mut Fresh, array: &Arc<Lazy>) -> Word {
+        if let Some(w) = self.memo.get(&Arc::as_ptr(array)) {
+            return w.clone();
         }
-        Lazy::Ite(c, a, b) => {
-            let x = read_memo(aig, fresh, a, index, element, slots, memo);
-            let y = read_memo(aig, fresh, b, index, element, slots, memo);
-            gates::mux(aig, *c, &x, &y)
-        }
-        Lazy::Base(base) => {
-            let miss = fresh.word(aig, element);
-            fresh.misses.push(Miss {
-                base: *base,
-                addr: index.to_vec(),
-                value: miss.clone(),
-            });
-            let tracked = slots(*base);
-            let untouched = match &tracked.clean {
-                Some((clean, init)) => gates::mux(aig, *clean, init, &miss),
-                None => miss,
-            };
-            let hits: Vec<Lit> = tracked
-                .slots
-                .iter()
-                .map(|s| gates::eq(aig, &s.addr, index))
-                .collect();
-            if let Base::State(_) = base {
-                let clean = tracked.clean.as_ref().map_or(Lit::FALSE, |c| c.0);
-                let held = aig.or_all(hits.iter().copied());
-                let exact = aig.or(held, clean);
-                fresh.exact.push(exact);
+        let index = self.index;
+        let word = match &**array {
+            Lazy::Const(v) => v.clone(),
+            Lazy::Write(a, i, v) => {
+                let rest = self.read(aig, fresh, a);
+                let hit = gates::eq(aig, i, index);
+                gates::mux(aig, hit, v, &rest)
             }
-            // The first slot holding `index` answers.
-            tracked
-                .slots
-                .iter()
-                .zip(hits)
-                .rev()
-                .fold(untouched, |rest, (s, hit)| {
-                    gates::mux(aig, hit, &s.value, &rest)
-                })
-        }
-    };
-    memo.insert(Arc::as_ptr(array), word.clone());
-    word
+            Lazy::Ite(c, a, b) => {
+                let x = self.read(aig, fresh, a);
+                let y = self.read(aig, fresh, b);
+                gates::mux(aig, *c, &x, &y)
+            }
+            Lazy::Base(base) => {
+                let miss = fresh.word(aig, self.element);
+                fresh.misses.push(Miss {
+                    base: *base,
+                    addr: index.to_vec(),
+                    value: miss.clone(),
+                });
+                let tracked = (self.tracked)(*base);
+                let untouched = match &tracked.clean {
+                    Some((clean, init)) => gates::mux(aig, *clean, init, &miss),
+                    None => miss,
+                };
+                let hits = tracked.hits(aig, index);
+                if let Base::State(_) = base {
+                    let clean = tracked.clean.as_ref().map_or(Lit::FALSE, |c| c.0);
+                    let held = aig.or_all(hits.iter().copied());
+                    let exact = aig.or(held, clean);
+                    fresh.exact.push(exact);
+                }
+                // The first slot holding `index` answers.
+                tracked
+                    .slots
+                    .iter()
+                    .zip(hits)
+                    .rev()
+                    .fold(untouched, |rest, (s, hit)| {
+                        gates::mux(aig, hit, &s.value, &rest)
+                    })
+            }
+        };
+        self.memo.insert(Arc::as_ptr(array), word.clone());
+        word
+    }
 }
 
 /// Whether `array`, the next value of state `me` (with slots `tracked`), writes an address
@@ -207,11 +223,7 @@ fn dirties_memo(
         Lazy::Base(_) | Lazy::Const(_) => Lit::TRUE,
         Lazy::Write(a, i, _) => {
             let below = dirties_memo(aig, a, me, tracked, memo);
-            let held: Vec<Lit> = tracked
-                .slots
-                .iter()
-                .map(|s| gates::eq(aig, &s.addr, i))
-                .collect();
+            let held = tracked.hits(aig, i);
             let held = aig.or_all(held);
             aig.or(below, !held)
         }
@@ -225,30 +237,129 @@ fn dirties_memo(
     lit
 }
 
-fn word_value(w: &[Lit], values: &Values) -> BitVec {
-    let bits: Vec<bool> = w.iter().map(|&l| values.lit(l)).collect();
-    BitVec::from_bits(&bits)
+/// The element of a constant initial value of a lazy array state, as reset values.
+pub fn constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
+    let term = model.term(init);
+    match term.op {
+        Op::ConstArray => Some(model.constant(term.args[0])?.bits().collect()),
+        _ => None,
+    }
 }
 
-/// A simulation of the abstraction (`frames`, one per frame) and its misses, from which
-/// the contents of lazy arrays are rebuilt for the original model.
-pub struct Contents<'a> {
-    pub misses: &'a [Miss],
-    pub frames: &'a [Values],
+/// The slots of lazy array state `i` , as new latches of `ts`: a fixed slot
+/// for each constant index that reads and writes of its sort use, then the free slots. Their
+/// elements start at `reset` when the state's `init` is a constant array, and then (if the
+/// state has a next-state function) a clean latch says where the rest still holds it.
+pub fn slots(
+    model: &Model,
+    ts: &mut TransitionSystem,
+    i: usize,
+    reset: Option<Vec<bool>>,
+) -> Tracked {
+    let sort = model.states()[i].sort;
+    let Sort::Array { index, element } = sort else {
+        unreachable!("lazy states are arrays")
+    };
+    let name = model.state_name(i);
+    let latches = |ts: &mut TransitionSystem, width: u32, init: Option<&[bool]>, n: &str| {
+        (0..width as usize)
+            .map(|b| {
+                let name = Some(format!("{n}[{b}]"));
+                ts.add_latch(init.map(|r| r[b]), name).lit()
+            })
+            .collect::<Word>()
+    };
+    let mut tracked = Vec::new();
+    for (j, c) in constant_indices(model, sort).iter().enumerate() {
+        let value = latches(ts, element, reset.as_deref(), &format!("{name}.fixed{j}"));
+        tracked.push(Slot {
+            addr: gates::constant(c),
+            value,
+            fixed: true,
+        });
+    }
+    for j in 0..FREE_SLOTS {
+        let addr = latches(ts, index, None, &format!("{name}.addr{j}"));
+        let value = latches(ts, element, reset.as_deref(), &format!("{name}.slot{j}"));
+        tracked.push(Slot {
+            addr,
+            value,
+            fixed: false,
+        });
+    }
+    let clean = match (&reset, model.states()[i].next) {
+        (Some(r), Some(_)) => {
+            let latch = ts.add_latch(Some(true), Some(format!("{name}.clean")));
+            let init = r.iter().map(|&b| Lit::FALSE.xor_sign(b)).collect();
+            Some((latch.lit(), init))
+        }
+        _ => None,
+    };
+    Tracked {
+        slots: tracked,
+        clean,
+    }
 }
 
-impl Contents<'_> {
-    /// The content of base `base` (of array sort `sort`, with `slots`) in frame `k`: zero
-    /// everywhere (as btorsim reads unlisted elements), except the slots' elements (the first
-    /// slot of an address wins, as in [`read`]) and, at addresses no slot holds, what the
-    /// misses of that frame read. With `later`, misses of later frames fill addresses still
-    /// unset (the initial content of a state that the frames between did not overwrite; the
-    /// replay confirms it or refutes it).
+/// The distinct constant indices of the reads and writes of arrays of `sort` (at most
+/// [`MAX_FIXED_SLOTS`], the first in term order).
+fn constant_indices(model: &Model, sort: Sort) -> Vec<BitVec> {
+    let mut found = Vec::new();
+    for t in 0..model.num_terms() {
+        let term = model.term(TermId(t as u32));
+        if !matches!(term.op, Op::Read | Op::Write) || model.sort(term.args[0]) != sort {
+            continue;
+        }
+        if let Some(c) = model.constant(term.args[1]) {
+            if !found.contains(c) {
+                found.push(c.clone());
+            }
+        }
+        if found.len() == MAX_FIXED_SLOTS {
+            break;
+        }
+    }
+    found
+}
+
+/// The reads of lazy bases that missed their slots, evaluated in each frame of a simulation of
+/// the abstraction, from which the contents of lazy arrays are rebuilt for the original model
+/// (the frames themselves are not kept: a long trace of a large system would hold them all).
+pub struct Contents {
+    /// Per frame, each miss's base, address and value.
+    reads: Vec<Vec<(Base, BitVec, BitVec)>>,
+}
+
+impl Contents {
+    /// The misses' values in `frames` (no simulation is kept when there are none).
+    pub fn new(misses: &[Miss], frames: impl Iterator<Item = Values>) -> Contents {
+        let reads = match misses.is_empty() {
+            true => Vec::new(),
+            false => frames
+                .map(|values| {
+                    (misses.iter())
+                        .map(|m| {
+                            let addr = word_value(&m.addr, &values);
+                            (m.base, addr, word_value(&m.value, &values))
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
+        Contents { reads }
+    }
+
+    /// The content of base `base` (of array sort `sort`, with `slots`) in frame `k`, whose
+    /// values are `values`: zero everywhere (as btorsim reads unlisted elements), except the
+    /// slots' elements (the first slot of an address wins, as in [`read`]) and, at addresses
+    /// no slot holds, what the misses of that frame read. With `later`, misses of later
+    /// frames fill addresses still unset (the initial content of a state that the frames
+    /// between did not overwrite; the replay confirms it or refutes it).
     pub fn array(
         &self,
         base: Base,
         slots: &[Slot],
-        k: usize,
+        (k, values): (usize, &Values),
         later: bool,
         sort: Sort,
     ) -> ArrayValue {
@@ -258,17 +369,16 @@ impl Contents<'_> {
         let mut a = ArrayValue::constant(index, BitVec::zero(element));
         let mut set = std::collections::BTreeSet::new();
         for s in slots {
-            let addr = word_value(&s.addr, &self.frames[k]);
+            let addr = word_value(&s.addr, values);
             if set.insert(addr.clone()) {
-                a.set(&addr, &word_value(&s.value, &self.frames[k]));
+                a.set(&addr, &word_value(&s.value, values));
             }
         }
-        let last = if later { self.frames.len() } else { k + 1 };
-        for values in &self.frames[k..last] {
-            for m in self.misses.iter().filter(|m| m.base == base) {
-                let addr = word_value(&m.addr, values);
+        let last = if later { self.reads.len() } else { k + 1 };
+        for reads in self.reads.iter().take(last).skip(k) {
+            for (_, addr, value) in reads.iter().filter(|r| r.0 == base) {
                 if set.insert(addr.clone()) {
-                    a.set(&addr, &word_value(&m.value, values));
+                    a.set(addr, value);
                 }
             }
         }

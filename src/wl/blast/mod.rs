@@ -22,18 +22,20 @@
 mod array;
 mod gates;
 pub mod lazy;
+mod lift;
 mod ops;
 #[cfg(test)]
 mod tests;
 
 use std::sync::Arc;
 
-use super::{ArrayValue, BitVec, Model, Op, Sort, TermId, Trace, Value};
+use super::{ArrayValue, BitVec, Model, Op, Sort, TermId, Value};
 use crate::aig::{Aig, Lit};
-use crate::ts::{simulate, TransitionSystem, Values};
+use crate::ts::{TransitionSystem, Values};
 use crate::Budget;
 use gates::Word;
-use lazy::{Base, Fresh, Lazy, Miss, Slot, Tracked};
+use lazy::{Base, Fresh, Lazy, Miss, Tracked};
+pub use lift::lift_trace;
 
 /// The bits of one word: a bit-vector, least significant bit first, or an array expanded into
 /// its elements (element `j` at position `j`), or an array too large to expand ([`lazy`]).
@@ -97,10 +99,7 @@ impl Bits {
 
     /// The word's value in one frame of a bit-level simulation.
     fn value(&self, sort: Sort, values: &Values) -> Value {
-        let word = |w: &[Lit]| {
-            let bits: Vec<bool> = w.iter().map(|&l| values.lit(l)).collect();
-            BitVec::from_bits(&bits)
-        };
+        let word = |w: &[Lit]| word_value(w, values);
         match (self, sort) {
             (Bits::Bv(w), _) => Value::Bv(word(w)),
             (Bits::Array(e), Sort::Array { index, element }) => {
@@ -113,6 +112,20 @@ impl Bits {
             (Bits::Array(_), Sort::Bv(_)) => unreachable!("array bits of a bit-vector sort"),
             (Bits::Lazy(_) | Bits::Slots(_), _) => unreachable!("lazy arrays are lifted apart"),
         }
+    }
+}
+
+/// The value of the bits `w` in one frame of a bit-level simulation.
+fn word_value(w: &[Lit], values: &Values) -> BitVec {
+    let bits: Vec<bool> = w.iter().map(|&l| values.lit(l)).collect();
+    BitVec::from_bits(&bits)
+}
+
+/// What is tracked of each lazy base, given the leaves of the model's inputs and states.
+fn tracked_of<'b>(inputs: &'b [Bits], states: &'b [Bits]) -> impl Fn(Base) -> &'b Tracked {
+    move |b| match b {
+        Base::State(i) => states[i].tracked(),
+        Base::Input(i) => inputs[i].tracked(),
     }
 }
 
@@ -272,11 +285,11 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
     let mut states = Vec::with_capacity(model.states().len());
     for (i, s) in model.states().iter().enumerate() {
         if is_lazy(s.sort) {
-            let reset = s.init.and_then(|t| lazy_constant_init(model, t));
+            let reset = s.init.and_then(|t| lazy::constant_init(model, t));
             if s.init.is_some() && reset.is_none() {
                 deferred.push(i);
             }
-            states.push(slots(model, &mut ts, i, reset));
+            states.push(Bits::Slots(lazy::slots(model, &mut ts, i, reset)));
             continue;
         }
         let resets = s.init.and_then(|t| constant_init(model, t));
@@ -318,10 +331,7 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
     }
     let bits = |t: TermId| cache[t.index()].as_ref().expect("blasted in the cone");
     let bit = |t: TermId| bits(t).bv()[0];
-    let slots_of = |b: Base| match b {
-        Base::State(i) => states[i].tracked(),
-        Base::Input(i) => inputs[i].tracked(),
-    };
+    let slots_of = tracked_of(&inputs, &states);
 
     let mut latch = 0;
     for (i, s) in model.states().iter().enumerate() {
@@ -402,6 +412,8 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
         .collect();
     ts.atoms.sort_unstable();
     ts.atoms.dedup();
+    // The borrow of the leaves ends here (an `impl Fn` may hold it until it is dropped).
+    drop(slots_of);
     for (n, l) in fresh.leaves.iter().enumerate() {
         ts.inputs.push(l.var());
         ts.names.inputs.push(Some(format!("warden.lazy{n}")));
@@ -415,86 +427,6 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
             exact: fresh.exact,
         },
     ))
-}
-
-/// The element of a constant initial value of a lazy array state, as reset values.
-fn lazy_constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
-    let term = model.term(init);
-    match term.op {
-        Op::ConstArray => Some(model.constant(term.args[0])?.bits().collect()),
-        _ => None,
-    }
-}
-
-/// The slots of lazy array state `i` (see [`lazy`]), as new latches of `ts`: a fixed slot
-/// for each constant index that reads and writes of its sort use, then the free slots. Their
-/// elements start at `reset` when the state's `init` is a constant array, and then (if the
-/// state has a next-state function) a clean latch says where the rest still holds it.
-fn slots(model: &Model, ts: &mut TransitionSystem, i: usize, reset: Option<Vec<bool>>) -> Bits {
-    let sort = model.states()[i].sort;
-    let Sort::Array { index, element } = sort else {
-        unreachable!("lazy states are arrays")
-    };
-    let name = model.state_name(i);
-    let latches = |ts: &mut TransitionSystem, width: u32, init: Option<&[bool]>, n: &str| {
-        (0..width as usize)
-            .map(|b| {
-                let name = Some(format!("{n}[{b}]"));
-                ts.add_latch(init.map(|r| r[b]), name).lit()
-            })
-            .collect::<Word>()
-    };
-    let mut tracked = Vec::new();
-    for (j, c) in constant_indices(model, sort).iter().enumerate() {
-        let value = latches(ts, element, reset.as_deref(), &format!("{name}.fixed{j}"));
-        tracked.push(Slot {
-            addr: gates::constant(c),
-            value,
-            fixed: true,
-        });
-    }
-    for j in 0..lazy::FREE_SLOTS {
-        let addr = latches(ts, index, None, &format!("{name}.addr{j}"));
-        let value = latches(ts, element, reset.as_deref(), &format!("{name}.slot{j}"));
-        tracked.push(Slot {
-            addr,
-            value,
-            fixed: false,
-        });
-    }
-    let clean = match (&reset, model.states()[i].next) {
-        (Some(r), Some(_)) => {
-            let latch = ts.add_latch(Some(true), Some(format!("{name}.clean")));
-            let init = r.iter().map(|&b| Lit::FALSE.xor_sign(b)).collect();
-            Some((latch.lit(), init))
-        }
-        _ => None,
-    };
-    Bits::Slots(Tracked {
-        slots: tracked,
-        clean,
-    })
-}
-
-/// The distinct constant indices of the reads and writes of arrays of `sort` (at most
-/// [`lazy::MAX_FIXED_SLOTS`], the first in term order).
-fn constant_indices(model: &Model, sort: Sort) -> Vec<BitVec> {
-    let mut found = Vec::new();
-    for t in 0..model.num_terms() {
-        let term = model.term(TermId(t as u32));
-        if !matches!(term.op, Op::Read | Op::Write) || model.sort(term.args[0]) != sort {
-            continue;
-        }
-        if let Some(c) = model.constant(term.args[1]) {
-            if !found.contains(c) {
-                found.push(c.clone());
-            }
-        }
-        if found.len() == lazy::MAX_FIXED_SLOTS {
-            break;
-        }
-    }
-    found
 }
 
 /// The comparisons of multi-bit words among the terms marked `needed` whose cone reaches
@@ -641,10 +573,7 @@ fn term_bits(
             }
         }
         Op::Read if is_lazy(model.sort(term.args[0])) => {
-            let slots_of = |b: Base| match b {
-                Base::State(i) => states[i].tracked(),
-                Base::Input(i) => inputs[i].tracked(),
-            };
+            let slots_of = tracked_of(inputs, states);
             let element = term.sort.element_width() as usize;
             let (array, index) = (arg(0).lazy(), arg(1).bv());
             Bits::Bv(lazy::read(aig, fresh, array, index, element, &slots_of))
@@ -664,65 +593,5 @@ fn term_bits(
             arg(1).bv(),
             arg(2).bv(),
         )),
-    }
-}
-
-/// The word-level trace of a bit-level counterexample `bit_trace` of the blasted system `ts`:
-/// every state's initial value, the free states' values in later frames, and every input in
-/// every frame, read off a simulation of the blasted system.
-pub fn lift_trace(
-    model: &Model,
-    map: &BitMap,
-    ts: &TransitionSystem,
-    bit_trace: &crate::ts::Trace,
-) -> Trace {
-    let frames: Vec<Values> = simulate(ts, bit_trace).collect();
-    let contents = lazy::Contents {
-        misses: &map.misses,
-        frames: &frames,
-    };
-    let mut states = Vec::with_capacity(frames.len());
-    let mut inputs = Vec::with_capacity(frames.len());
-    for (k, values) in frames.iter().enumerate() {
-        inputs.push(
-            model
-                .inputs()
-                .iter()
-                .zip(&map.inputs)
-                .enumerate()
-                .map(|(i, (input, b))| match b {
-                    Bits::Slots(_) => {
-                        Value::Array(contents.array(Base::Input(i), &[], k, false, input.sort))
-                    }
-                    _ => b.value(input.sort, values),
-                })
-                .collect(),
-        );
-        states.push(
-            model
-                .states()
-                .iter()
-                .zip(&map.states)
-                .enumerate()
-                .map(|(i, (s, b))| match b {
-                    _ if k > 0 && s.next.is_some() => None,
-                    // Its init gives it (and has the slots' values at frame 0).
-                    Bits::Slots(_) if k == 0 && s.init.is_some() => None,
-                    Bits::Slots(t) => {
-                        let later = k == 0 && s.next.is_some();
-                        let base = Base::State(i);
-                        Some(Value::Array(
-                            contents.array(base, &t.slots, k, later, s.sort),
-                        ))
-                    }
-                    _ => Some(b.value(s.sort, values)),
-                })
-                .collect(),
-        );
-    }
-    Trace {
-        bad: bit_trace.bad,
-        states,
-        inputs,
     }
 }
