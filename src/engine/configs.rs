@@ -68,6 +68,12 @@ pub const CONFIGS: &[Config] = &[
         about: "IC3 whose MIC drops each literal once, no CTGs nor joins (ABC pdr's default)",
     },
     Config {
+        name: "ic3-light",
+        args: "--engine ic3 --ic3-simple-mic",
+        about:
+            "IC3 whose MIC drops literals until 3 fail in a row, no CTGs nor joins (cheap lemmas)",
+    },
+    Config {
         name: "ic3-newest",
         args: "--engine ic3 --ic3-po-order newest",
         about: "IC3 working on the newest obligation of the lowest frame first (ABC pdr's order)",
@@ -157,6 +163,11 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         name: "default",
         configs: &["ic3-cdcl-deepest", "kind"],
         about: "the default: the best portfolio measured on both eval sets (README)",
+    },
+    PortfolioSet {
+        name: "default-light",
+        configs: &["ic3-cdcl-deepest", "kind", "ic3-light"],
+        about: "the default plus IC3 with cheap lemmas, for deep bugs (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "cdcl-kind",

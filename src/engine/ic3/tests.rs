@@ -78,6 +78,11 @@ fn configurations() -> Vec<Ic3Options> {
             mic_attempts: 0,
             ..off
         },
+        // `ic3-light`: plain MIC that stops after 3 failed drops in a row.
+        Ic3Options {
+            simple_mic: true,
+            ..off
+        },
         all,
         Ic3Options {
             inn: true,
