@@ -10,6 +10,8 @@
 //! uninitialised) that took BMC from 2.0 M to 1.7 M variables at depth 8 and from 28 s to
 //! 12 s (the last query from 16.4 s to 4.3 s: the cones under false inputs had been
 //! unconstrained logic the solver still decided), peak memory from 1.22 GB to 0.86 GB.
+//! A latch whose cone was skipped is unencoded in frame 0: [`Unroller::value`] reads it as
+//! its reset value, so a state read from a model stays initial (IC3's F_0 predecessors).
 //!
 //! Each frame's map from AIG variables to solver literals starts as a hash map and becomes a
 //! flat vector once it holds an eighth of the AIG's variables: a deep unrolling of a large
@@ -93,11 +95,20 @@ impl<'a> Unroller<'a> {
         decode(self.frames.get(k)?.get(l.var().index())).map(|lit| lit.xor_sign(l.is_negated()))
     }
 
-    /// The value of `l` in frame `k` of the solver's last model (unencoded counts as false).
+    /// The value of `l` in frame `k` of the solver's last model. Unencoded, a latch with a
+    /// reset value in frame 0 of an unrolling from the initial states reads as that value
+    /// (its cone may have been skipped under a false gate, and a state read from the model
+    /// must still be initial); anything else reads as false.
     pub fn value(&self, s: &impl Solver, l: aig::Lit, k: usize) -> bool {
-        self.encoded(l, k)
-            .and_then(|sl| s.value(sl))
-            .unwrap_or(false)
+        match self.encoded(l, k) {
+            Some(sl) => s.value(sl).unwrap_or(false),
+            None => match (self.start, k, self.latch_of(l.var())) {
+                (Start::Init, 0, Some(i)) => self.ts.latches[i]
+                    .init
+                    .is_some_and(|init| init ^ l.is_negated()),
+                _ => false,
+            },
+        }
     }
 
     fn frame(&mut self, k: usize) -> &mut FrameMap {
