@@ -262,4 +262,34 @@ mod tests {
         }
         assert_eq!((m.get(79), m.get(1), m.get(1000)), (7, NONE, NONE));
     }
+
+    #[test]
+    fn a_false_input_skips_the_other_cone_whose_latches_read_their_reset() {
+        // bad = (r & z) & (x & y): r resets to false, so the first input (the larger
+        // literal, encoded first) is false and x & y is never encoded.
+        let mut ts = TransitionSystem::default();
+        let y = ts.add_input(None).lit();
+        let x = ts.add_latch(Some(true), None).lit();
+        let xy = ts.aig.and(x, y);
+        let r = ts.add_latch(Some(false), None).lit();
+        let z = ts.add_input(None).lit();
+        let rz = ts.aig.and(r, z);
+        let bad = ts.aig.and(rz, xy);
+        ts.set_next(0, x);
+        ts.set_next(1, r);
+        let mut s = crate::sat::Cadical::new(&crate::Budget::new(None));
+        let mut un = Unroller::new(&ts, Start::Init);
+        let b = un.lit(&mut s, bad, 0);
+        assert_eq!([xy, x, y].map(|l| un.encoded(l, 0)), [None; 3]);
+        assert_eq!(s.solve(&[]), sat::SatResult::Sat);
+        assert!(!s.value(b).unwrap_or(true), "bad is the false constant");
+        assert!(
+            un.value(&s, x, 0) && !un.value(&s, !x, 0),
+            "x reads its reset value"
+        );
+        // The same cone from a free state is encoded whole.
+        let mut free = Unroller::new(&ts, Start::Free);
+        free.lit(&mut s, bad, 0);
+        assert!([xy, x, y].iter().all(|&l| free.encoded(l, 0).is_some()));
+    }
 }
