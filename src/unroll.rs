@@ -4,14 +4,7 @@
 //! in frame `k` and, through latches, whatever earlier frames they need. A latch in frame
 //! `k > 0` *is* the literal of its next-state function in frame `k - 1`, so frames share
 //! literals instead of being linked by equality clauses. Reset values are constants, and
-//! constants propagate through the gates, so the frames near the initial state are small:
-//! a gate with a false input is false, and its other input's cone is never encoded. On
-//! `hku24bv_ILA_Ridecore_ANDI_sanity` (440k gates per frame, 16k of 18k latches
-//! uninitialised) that took BMC from 2.0 M to 1.7 M variables at depth 8 and from 28 s to
-//! 12 s (the last query from 16.4 s to 4.3 s: the cones under false inputs had been
-//! unconstrained logic the solver still decided), peak memory from 1.22 GB to 0.86 GB.
-//! A latch whose cone was skipped is unencoded in frame 0: [`Unroller::value`] reads it as
-//! its reset value, so a state read from a model stays initial (IC3's F_0 predecessors).
+//! constants propagate through the gates, so the frames near the initial state are small.
 //!
 //! Each frame's map from AIG variables to solver literals starts as a hash map and becomes a
 //! flat vector once it holds an eighth of the AIG's variables: a deep unrolling of a large
@@ -95,20 +88,11 @@ impl<'a> Unroller<'a> {
         decode(self.frames.get(k)?.get(l.var().index())).map(|lit| lit.xor_sign(l.is_negated()))
     }
 
-    /// The value of `l` in frame `k` of the solver's last model. Unencoded, a latch with a
-    /// reset value in frame 0 of an unrolling from the initial states reads as that value
-    /// (its cone may have been skipped under a false gate, and a state read from the model
-    /// must still be initial); anything else reads as false.
+    /// The value of `l` in frame `k` of the solver's last model (unencoded counts as false).
     pub fn value(&self, s: &impl Solver, l: aig::Lit, k: usize) -> bool {
-        match self.encoded(l, k) {
-            Some(sl) => s.value(sl).unwrap_or(false),
-            None => match (self.start, k, self.latch_of(l.var())) {
-                (Start::Init, 0, Some(i)) => self.ts.latches[i]
-                    .init
-                    .is_some_and(|init| init ^ l.is_negated()),
-                _ => false,
-            },
-        }
+        self.encoded(l, k)
+            .and_then(|sl| s.value(sl))
+            .unwrap_or(false)
     }
 
     fn frame(&mut self, k: usize) -> &mut FrameMap {
@@ -122,11 +106,9 @@ impl<'a> Unroller<'a> {
         if let Some(l) = self.frames.get(k).and_then(|f| decode(f.get(v.index()))) {
             return l;
         }
-        // Iterative post-order over (variable, frame) pairs: cones can be millions deep. A
-        // gate's inputs are encoded one at a time, so that an input that turns out false
-        // (reset values propagate) saves the other input's whole cone.
-        let mut stack = vec![(v, k)];
-        while let Some((v, k)) = stack.pop() {
+        // Iterative post-order over (variable, frame) pairs: cones can be millions deep.
+        let mut stack = vec![(v, k, false)];
+        while let Some((v, k, expanded)) = stack.pop() {
             if self.frame(k).get(v.index()) != NONE {
                 continue;
             }
@@ -134,23 +116,16 @@ impl<'a> Unroller<'a> {
                 Node::False => self.gates.false_lit(s),
                 Node::And(a, b) => {
                     let frame = &self.frames[k];
-                    let input = |x: aig::Lit| {
-                        decode(frame.get(x.var().index())).map(|l| l.xor_sign(x.is_negated()))
-                    };
-                    let (la, lb) = (input(a), input(b));
-                    let f = self.gates.false_lit(s);
-                    match (la, lb) {
-                        _ if la == Some(f) || lb == Some(f) => f,
-                        (Some(la), Some(lb)) => self.gates.and(s, la, lb),
-                        (None, _) => {
-                            stack.extend([(v, k), (a.var(), k)]);
-                            continue;
-                        }
-                        (_, None) => {
-                            stack.extend([(v, k), (b.var(), k)]);
-                            continue;
-                        }
+                    let (la, lb) = (frame.get(a.var().index()), frame.get(b.var().index()));
+                    if !expanded || la == NONE || lb == NONE {
+                        stack.push((v, k, true));
+                        stack.push((a.var(), k, false));
+                        stack.push((b.var(), k, false));
+                        continue;
                     }
+                    let la = decode(la).unwrap().xor_sign(a.is_negated());
+                    let lb = decode(lb).unwrap().xor_sign(b.is_negated());
+                    self.gates.and(s, la, lb)
                 }
                 Node::Leaf => match self.latch_of(v) {
                     Some(i) if k > 0 => {
@@ -158,7 +133,8 @@ impl<'a> Unroller<'a> {
                         match decode(self.frame(k - 1).get(next.var().index())) {
                             Some(l) => l.xor_sign(next.is_negated()),
                             None => {
-                                stack.extend([(v, k), (next.var(), k - 1)]);
+                                stack.push((v, k, true));
+                                stack.push((next.var(), k - 1, false));
                                 continue;
                             }
                         }
@@ -261,35 +237,5 @@ mod tests {
             assert_eq!(m.get(v * 3), v as u32 + 100);
         }
         assert_eq!((m.get(79), m.get(1), m.get(1000)), (7, NONE, NONE));
-    }
-
-    #[test]
-    fn a_false_input_skips_the_other_cone_whose_latches_read_their_reset() {
-        // bad = (r & z) & (x & y): r resets to false, so the first input (the larger
-        // literal, encoded first) is false and x & y is never encoded.
-        let mut ts = TransitionSystem::default();
-        let y = ts.add_input(None).lit();
-        let x = ts.add_latch(Some(true), None).lit();
-        let xy = ts.aig.and(x, y);
-        let r = ts.add_latch(Some(false), None).lit();
-        let z = ts.add_input(None).lit();
-        let rz = ts.aig.and(r, z);
-        let bad = ts.aig.and(rz, xy);
-        ts.set_next(0, x);
-        ts.set_next(1, r);
-        let mut s = crate::sat::Cadical::new(&crate::Budget::new(None));
-        let mut un = Unroller::new(&ts, Start::Init);
-        let b = un.lit(&mut s, bad, 0);
-        assert_eq!([xy, x, y].map(|l| un.encoded(l, 0)), [None; 3]);
-        assert_eq!(s.solve(&[]), sat::SatResult::Sat);
-        assert!(!s.value(b).unwrap_or(true), "bad is the false constant");
-        assert!(
-            un.value(&s, x, 0) && !un.value(&s, !x, 0),
-            "x reads its reset value"
-        );
-        // The same cone from a free state is encoded whole.
-        let mut free = Unroller::new(&ts, Start::Free);
-        free.lit(&mut s, bad, 0);
-        assert!([xy, x, y].iter().all(|&l| free.encoded(l, 0).is_some()));
     }
 }
