@@ -14,6 +14,9 @@ pub fn lift_trace(
     ts: &TransitionSystem,
     bit_trace: &crate::ts::Trace,
 ) -> Trace {
+    // Two passes over the simulation: a lazy array's content at frame 0 can come from a
+    // miss of a later frame, and keeping every frame instead would cost memory on long traces
+    // (without misses the first pass reads nothing).
     let contents = lazy::Contents::new(&map.misses, simulate(ts, bit_trace));
     let mut states = Vec::with_capacity(bit_trace.inputs.len());
     let mut inputs = Vec::with_capacity(bit_trace.inputs.len());
