@@ -57,7 +57,8 @@ impl FrameSolver<'_> {
         domain
     }
 
-    /// Adds to `domain` the encoded variables of the cones of `roots` (variable, frame).
+    /// Adds to `domain` the encoded variables of the cones of `roots` (variable, frame),
+    /// walking through the gates the unroller merged away.
     fn cone(&mut self, mut stack: Vec<(aig::Var, usize)>, domain: &mut Vec<sat::Var>) {
         let ts = self.un.ts();
         self.stamp += 1;
@@ -70,13 +71,12 @@ impl FrameSolver<'_> {
                 continue;
             }
             *seen = self.stamp;
-            let Some(x) = self.un.encoded(v.lit(), k) else {
-                continue;
-            };
-            domain.push(x.var());
+            // A gate merged into a wider one has no variable, but its inputs may.
+            let encoded = self.un.encoded(v.lit(), k);
+            domain.extend(encoded.map(|x| x.var()));
             match ts.aig.node(v) {
                 Node::And(a, b) => stack.extend([(a.var(), k), (b.var(), k)]),
-                Node::Leaf if k == 1 => {
+                Node::Leaf if k == 1 && encoded.is_some() => {
                     if let Some(i) = self.un.latch_of(v) {
                         stack.push((ts.latches[i].next.var(), 0));
                     }

@@ -13,12 +13,20 @@
 //! A latch whose cone was skipped is unencoded in frame 0: [`Unroller::value`] reads it as
 //! its reset value, so a state read from a model stays initial (IC3's F_0 predecessors).
 //!
+//! With [`Unroller::merging_gates`], gates used once are merged into wide ANDs and
+//! multiplexers ([`shape`]): fewer variables and clauses for the same models. A merged gate has no literal of its own;
+//! [`Unroller::value`] evaluates it from its inputs.
+//!
 //! Each frame's map from AIG variables to solver literals starts as a hash map and becomes a
 //! flat vector once it holds an eighth of the AIG's variables: a deep unrolling of a large
 //! circuit whose frames encode only a small cone then costs memory in proportion to what is
 //! encoded, not `4 * num_vars` bytes per frame.
 
+mod shape;
+
 use rustc_hash::FxHashMap;
+
+use self::shape::{Operands, SingleUse};
 
 use crate::aig::{self, Node};
 use crate::sat::tseitin::Gates;
@@ -46,6 +54,8 @@ pub struct Unroller<'a> {
     /// `frames[k]`: the solver literal codes of the AIG variables encoded in frame `k`.
     frames: Vec<FrameMap>,
     gates: Gates,
+    /// Which gates may merge into wide ones (none unless [`Self::merging_gates`]).
+    single: Option<SingleUse>,
 }
 
 impl<'a> Unroller<'a> {
@@ -61,7 +71,18 @@ impl<'a> Unroller<'a> {
             start,
             frames: Vec::new(),
             gates: Gates::default(),
+            single: None,
         }
+    }
+
+    /// The same unrolling with single-use gates merged into wide ANDs and multiplexers
+    /// ([`shape`]), for the engines that only ask for models and cores (BMC, k-induction,
+    /// IC3). The interpolating engines keep one variable per AND gate: their interpolants
+    /// come from the solver's proof, and from the merged encoding the localization tests'
+    /// interpolants named more latches than the abstraction needs.
+    pub fn merging_gates(mut self) -> Unroller<'a> {
+        self.single = Some(SingleUse::new(self.ts));
+        self
     }
 
     /// The index of the latch whose output variable is `v`, if `v` is one.
@@ -95,20 +116,53 @@ impl<'a> Unroller<'a> {
         decode(self.frames.get(k)?.get(l.var().index())).map(|lit| lit.xor_sign(l.is_negated()))
     }
 
-    /// The value of `l` in frame `k` of the solver's last model. Unencoded, a latch with a
-    /// reset value in frame 0 of an unrolling from the initial states reads as that value
-    /// (its cone may have been skipped under a false gate, and a state read from the model
-    /// must still be initial); anything else reads as false.
+    /// The value of `l` in frame `k` of the solver's last model. An unencoded gate (merged
+    /// into a wider one, or under a false input) is evaluated from its inputs; an unencoded
+    /// latch with a reset value in frame 0 of an unrolling from the initial states reads as
+    /// that value (its cone may have been skipped under a false gate, and a state read from
+    /// the model must still be initial); anything else undetermined reads as false.
     pub fn value(&self, s: &impl Solver, l: aig::Lit, k: usize) -> bool {
-        match self.encoded(l, k) {
-            Some(sl) => s.value(sl).unwrap_or(false),
-            None => match (self.start, k, self.latch_of(l.var())) {
-                (Start::Init, 0, Some(i)) => self.ts.latches[i]
-                    .init
-                    .is_some_and(|init| init ^ l.is_negated()),
-                _ => false,
-            },
+        let Some(sl) = self.encoded(l, k) else {
+            return self.evaluate(s, l.var(), k).unwrap_or(false) ^ l.is_negated();
+        };
+        s.value(sl).unwrap_or(false)
+    }
+
+    /// The value of unencoded `v` in frame `k` of the last model, where the encoded
+    /// variables of the frame and the reset values determine it.
+    fn evaluate(&self, s: &impl Solver, v: aig::Var, k: usize) -> Option<bool> {
+        let mut known: FxHashMap<u32, Option<bool>> = FxHashMap::default();
+        let mut stack = vec![v];
+        while let Some(&u) = stack.last() {
+            if known.contains_key(&u.0) {
+                stack.pop();
+                continue;
+            }
+            let value = match (self.encoded(u.lit(), k), self.ts.aig.node(u)) {
+                (Some(sl), _) => s.value(sl),
+                (None, Node::False) => Some(false),
+                (None, Node::And(a, b)) => {
+                    let (Some(&x), Some(&y)) = (known.get(&a.var().0), known.get(&b.var().0))
+                    else {
+                        stack.extend([a.var(), b.var()]);
+                        continue;
+                    };
+                    let (x, y) = (x.map(|x| x ^ a.is_negated()), y.map(|y| y ^ b.is_negated()));
+                    match (x, y) {
+                        (Some(false), _) | (_, Some(false)) => Some(false),
+                        (Some(true), Some(true)) => Some(true),
+                        _ => None,
+                    }
+                }
+                (None, Node::Leaf) => match (self.start, k, self.latch_of(u)) {
+                    (Start::Init, 0, Some(i)) => self.ts.latches[i].init,
+                    _ => None,
+                },
+            };
+            known.insert(u.0, value);
+            stack.pop();
         }
+        known[&v.0]
     }
 
     fn frame(&mut self, k: usize) -> &mut FrameMap {
@@ -124,7 +178,8 @@ impl<'a> Unroller<'a> {
         }
         // Iterative post-order over (variable, frame) pairs: cones can be millions deep. A
         // gate's inputs are encoded one at a time, so that an input that turns out false
-        // (reset values propagate) saves the other input's whole cone.
+        // (reset values propagate) saves the others' whole cones, and a multiplexer whose
+        // select is constant encodes only the branch it selects.
         let mut stack = vec![(v, k)];
         while let Some((v, k)) = stack.pop() {
             if self.frame(k).get(v.index()) != NONE {
@@ -132,24 +187,22 @@ impl<'a> Unroller<'a> {
             }
             let lit = match self.ts.aig.node(v) {
                 Node::False => self.gates.false_lit(s),
-                Node::And(a, b) => {
+                Node::And(..) => {
+                    let f = self.gates.false_lit(s);
                     let frame = &self.frames[k];
                     let input = |x: aig::Lit| {
                         decode(frame.get(x.var().index())).map(|l| l.xor_sign(x.is_negated()))
                     };
-                    let (la, lb) = (input(a), input(b));
-                    let f = self.gates.false_lit(s);
-                    match (la, lb) {
-                        _ if la == Some(f) || lb == Some(f) => f,
-                        (Some(la), Some(lb)) => self.gates.and(s, la, lb),
-                        (None, _) => {
-                            stack.extend([(v, k), (a.var(), k)]);
+                    let shape = shape::of(&self.ts.aig, self.single.as_ref(), v, |u| {
+                        frame.get(u.index()) == NONE
+                    });
+                    match shape.operands(input, f) {
+                        Err(x) => {
+                            stack.extend([(v, k), (x.var(), k)]);
                             continue;
                         }
-                        (_, None) => {
-                            stack.extend([(v, k), (b.var(), k)]);
-                            continue;
-                        }
+                        Ok(Operands::Ite(c, t, e)) => self.gates.ite(s, c, t, e),
+                        Ok(Operands::And(mut lits)) => self.gates.and_all(s, &mut lits),
                     }
                 }
                 Node::Leaf => match self.latch_of(v) {
@@ -265,20 +318,21 @@ mod tests {
 
     #[test]
     fn a_false_input_skips_the_other_cone_whose_latches_read_their_reset() {
-        // bad = (r & z) & (x & y): r resets to false, so the first input (the larger
-        // literal, encoded first) is false and x & y is never encoded.
+        // bad = (r & z) & (x & y), one wide AND whose operands are encoded smallest first:
+        // r resets to false, so nothing else is encoded. x & y is also x's next state, so
+        // it stays a gate of its own.
         let mut ts = TransitionSystem::default();
+        let r = ts.add_latch(Some(false), None).lit();
+        let z = ts.add_input(None).lit();
         let y = ts.add_input(None).lit();
         let x = ts.add_latch(Some(true), None).lit();
         let xy = ts.aig.and(x, y);
-        let r = ts.add_latch(Some(false), None).lit();
-        let z = ts.add_input(None).lit();
         let rz = ts.aig.and(r, z);
         let bad = ts.aig.and(rz, xy);
-        ts.set_next(0, x);
-        ts.set_next(1, r);
+        ts.set_next(0, r);
+        ts.set_next(1, xy);
         let mut s = crate::sat::Cadical::new(&crate::Budget::new(None));
-        let mut un = Unroller::new(&ts, Start::Init);
+        let mut un = Unroller::new(&ts, Start::Init).merging_gates();
         let b = un.lit(&mut s, bad, 0);
         assert_eq!([xy, x, y].map(|l| un.encoded(l, 0)), [None; 3]);
         assert_eq!(s.solve(&[]), sat::SatResult::Sat);
@@ -291,5 +345,51 @@ mod tests {
         let mut free = Unroller::new(&ts, Start::Free);
         free.lit(&mut s, bad, 0);
         assert!([xy, x, y].iter().all(|&l| free.encoded(l, 0).is_some()));
+    }
+
+    #[test]
+    fn merged_gates_keep_the_models_and_read_their_values() {
+        // bad = c ? (x & y & z) : w, where x & y is used once: one wide AND and one
+        // multiplexer, no literal for x & y, which still reads its value.
+        let mut ts = TransitionSystem::default();
+        let [c, x, y, z, w] = [(); 5].map(|_| ts.add_input(None).lit());
+        let xy = ts.aig.and(x, y);
+        let xyz = ts.aig.and(xy, z);
+        let bad = ts.aig.mux(c, xyz, w);
+        ts.bad.push(bad);
+        let mut s = crate::sat::Cadical::new(&crate::Budget::new(None));
+        let mut un = Unroller::new(&ts, Start::Free).merging_gates();
+        let b = un.lit(&mut s, bad, 0);
+        assert_eq!(un.encoded(xy, 0), None, "x & y is merged");
+        let ins = [c, x, y, z, w].map(|l| un.lit(&mut s, l, 0));
+        for bits in 0..32u32 {
+            let v: Vec<bool> = (0..5).map(|i| bits >> i & 1 == 1).collect();
+            let assume: Vec<sat::Lit> = (ins.iter().zip(&v))
+                .map(|(&l, &b)| l.xor_sign(!b))
+                .collect();
+            assert_eq!(s.solve(&assume), sat::SatResult::Sat);
+            let expect = if v[0] { v[1] && v[2] && v[3] } else { v[4] };
+            assert_eq!(s.value(b), Some(expect), "inputs {v:?}");
+            assert_eq!(un.value(&s, xy, 0), v[1] && v[2], "inputs {v:?}");
+        }
+    }
+
+    #[test]
+    fn a_constant_select_encodes_only_the_branch_it_picks() {
+        // bad = s ? (x & y) : w with s reset to true: w is never encoded.
+        let mut ts = TransitionSystem::default();
+        let sel = ts.add_latch(Some(true), None).lit();
+        let [x, y, w] = [(); 3].map(|_| ts.add_input(None).lit());
+        let xy = ts.aig.and(x, y);
+        let bad = ts.aig.mux(sel, xy, w);
+        ts.set_next(0, sel);
+        ts.bad.push(bad);
+        let mut s = crate::sat::Cadical::new(&crate::Budget::new(None));
+        let mut un = Unroller::new(&ts, Start::Init).merging_gates();
+        let b = un.lit(&mut s, bad, 0);
+        assert_eq!(un.encoded(w, 0), None);
+        let (lx, ly) = (un.lit(&mut s, x, 0), un.lit(&mut s, y, 0));
+        assert_eq!(s.solve(&[lx, ly, !b]), sat::SatResult::Unsat);
+        assert_eq!(s.solve(&[!lx, b]), sat::SatResult::Unsat);
     }
 }
