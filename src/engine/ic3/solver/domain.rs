@@ -11,9 +11,10 @@
 //! the constraints of both frames and the state signals (`--ic3-inn`) that lemmas or
 //! temporary clauses name in the current state. Every clause of a frame solver is then
 //! either (a) made of domain variables only: lemmas and temporary clauses (state variables,
-//! signals and activation literals), the clauses of the gates of the domain (whose inputs are in it),
-//! the constraint units and the definitions of `valid` and `next_valid` (whose cones are
-//! roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
+//! signals and activation literals), the clauses of the gates of the domain (whose inputs
+//! are in it: the walk goes through the gates the unroller merged into wider ones to their
+//! operands), the constraint units and the definitions of `valid` and `next_valid` (whose
+//! cones are roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
 //! is a cube; or (c) a clause of a guard that is neither assumed nor retired, whose
 //! negation satisfies it. Given any assignment of the domain that satisfies the clauses of
 //! (a), evaluating the gates and `bad` outside the domain from the leaves (all assigned)
