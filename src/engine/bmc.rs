@@ -77,6 +77,8 @@ pub struct Bmc {
     queries: u64,
     frames: u64,
     max_step: u64,
+    /// Solver variables of the unrolling when the last query was asked.
+    vars: u64,
 }
 
 impl Bmc {
@@ -89,6 +91,7 @@ impl Bmc {
             queries: 0,
             frames: 0,
             max_step: 0,
+            vars: 0,
         }
     }
 
@@ -132,7 +135,9 @@ impl Engine for Bmc {
             self.frames = hi as u64 + 1;
             self.max_step = self.max_step.max((hi + 1 - lo) as u64);
             let started = Instant::now();
-            match frames.check_frames(lo..=hi) {
+            let result = frames.check_frames(lo..=hi);
+            self.vars = frames.solver.num_vars() as u64;
+            match result {
                 SatResult::Sat => return Verdict::Unsafe(frames.trace_in(lo..=hi)),
                 SatResult::Unsat if self.opts.jump => {
                     crate::log::info(2, format_args!("bmc: frame {hi} is not bad"));
@@ -159,6 +164,7 @@ impl Engine for Bmc {
             ("bmc_queries", self.queries),
             ("bmc_frames", self.frames),
             ("bmc_max_step", self.max_step),
+            ("bmc_vars", self.vars),
         ]
     }
 }
@@ -187,7 +193,7 @@ impl<'a> Bounded<'a> {
     pub(crate) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Bounded<'a> {
         Bounded {
             solver: Cadical::new(budget),
-            un: Unroller::new(ts, Start::Init),
+            un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
         }
     }

@@ -51,6 +51,11 @@ impl Cadical {
             .expect("CaDiCaL accepts a conflict limit");
     }
 
+    /// The variables made so far.
+    pub fn num_vars(&self) -> u32 {
+        self.next_var
+    }
+
     /// A solver for one query on a fresh formula (IMC's fixpoint checks).
     pub fn for_one_shot(budget: &Budget) -> Cadical {
         let mut s = Cadical::for_small_queries(budget);

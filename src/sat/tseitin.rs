@@ -33,6 +33,69 @@ impl Gates {
         g
     }
 
+    /// The literal of the conjunction of `lits` (at least one): one variable and `n + 1`
+    /// clauses for what a tree of two-input gates would give `n - 1` variables and
+    /// `3 (n - 1)` clauses. Constants and repeated or complementary operands fold.
+    pub fn and_all(&mut self, s: &mut impl Solver, lits: &mut Vec<Lit>) -> Lit {
+        let f = self.false_lit(s);
+        lits.retain(|&l| l != !f);
+        lits.sort_unstable();
+        lits.dedup();
+        if lits.contains(&f) || lits.windows(2).any(|w| w[0] == !w[1]) {
+            return f;
+        }
+        match lits[..] {
+            [] => !f,
+            [l] => l,
+            [a, b] => self.and(s, a, b),
+            _ => {
+                let g = s.new_var().pos_lit();
+                for &l in lits.iter() {
+                    s.add_clause(&[!g, l]);
+                }
+                lits.iter_mut().for_each(|l| *l = !*l);
+                lits.push(g);
+                s.add_clause(lits);
+                g
+            }
+        }
+    }
+
+    /// The literal of `c ? t : e`: one variable and four clauses (six unless `t = !e`, the
+    /// two redundant ones help propagation) for what three two-input gates would give three
+    /// variables and nine clauses. A constant operand reduces it to one gate.
+    pub fn ite(&mut self, s: &mut impl Solver, c: Lit, t: Lit, e: Lit) -> Lit {
+        let f = self.false_lit(s);
+        if c == f || t == e {
+            return if c == f { e } else { t };
+        }
+        if c == !f {
+            return t;
+        }
+        if t == f || t == !c {
+            return self.and(s, !c, e);
+        }
+        if e == f || e == c {
+            return self.and(s, c, t);
+        }
+        if t == !f || t == c {
+            return !self.and(s, !c, !e);
+        }
+        if e == !f || e == !c {
+            return !self.and(s, c, !t);
+        }
+        let g = s.new_var().pos_lit();
+        s.add_clause(&[!c, !t, g]);
+        s.add_clause(&[!c, t, !g]);
+        s.add_clause(&[c, !e, g]);
+        s.add_clause(&[c, e, !g]);
+        if t != !e {
+            s.add_clause(&[!t, !e, g]);
+            s.add_clause(&[t, e, !g]);
+        }
+        g
+    }
+
     /// A literal fixed to false by a unit clause.
     pub fn false_lit(&mut self, s: &mut impl Solver) -> Lit {
         *self.false_lit.get_or_insert_with(|| {

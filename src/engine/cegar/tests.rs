@@ -263,16 +263,14 @@ fn an_atoms_split_refines_with_the_word_level_comparisons() {
             "{domain:?}: {:?}",
             e.stats()
         );
-        // Without them the atoms are the counter's latches.
+        // Without them the atoms are the counter's latches: still a proof (how many
+        // predicates it takes depends on the spurious paths the abstract engine returns:
+        // `c[7] == 0` alone suffices, and the interpolants sometimes find it).
         let bits = TransitionSystem {
             atoms: Vec::new(),
             ..ts.clone()
         };
-        let (_, e) = check(&bits, opts);
-        assert!(
-            stat(&e, "cegar_precision") > 2,
-            "{domain:?}: {:?}",
-            e.stats()
-        );
+        let (v, _) = check(&bits, opts);
+        assert!(matches!(v, Verdict::Safe(_)), "{domain:?} on bits: {v:?}");
     }
 }

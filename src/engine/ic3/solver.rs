@@ -85,7 +85,7 @@ impl<'a> FrameSolver<'a> {
                 Ic3Sat::Cadical => Backend::Cadical(Cadical::for_small_queries(budget)),
                 Ic3Sat::Cdcl => Backend::Cdcl(Box::new(Cdcl::new(budget))),
             },
-            un: Unroller::new(ts, start),
+            un: Unroller::new(ts, start).merging_gates(),
             budget: budget.clone(),
             temp: None,
             bad: None,

@@ -67,7 +67,7 @@ impl<'a> Step<'a> {
         Step {
             ts,
             solver: Cadical::new(budget),
-            un: Unroller::new(ts, Start::Free),
+            un: Unroller::new(ts, Start::Free).merging_gates(),
             depth: None,
             query: None,
             simple_path: None,

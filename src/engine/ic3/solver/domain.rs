@@ -11,9 +11,10 @@
 //! the constraints of both frames and the state signals (`--ic3-inn`) that lemmas or
 //! temporary clauses name in the current state. Every clause of a frame solver is then
 //! either (a) made of domain variables only: lemmas and temporary clauses (state variables,
-//! signals and activation literals), the clauses of the gates of the domain (whose inputs are in it),
-//! the constraint units and the definitions of `valid` and `next_valid` (whose cones are
-//! roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
+//! signals and activation literals), the clauses of the gates of the domain (whose inputs
+//! are in it: the walk goes through the gates the unroller merged into wider ones to their
+//! operands), the constraint units and the definitions of `valid` and `next_valid` (whose
+//! cones are roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
 //! is a cube; or (c) a clause of a guard that is neither assumed nor retired, whose
 //! negation satisfies it. Given any assignment of the domain that satisfies the clauses of
 //! (a), evaluating the gates and `bad` outside the domain from the leaves (all assigned)
@@ -57,7 +58,8 @@ impl FrameSolver<'_> {
         domain
     }
 
-    /// Adds to `domain` the encoded variables of the cones of `roots` (variable, frame).
+    /// Adds to `domain` the encoded variables of the cones of `roots` (variable, frame),
+    /// walking through the gates the unroller merged away.
     fn cone(&mut self, mut stack: Vec<(aig::Var, usize)>, domain: &mut Vec<sat::Var>) {
         let ts = self.un.ts();
         self.stamp += 1;
@@ -70,13 +72,12 @@ impl FrameSolver<'_> {
                 continue;
             }
             *seen = self.stamp;
-            let Some(x) = self.un.encoded(v.lit(), k) else {
-                continue;
-            };
-            domain.push(x.var());
+            // A gate merged into a wider one has no variable, but its inputs may.
+            let encoded = self.un.encoded(v.lit(), k);
+            domain.extend(encoded.map(|x| x.var()));
             match ts.aig.node(v) {
                 Node::And(a, b) => stack.extend([(a.var(), k), (b.var(), k)]),
-                Node::Leaf if k == 1 => {
+                Node::Leaf if k == 1 && encoded.is_some() => {
                     if let Some(i) = self.un.latch_of(v) {
                         stack.push((ts.latches[i].next.var(), 0));
                     }
