@@ -66,10 +66,10 @@ impl Gates {
     /// variables and nine clauses. A constant operand reduces it to one gate.
     pub fn ite(&mut self, s: &mut impl Solver, c: Lit, t: Lit, e: Lit) -> Lit {
         let f = self.false_lit(s);
-        if c == f || t == e {
-            return if c == f { e } else { t };
+        if c == f {
+            return e;
         }
-        if c == !f {
+        if c == !f || t == e {
             return t;
         }
         if t == f || t == !c {

@@ -190,14 +190,10 @@ impl<'a> Unroller<'a> {
                 Node::False => self.gates.false_lit(s),
                 Node::And(..) => {
                     let f = self.gates.false_lit(s);
-                    let frame = &self.frames[k];
-                    let input = |x: aig::Lit| {
-                        decode(frame.get(x.var().index())).map(|l| l.xor_sign(x.is_negated()))
-                    };
                     let shape = shape::of(&self.ts.aig, self.single.as_ref(), v, |u| {
-                        frame.get(u.index()) == NONE
+                        self.encoded(u.lit(), k).is_none()
                     });
-                    match shape.operands(input, f) {
+                    match shape.operands(|x| self.encoded(x, k), f) {
                         Err(x) => {
                             stack.extend([(v, k), (x.var(), k)]);
                             continue;

@@ -112,17 +112,12 @@ pub(super) fn of(
     free: impl Fn(aig::Var) -> bool,
 ) -> Shape {
     let mergeable = |l: aig::Lit| single.is_some_and(|s| s.get(l.var())) && free(l.var());
-    if let Some((c, t, e)) = ite(aig, v).filter(|_| {
-        let Node::And(a, b) = aig.node(v) else {
-            unreachable!("ite() only matches gates")
-        };
-        mergeable(a) && mergeable(b)
-    }) {
-        return Shape::Ite { c, t, e };
-    }
     let Node::And(a, b) = aig.node(v) else {
         unreachable!("shapes are asked of gates only")
     };
+    if let Some((c, t, e)) = ite(aig, v).filter(|_| mergeable(a) && mergeable(b)) {
+        return Shape::Ite { c, t, e };
+    }
     let mut leaves = Vec::new();
     let mut todo = vec![a, b];
     while let Some(l) = todo.pop() {
