@@ -124,9 +124,23 @@ impl<'a> Unroller<'a> {
     /// the model must still be initial); anything else undetermined reads as false.
     pub fn value(&self, s: &impl Solver, l: aig::Lit, k: usize) -> bool {
         let Some(sl) = self.encoded(l, k) else {
-            return self.evaluate(s, l.var(), k).unwrap_or(false) ^ l.is_negated();
+            // A leaf needs no walk (IC3 reads every latch of a predecessor, most unencoded).
+            let value = match self.ts.aig.node(l.var()) {
+                Node::Leaf => self.leaf_value(l.var(), k),
+                _ => self.evaluate(s, l.var(), k),
+            };
+            return value.unwrap_or(false) ^ l.is_negated();
         };
         s.value(sl).unwrap_or(false)
+    }
+
+    /// The value of unencoded leaf `v` in frame `k`: its reset value in frame 0 of an
+    /// unrolling from the initial states, else undetermined.
+    fn leaf_value(&self, v: aig::Var, k: usize) -> Option<bool> {
+        match (self.start, k, self.latch_of(v)) {
+            (Start::Init, 0, Some(i)) => self.ts.latches[i].init,
+            _ => None,
+        }
     }
 
     /// The value of unencoded `v` in frame `k` of the last model, where the encoded
@@ -155,10 +169,7 @@ impl<'a> Unroller<'a> {
                         _ => None,
                     }
                 }
-                (None, Node::Leaf) => match (self.start, k, self.latch_of(u)) {
-                    (Start::Init, 0, Some(i)) => self.ts.latches[i].init,
-                    _ => None,
-                },
+                (None, Node::Leaf) => self.leaf_value(u, k),
             };
             known.insert(u.0, value);
             stack.pop();
