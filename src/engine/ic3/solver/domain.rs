@@ -16,19 +16,19 @@
 //!
 //! Why a `Sat` answer restricted to the domain is sound (the contract of
 //! [`crate::sat::Cdcl::solve_in`]). Every original clause of a frame solver is either (a) made
-//! of domain variables only: lemmas, candidates and guards (named) and the query's temporary clause, the
-//! clauses of the gates of the domain (whose inputs are in it: the walk goes through the gates
-//! the unroller merged into wider ones to their operands), the constraint units, the definition
-//! of `valid`, and that of `next_valid` when it is assumed (their cones are roots); or (b) the
-//! definition of a gate outside the domain, or of `bad` when the target is a cube; or (c) a
-//! retired temporary clause, satisfied by its level-0 unit, or the definition of an unassumed
-//! `next_valid` (`v -> c'`), satisfied by `v` false. Take the trail's values for the domain,
-//! any values for the leaves (latches, inputs) outside it (their level-0 values, or false as
-//! [`FrameSolver::state`] reads them), `next_valid` false when it is outside, and evaluate the
-//! gates and `bad` outside the domain from the leaves: (a) holds because the solver assigned
-//! the whole domain without conflict, (b) by evaluation, (c) by its unit or `v` false. That is
-//! a model of the original clauses, so learnt clauses (implied by them) hold in it too, and the
-//! state and inputs IC3 reads are that model's.
+//! of domain variables only: lemmas, candidates and guards (named) and the query's temporary
+//! clause, the clauses of the gates of the domain (whose inputs are in it: the walk goes
+//! through the gates the unroller merged into wider ones to their operands), the constraint
+//! units, the definition of `valid`, and that of `next_valid` when it is assumed (their cones
+//! are roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
+//! is a cube; or (c) a retired temporary clause, satisfied by its level-0 unit, or the
+//! definition of an unassumed `next_valid` (`v -> c'`), satisfied by `v` false. Take the
+//! trail's values for the domain, any values for the leaves (latches, inputs) outside it (their
+//! level-0 values, or false as [`FrameSolver::state`] reads them), `next_valid` false when it
+//! is outside, and evaluate the gates and `bad` outside the domain from the leaves: (a) holds
+//! because the solver assigned the whole domain without conflict, (b) by evaluation, (c) by its
+//! unit or `v` false. That is a model of the original clauses, so learnt clauses (implied by
+//! them) hold in it too, and the state and inputs IC3 reads are that model's.
 
 use super::{FrameSolver, Target};
 use crate::aig::{self, Node};
