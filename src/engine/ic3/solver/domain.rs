@@ -49,8 +49,12 @@ impl FrameSolver<'_> {
         // through the next-state functions of their latches and is most of the domain on
         // designs with many constraints (zipcpu: 8,172 variables of it in the next state,
         // 1,200 in the current one).
-        let next = self.next_valid.filter(|v| assumptions.contains(v));
-        let frames: &[usize] = if next.is_some() { &[0, 1] } else { &[0] };
+        let assumed = |v: sat::Lit| assumptions.contains(&v);
+        let frames: &[usize] = if self.next_valid.is_some_and(assumed) {
+            &[0, 1]
+        } else {
+            &[0]
+        };
         let mut roots: Vec<(aig::Var, usize)> = (ts.constraints.iter())
             .flat_map(|c| frames.iter().map(|&k| (c.var(), k)))
             .chain(self.signals.iter().map(|&v| (v, 0)))
