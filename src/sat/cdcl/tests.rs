@@ -109,35 +109,6 @@ fn a_domain_limits_the_decisions() {
 }
 
 #[test]
-fn implied_variables_are_assigned_by_propagation_or_decided_last() {
-    let mut s = Cdcl::new(&Budget::new(None));
-    let [a, b, g, h] = lits(&mut s, 4)[..] else {
-        unreachable!()
-    };
-    // g <-> a & b; h is free.
-    s.add_clause(&[!g, a]);
-    s.add_clause(&[!g, b]);
-    s.add_clause(&[g, !a, !b]);
-    let decided = [a.var(), b.var()];
-    assert_eq!(s.solve_in(&[a, b], &decided, &[g.var()]), SatResult::Sat);
-    assert_eq!(s.value(g), Some(true), "propagated from its inputs");
-    assert_eq!(s.solve_in(&[!g], &decided, &[g.var()]), SatResult::Sat);
-    assert!(s.value(a) == Some(false) || s.value(b) == Some(false));
-    // An implied variable nothing assigns is decided once the others are all assigned.
-    assert_eq!(
-        s.solve_in(&[a], &decided, &[g.var(), h.var()]),
-        SatResult::Sat
-    );
-    assert!(s.value(h).is_some() && s.value(g) == s.value(b));
-    // Both tiers are inside the domain: a conflict through an implied variable is found.
-    s.add_clause(&[!h, !g]);
-    assert_eq!(
-        s.solve_in(&[a, b, h], &decided, &[g.var(), h.var()]),
-        SatResult::Unsat
-    );
-}
-
-#[test]
 fn a_domain_limits_propagation_above_level_0_only() {
     let mut s = Cdcl::new(&Budget::new(None));
     let [a, b, c, d] = lits(&mut s, 4)[..] else {
