@@ -192,7 +192,7 @@ impl<'a> FrameSolver<'a> {
                 let Backend::Cdcl(ref mut s) = self.sat else {
                     unreachable!("matched above")
                 };
-                s.solve_in(&all, &domain.decided, &domain.implied)
+                s.solve_in(&all, &domain)
             }
         };
         match result {

@@ -1,12 +1,6 @@
 //! The VSIDS order: a binary max-heap of variables keyed by activity (MiniSat's scheme:
 //! bump the variables of each conflict's analysis, grow the increment instead of decaying
 //! every activity, rescale when it overflows).
-//!
-//! A restricted solve ([`super::Cdcl::solve_in`]) has two tiers: the heap holds the variables
-//! to decide, and the *implied* ones (gate outputs, which propagation assigns once their
-//! inputs are) wait in a list that joins the heap only if the heap runs empty while some of
-//! them are still unassigned. On IC3's frames most of a query's domain is gates: keeping them
-//! out of the heap saves inserting, sifting and popping them on every query.
 
 #[derive(Default)]
 pub(super) struct Order {
@@ -20,8 +14,6 @@ pub(super) struct Order {
     restricted: bool,
     allowed: Vec<u32>,
     epoch: u32,
-    /// The implied variables of the restricted solve, not yet allowed into the heap.
-    implied: Vec<u32>,
 }
 
 const ABSENT: usize = usize::MAX;
@@ -42,47 +34,20 @@ impl Order {
         self.insert(self.pos.len() as u32 - 1);
     }
 
-    /// From now on, only the variables of `decided` that `unassigned` accepts are decided,
-    /// and those of `implied` once the heap runs empty ([`Order::admit_implied`]).
-    pub(super) fn restrict(
-        &mut self,
-        decided: &[u32],
-        implied: &[u32],
-        unassigned: impl Fn(u32) -> bool,
-    ) {
+    /// From now on, only the variables of `domain` that `unassigned` accepts are decided.
+    pub(super) fn restrict(&mut self, domain: &[u32], unassigned: impl Fn(u32) -> bool) {
         for &v in &self.heap {
             self.pos[v as usize] = ABSENT;
         }
         self.heap.clear();
         self.restricted = true;
         self.epoch += 1;
-        for &v in decided {
-            self.allowed[v as usize] = self.epoch;
-            if unassigned(v) && !self.contains(v) {
-                self.pos[v as usize] = self.heap.len();
-                self.heap.push(v);
-            }
-        }
-        // Floyd's bottom-up construction: linear, where inserting one by one sifts each.
-        for i in (0..self.heap.len() / 2).rev() {
-            self.down(i);
-        }
-        self.implied.clear();
-        self.implied.extend_from_slice(implied);
-    }
-
-    /// Lets the implied variables that `unassigned` accepts into the heap; whether there was
-    /// any. Called when the heap ran empty: they are then usually all assigned.
-    pub(super) fn admit_implied(&mut self, unassigned: impl Fn(u32) -> bool) -> bool {
-        let mut any = false;
-        for v in std::mem::take(&mut self.implied) {
+        for &v in domain {
             self.allowed[v as usize] = self.epoch;
             if unassigned(v) {
                 self.insert(v);
-                any = true;
             }
         }
-        any
     }
 
     /// Every variable `unassigned` accepts is decided again.
@@ -91,7 +56,6 @@ impl Order {
             return;
         }
         self.restricted = false;
-        self.implied.clear();
         for v in 0..self.pos.len() as u32 {
             if unassigned(v) {
                 self.insert(v);

@@ -43,11 +43,8 @@ pub struct Cdcl {
     /// Per variable.
     level: Vec<u32>,
     reason: Vec<CRef>,
-    /// The value a variable takes when decided: the last one it had, initially false (as in
-    /// MiniSat and ABC's `pdr`). IC3 reads its predecessor states from these decisions, which
-    /// fall on latches and inputs since gates are implied ([`Cdcl::solve_in`]): with true
-    /// first, zipcpu-pfcache-p13 (btor2) went from 0.3 s to over 20 s (3,788 obligations
-    /// instead of 95); with false, 0.3 s.
+    /// The value a variable takes when decided: the last one it had, initially true (as in
+    /// CaDiCaL; IC3 reads its predecessor states from these decisions).
     phase: Vec<bool>,
     seen: Vec<bool>,
     order: Order,
@@ -127,7 +124,7 @@ impl Cdcl {
             self.failed.extend([false, false]);
             self.level.push(0);
             self.reason.push(NO_REASON);
-            self.phase.push(false);
+            self.phase.push(true);
             self.seen.push(false);
             self.domain_mark.push(0);
             self.order.add_var();
@@ -161,13 +158,9 @@ impl Cdcl {
         }
     }
 
-    /// Solves under `assumptions` deciding and propagating only the variables of the domain,
-    /// `decided` and `implied` (GipSAT's domain restriction): `Sat` once they are all
-    /// assigned without conflict, leaving the others unassigned. The `implied` ones (gate
-    /// outputs, whose clauses assign them once their inputs are) are decided only if some of
-    /// them are still unassigned when every `decided` one is, which keeps them out of the
-    /// decision heap on most queries (see [`heap`]); listing a variable in the wrong one
-    /// costs time, never soundness.
+    /// Solves under `assumptions` deciding and propagating only the variables of `domain`
+    /// (GipSAT's domain restriction): `Sat` once they are all assigned without conflict,
+    /// leaving the others unassigned.
     ///
     /// Above level 0, propagation skips a clause as soon as one of its two watched literals
     /// is outside the domain (see [`propagate`]), so it never assigns such a variable; the
@@ -184,10 +177,10 @@ impl Cdcl {
     /// domain (no propagation leaves it), satisfies every clause made of domain variables
     /// (each was propagated), so it agrees with such a model, and every domain variable
     /// reads its value in it.
-    pub fn solve_in(&mut self, assumptions: &[Lit], decided: &[Var], implied: &[Var]) -> SatResult {
+    pub fn solve_in(&mut self, assumptions: &[Lit], domain: &[Var]) -> SatResult {
         self.reset();
         if let Some(max) = (assumptions.iter().map(|l| l.vidx()))
-            .chain(decided.iter().chain(implied).map(|v| v.idx()))
+            .chain(domain.iter().map(|v| v.idx()))
             .max()
         {
             self.reserve(max);
@@ -197,15 +190,14 @@ impl Cdcl {
             self.domain_stamp = 0;
         }
         self.domain_stamp += 1;
-        for v in decided.iter().chain(implied) {
+        for v in domain {
             self.domain_mark[v.idx()] = self.domain_stamp;
         }
         self.restricted = true;
-        let idx = |vars: &[Var]| -> Vec<u32> { vars.iter().map(|v| v.idx32()).collect() };
+        let domain: Vec<u32> = domain.iter().map(|v| v.idx32()).collect();
         let vals = &self.vals;
-        (self.order).restrict(&idx(decided), &idx(implied), |v| {
-            vals[2 * v as usize] == UNDEF
-        });
+        self.order
+            .restrict(&domain, |v| vals[2 * v as usize] == UNDEF);
         self.solve_now(assumptions)
     }
 

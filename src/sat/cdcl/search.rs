@@ -96,20 +96,14 @@ impl Cdcl {
         Ok(None)
     }
 
-    /// The most active unassigned variable in its saved phase; the implied variables of a
-    /// restricted solve once no other is left.
+    /// The most active unassigned variable in its saved phase.
     fn pick_branch(&mut self) -> Option<u32> {
-        loop {
-            while let Some(v) = self.order.pop() {
-                if self.vals[2 * v as usize] == UNDEF {
-                    return Some(2 * v + u32::from(!self.phase[v as usize]));
-                }
-            }
-            let vals = &self.vals;
-            if !self.order.admit_implied(|v| vals[2 * v as usize] == UNDEF) {
-                return None;
+        while let Some(v) = self.order.pop() {
+            if self.vals[2 * v as usize] == UNDEF {
+                return Some(2 * v + u32::from(!self.phase[v as usize]));
             }
         }
+        None
     }
 
     /// Deletes the worse half of the learnt clauses (highest LBD, then longest), keeping

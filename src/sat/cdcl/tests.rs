@@ -99,10 +99,10 @@ fn a_domain_limits_the_decisions() {
     };
     s.add_clause(&[!a, b]);
     s.add_clause(&[c, d]);
-    assert_eq!(s.solve_in(&[a], &[a.var(), b.var()], &[]), SatResult::Sat);
+    assert_eq!(s.solve_in(&[a], &[a.var(), b.var()]), SatResult::Sat);
     assert_eq!(s.value(b), Some(true));
     assert_eq!((s.value(c), s.value(d)), (None, None), "outside the domain");
-    assert_eq!(s.solve_in(&[a, !b], &[a.var()], &[]), SatResult::Unsat);
+    assert_eq!(s.solve_in(&[a, !b], &[a.var()]), SatResult::Unsat);
     assert!(s.failed(a) && s.failed(!b));
     assert_eq!(s.solve(&[!c]), SatResult::Sat, "unrestricted again");
     assert_eq!((s.value(a).is_some(), s.value(d)), (true, Some(true)));
@@ -117,14 +117,14 @@ fn a_domain_limits_propagation_above_level_0_only() {
     s.add_clause(&[!a, c]);
     s.add_clause(&[!c, d]);
     s.add_clause(&[!a, b]);
-    assert_eq!(s.solve_in(&[a], &[a.var(), b.var()], &[]), SatResult::Sat);
+    assert_eq!(s.solve_in(&[a], &[a.var(), b.var()]), SatResult::Sat);
     assert_eq!(s.value(b), Some(true), "propagated inside the domain");
     assert_eq!(s.value(c), None, "not propagated outside it");
     // The skipped clauses are whole again for the next calls.
     assert_eq!(s.solve(&[a, !d]), SatResult::Unsat);
     // A unit at level 0 is propagated in full, domain or not.
     s.add_clause(&[a]);
-    assert_eq!(s.solve_in(&[], &[b.var()], &[]), SatResult::Sat);
+    assert_eq!(s.solve_in(&[], &[b.var()]), SatResult::Sat);
     assert_eq!((s.value(c), s.value(d)), (Some(true), Some(true)));
 }
 

@@ -34,37 +34,17 @@ use super::{FrameSolver, Target};
 use crate::aig::{self, Node};
 use crate::sat;
 
-/// The variables a query decides, in two tiers (see [`crate::sat::Cdcl::solve_in`]).
-#[derive(Debug, Default)]
-pub(super) struct Domain {
-    /// Leaves of the cones (latches and inputs), assumptions, guards and the variables of
-    /// the clauses the IC3 layer added: what the search branches on.
-    pub(super) decided: Vec<sat::Var>,
-    /// The gates of the cones, which propagation assigns once their inputs are: decided
-    /// only if some are left unassigned, so they stay out of the decision heap.
-    pub(super) implied: Vec<sat::Var>,
-}
-
-impl Domain {
-    #[cfg(test)]
-    fn contains(&self, v: &sat::Var) -> bool {
-        self.decided.contains(v) || self.implied.contains(v)
-    }
-}
-
 impl FrameSolver<'_> {
     /// The variables a query about `target` under `assumptions` decides (see the module
     /// documentation for why they suffice).
-    pub(super) fn domain(&mut self, target: Target, assumptions: &[sat::Lit]) -> Domain {
+    pub(super) fn domain(&mut self, target: Target, assumptions: &[sat::Lit]) -> Vec<sat::Var> {
         let ts = self.un.ts();
-        let mut domain = Domain::default();
-        domain.decided.extend(
-            (assumptions.iter().copied())
-                .chain([self.valid, self.temp].into_iter().flatten())
-                .map(|l| l.var())
-                .chain(self.named.iter().copied())
-                .chain(self.temp_vars.iter().copied()),
-        );
+        let mut domain: Vec<sat::Var> = (assumptions.iter().copied())
+            .chain([self.valid, self.temp].into_iter().flatten())
+            .map(|l| l.var())
+            .chain(self.named.iter().copied())
+            .chain(self.temp_vars.iter().copied())
+            .collect();
         // The next state's constraints only when the query assumes them: their cone runs
         // through the next-state functions of their latches and is most of the domain on
         // designs with many constraints (zipcpu: 8,172 variables of it in the next state,
@@ -83,7 +63,7 @@ impl FrameSolver<'_> {
             Target::Cube(cube) => roots.extend(cube.iter().map(|l| (l.var(), 1))),
             Target::Bad => {
                 roots.extend(ts.bad.iter().map(|b| (b.var(), 0)));
-                domain.decided.extend(self.bad.map(|b| b.var()));
+                domain.extend(self.bad.map(|b| b.var()));
             }
         }
         self.cone(roots, &mut domain);
@@ -91,9 +71,8 @@ impl FrameSolver<'_> {
     }
 
     /// Adds to `domain` the encoded variables of the cones of `roots` (variable, frame),
-    /// walking through the gates the unroller merged away: leaves to decide, gates (and a
-    /// latch of the next state, which is its next-state function's literal) implied.
-    fn cone(&mut self, mut stack: Vec<(aig::Var, usize)>, domain: &mut Domain) {
+    /// walking through the gates the unroller merged away.
+    fn cone(&mut self, mut stack: Vec<(aig::Var, usize)>, domain: &mut Vec<sat::Var>) {
         let ts = self.un.ts();
         self.stamp += 1;
         if self.visited.len() < 2 * ts.aig.num_vars() {
@@ -106,20 +85,16 @@ impl FrameSolver<'_> {
             }
             *seen = self.stamp;
             // A gate merged into a wider one has no variable, but its inputs may.
-            let encoded = self.un.encoded(v.lit(), k).map(|x| x.var());
-            let next = (k == 1 && encoded.is_some())
-                .then(|| self.un.latch_of(v))
-                .flatten();
-            match (ts.aig.node(v), next) {
-                (Node::And(a, b), _) => {
-                    domain.implied.extend(encoded);
-                    stack.extend([(a.var(), k), (b.var(), k)]);
+            let encoded = self.un.encoded(v.lit(), k);
+            domain.extend(encoded.map(|x| x.var()));
+            match ts.aig.node(v) {
+                Node::And(a, b) => stack.extend([(a.var(), k), (b.var(), k)]),
+                Node::Leaf if k == 1 && encoded.is_some() => {
+                    if let Some(i) = self.un.latch_of(v) {
+                        stack.push((ts.latches[i].next.var(), 0));
+                    }
                 }
-                (Node::Leaf, Some(i)) => {
-                    domain.implied.extend(encoded);
-                    stack.push((ts.latches[i].next.var(), 0));
-                }
-                _ => domain.decided.extend(encoded),
+                _ => {}
             }
         }
     }
