@@ -45,8 +45,7 @@ impl Order {
         for &v in domain {
             self.allowed[v as usize] = self.epoch;
             if unassigned(v) && !self.contains(v) {
-                self.pos[v as usize] = self.heap.len();
-                self.heap.push(v);
+                self.append(v);
             }
         }
         // Floyd's bottom-up construction, linear in the domain: inserting one variable at a
@@ -78,9 +77,14 @@ impl Order {
         if self.contains(v) || (self.restricted && self.allowed[v as usize] != self.epoch) {
             return;
         }
+        self.append(v);
+        self.up(self.heap.len() - 1);
+    }
+
+    /// Puts `v` at the end of the heap, not yet sifted into place.
+    fn append(&mut self, v: u32) {
         self.pos[v as usize] = self.heap.len();
         self.heap.push(v);
-        self.up(self.heap.len() - 1);
     }
 
     /// The most active variable, removed from the heap.
