@@ -150,7 +150,7 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
                 .with_lemma_pool(pool.clone()),
         ),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
-        EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth)),
+        EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Portfolio => {
             let set = configs::portfolio(opts.portfolio)
                 .unwrap_or_else(|| panic!("unknown portfolio {}", opts.portfolio));
@@ -164,7 +164,9 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
                     build(&opts.with_row(row), pool)
                 })
                 .collect();
-            let portfolio = Portfolio::new(workers).with_slots(opts.jobs);
+            let portfolio = Portfolio::new(workers)
+                .with_slots(opts.jobs)
+                .with_shares(set.shares);
             Box::new(match opts.mem_limit {
                 Some(mib) => portfolio.with_memory_limit(mib),
                 None => portfolio,

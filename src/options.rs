@@ -194,9 +194,15 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
         // The portfolio's BMC workers have their own configurations.
         Opt::BmcStep | Opt::BmcDyn => engine == EngineKind::Bmc,
-        // Likewise the portfolio's IC3 workers (and localization's IC3 runs as it is);
-        // k-liveness runs IC3 with them.
-        Opt::Ic3 => matches!(engine, EngineKind::Ic3 | EngineKind::Klive),
+        // Likewise the portfolio's IC3 workers; k-liveness runs IC3 with them, and so does
+        // localization with `--abstract-engine ic3`.
+        Opt::Ic3 => match engine {
+            EngineKind::Ic3 | EngineKind::Klive => true,
+            EngineKind::Cegar => {
+                circuit && !predicates && cegar.abstract_engine == AbstractEngine::Ic3
+            }
+            _ => false,
+        },
         // Preprocessing runs before every engine on the bit-level system; the CFA analysis
         // of a C program (`--engine cegar`) works on the program itself.
         Opt::Prep => circuit || engine != EngineKind::Cegar,

@@ -5,7 +5,9 @@
 //! thirds of a core, and `--jobs` would not mean what it says. Instead a [`Gate`] hands out
 //! `jobs` slots: a worker thread holds one while it runs and gives it up at its next budget
 //! check once its slice is over and another worker waits, then queues (first come, first
-//! served) for the next free slot. The check is the one every engine and SAT solver already
+//! served) for the next free slot. Each worker has a slice of its own length, so workers
+//! can have unequal shares of the cores (a configuration that pays off only now and then
+//! can run in short turns beside long ones). The check is the one every engine and SAT solver already
 //! makes: [`crate::Budget::expired`] calls [`checkpoint`], which costs a thread-local read
 //! while a thread is not gated. Helper threads an engine starts itself (k-induction's
 //! invariant generator) are not gated: the slot belongs to the worker's own thread.
@@ -17,7 +19,6 @@ use std::time::{Duration, Instant};
 
 /// `slots` places to run, rotated among the threads that ask for one.
 pub struct Gate {
-    slice: Duration,
     state: Mutex<State>,
     turn_over: Condvar,
 }
@@ -30,10 +31,9 @@ struct State {
 }
 
 impl Gate {
-    /// A gate with `slots` places (at least one), each held for `slice` at a time.
-    pub fn new(slots: usize, slice: Duration) -> Arc<Gate> {
+    /// A gate with `slots` places (at least one).
+    pub fn new(slots: usize) -> Arc<Gate> {
         Arc::new(Gate {
-            slice,
             state: Mutex::new(State {
                 free: slots.max(1),
                 queue: VecDeque::new(),
@@ -85,6 +85,8 @@ impl Gate {
 /// The slot the current thread holds, if it runs under a gate.
 struct Turn {
     gate: Arc<Gate>,
+    /// How long this worker keeps a slot while others wait.
+    slice: Duration,
     since: Instant,
     held: bool,
 }
@@ -93,9 +95,15 @@ thread_local! {
     static TURN: RefCell<Option<Turn>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` on this thread as one of `gate`'s workers: it starts once a slot is free (or
-/// at once if `stopped()`), and its slot is given back when it returns.
-pub fn run_gated<R>(gate: &Arc<Gate>, stopped: &dyn Fn() -> bool, work: impl FnOnce() -> R) -> R {
+/// Runs `work` on this thread as one of `gate`'s workers, in turns of `slice`: it starts
+/// once a slot is free (or at once if `stopped()`), and its slot is given back when it
+/// returns.
+pub fn run_gated<R>(
+    gate: &Arc<Gate>,
+    slice: Duration,
+    stopped: &dyn Fn() -> bool,
+    work: impl FnOnce() -> R,
+) -> R {
     struct Leave;
     impl Drop for Leave {
         fn drop(&mut self) {
@@ -110,6 +118,7 @@ pub fn run_gated<R>(gate: &Arc<Gate>, stopped: &dyn Fn() -> bool, work: impl FnO
     TURN.with(|t| {
         *t.borrow_mut() = Some(Turn {
             gate: gate.clone(),
+            slice,
             since: Instant::now(),
             held,
         })
@@ -125,7 +134,7 @@ pub fn checkpoint(stopped: &dyn Fn() -> bool) {
     TURN.with(|t| {
         let mut t = t.borrow_mut();
         let Some(turn) = t.as_mut() else { return };
-        if !turn.held || turn.since.elapsed() < turn.gate.slice || !turn.gate.contended() {
+        if !turn.held || turn.since.elapsed() < turn.slice || !turn.gate.contended() {
             return;
         }
         turn.gate.release();
@@ -143,7 +152,7 @@ mod tests {
     /// others are unfinished (they take turns rather than running one after the other).
     #[test]
     fn one_slot_is_shared_in_turns() {
-        let gate = Gate::new(1, Duration::from_millis(5));
+        let gate = Gate::new(1);
         let running = AtomicUsize::new(0);
         let overlaps = AtomicUsize::new(0);
         let switches = AtomicUsize::new(0);
@@ -153,7 +162,7 @@ mod tests {
                 let (gate, running, overlaps, switches, last) =
                     (&gate, &running, &overlaps, &switches, &last);
                 s.spawn(move || {
-                    run_gated(gate, &|| false, || {
+                    run_gated(gate, Duration::from_millis(5), &|| false, || {
                         let end = Instant::now() + Duration::from_millis(60);
                         while Instant::now() < end {
                             if running.fetch_add(1, Ordering::SeqCst) > 0 {
@@ -180,16 +189,51 @@ mod tests {
         );
     }
 
+    /// Two workers on one slot, slices of 40 ms and 10 ms: the one with the longer slice gets
+    /// the larger share of the slot (4:1 by construction; asserted loosely, above 2:1).
+    #[test]
+    fn a_longer_slice_gets_a_larger_share() {
+        let gate = Gate::new(1);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let held = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        std::thread::scope(|s| {
+            for (id, slice) in [(0, 40), (1, 10)] {
+                let (gate, stop, held) = (&gate, &stop, &held);
+                s.spawn(move || {
+                    let stopped = || stop.load(Ordering::SeqCst);
+                    run_gated(gate, Duration::from_millis(slice), &stopped, || {
+                        // Busy steps of 1 ms, counted while this worker holds the slot.
+                        while !stopped() {
+                            let end = Instant::now() + Duration::from_millis(1);
+                            while Instant::now() < end {}
+                            held[id].fetch_add(1, Ordering::SeqCst);
+                            checkpoint(&stopped);
+                        }
+                    })
+                });
+            }
+            std::thread::sleep(Duration::from_millis(600));
+            stop.store(true, Ordering::SeqCst);
+        });
+        let (long, short) = (
+            held[0].load(Ordering::SeqCst),
+            held[1].load(Ordering::SeqCst),
+        );
+        assert!(short > 0, "the short-slice worker never ran");
+        assert!(long > 2 * short, "shares {long}:{short}");
+    }
+
     #[test]
     fn a_stopped_worker_does_not_wait_for_a_slot() {
-        let gate = Gate::new(1, Duration::from_secs(3600));
+        let gate = Gate::new(1);
+        let hour = Duration::from_secs(3600);
         std::thread::scope(|s| {
             let g = &gate;
             // The first worker holds the only slot until the second has given up.
             let (tx, rx) = std::sync::mpsc::channel::<()>();
-            s.spawn(move || run_gated(g, &|| false, || rx.recv().unwrap()));
+            s.spawn(move || run_gated(g, hour, &|| false, || rx.recv().unwrap()));
             std::thread::sleep(Duration::from_millis(20));
-            let ran = run_gated(g, &|| true, || 7);
+            let ran = run_gated(g, hour, &|| true, || 7);
             assert_eq!(ran, 7);
             tx.send(()).unwrap();
         });

@@ -255,6 +255,8 @@ fn cegar_axes_are_options_and_invalid_combinations_are_usage_errors() {
     let model = circuit("counter4_wrap_unsat.aag");
     for extra in [
         &["--abstract-engine", "ic3", "--init-prec", "empty"][..],
+        // Localization's IC3 takes the IC3 options (configuration `cegar-loc-cdcl`).
+        &["--ic3-sat", "cdcl", "--ic3-po-order", "deepest"][..],
         &["--refinement", "seq-itp"][..],
         &[
             "--domain",
@@ -340,6 +342,11 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &aag,
             &["--engine", "bmc", "--data-model", "lp64"],
             &["--data-model", "circuits"],
+        ),
+        (
+            &aag,
+            &["--engine", "cegar", "--abstract-engine", "bmc", "--ic3-ctp"],
+            &["--ic3-*", "cegar", "--abstract-engine bmc", "circuits"],
         ),
         (
             &aag,

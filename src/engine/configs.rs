@@ -114,6 +114,11 @@ pub const CONFIGS: &[Config] = &[
         about: "localization abstraction refined by unsat cores, IC3 on the localized system",
     },
     Config {
+        name: "cegar-loc-cdcl",
+        args: "--engine cegar --domain expl --abstract-engine ic3 --ic3-sat cdcl --ic3-po-order deepest",
+        about: "localization refined by unsat cores, the default's IC3 (cdcl, deepest) on the localized system",
+    },
+    Config {
         name: "cegar-loc-bmc",
         args: "--engine cegar --domain expl --abstract-engine bmc",
         about: "localization refined by unsat cores, BMC on the localized system (bugs only)",
@@ -154,6 +159,9 @@ pub const CONFIGS: &[Config] = &[
 pub struct PortfolioSet {
     pub name: &'static str,
     pub configs: &'static [&'static str],
+    /// The time-slice shares of `configs`, in their order, when they take turns on fewer
+    /// cores (`--jobs`); empty: equal shares.
+    pub shares: &'static [u32],
     pub about: &'static str,
 }
 
@@ -162,46 +170,61 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
     PortfolioSet {
         name: "default",
         configs: &["ic3-cdcl-deepest", "kind"],
+        shares: &[],
         about: "the default: the best portfolio measured on both eval sets (README)",
+    },
+    PortfolioSet {
+        name: "default-loc",
+        configs: &["ic3-cdcl-deepest", "kind", "cegar-loc-cdcl"],
+        shares: &[4, 4, 1],
+        about: "the default plus localization with its IC3 in short turns (time-sliced, 4:4:1)",
     },
     PortfolioSet {
         name: "default-light",
         configs: &["ic3-cdcl-deepest", "kind", "ic3-light"],
+        shares: &[],
         about: "the default plus IC3 with cheap lemmas, for deep bugs (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "cdcl-kind",
         configs: &["ic3-cdcl", "kind"],
+        shares: &[],
         about: "the default before: IC3 with the obligations closest to bad states first",
     },
     PortfolioSet {
         name: "cadical-kind",
         configs: &["ic3", "kind"],
+        shares: &[],
         about: "cdcl-kind with IC3 on CaDiCaL (the default before cdcl-kind)",
     },
     PortfolioSet {
         name: "cdcl-kind-cadical",
         configs: &["ic3-cdcl", "kind", "ic3"],
+        shares: &[],
         about: "cdcl-kind plus IC3 on CaDiCaL, which takes other paths (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "ic3-kind-bmc",
         configs: &["ic3", "kind", "bmc-jump-dyn"],
+        shares: &[],
         about: "cadical-kind plus BMC with a dynamic jump (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "ic3-kind-loc",
         configs: &["ic3", "kind", "cegar-loc"],
+        shares: &[],
         about: "cadical-kind plus localization with IC3 (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "ic3-kind-locbmc",
         configs: &["ic3", "kind", "cegar-loc-bmc"],
+        shares: &[],
         about: "cadical-kind plus localization with BMC, for deep bugs (time-sliced on 2 cores)",
     },
     PortfolioSet {
         name: "wide",
         configs: &["ic3", "kind", "cegar-loc", "imc", "bmc-dyn", "ic3-parent"],
+        shares: &[],
         about: "one configuration of every engine, in order of priority",
     },
 ];
@@ -259,7 +282,11 @@ pub fn listing() -> String {
     }
     out += "portfolios (--portfolio NAME; --jobs N runs N at once, the rest in time slices):\n";
     for p in PORTFOLIOS {
-        let names = p.configs.join(",");
+        let mut names = p.configs.join(",");
+        if !p.shares.is_empty() {
+            let shares: Vec<String> = p.shares.iter().map(u32::to_string).collect();
+            names += &format!(" ({})", shares.join(":"));
+        }
         out += &format!("  {:<width$} {:<55} {}\n", p.name, names, p.about);
     }
     out
@@ -285,6 +312,12 @@ mod tests {
                 assert!(config(name).is_some(), "{} names unknown {name}", p.name);
                 assert!(!p.configs[..i].contains(name), "{} repeats {name}", p.name);
             }
+            assert!(
+                p.shares.is_empty() || p.shares.len() == p.configs.len(),
+                "{}: one share per configuration",
+                p.name
+            );
+            assert!(p.shares.iter().all(|&s| s > 0), "{}: a zero share", p.name);
         }
         assert_eq!(PORTFOLIOS[0].name, "default");
     }

@@ -28,9 +28,9 @@ use crate::timeslice::{run_gated, Gate};
 use crate::ts::TransitionSystem;
 use crate::Budget;
 
-/// How long a time-sliced worker runs before it lets a waiting one have its core: long
-/// enough that the switch costs nothing measurable, short enough that every worker of a
-/// 20 s run gets many turns.
+/// How long a time-sliced worker of share 1 runs before it lets a waiting one have its core:
+/// long enough that the switch costs nothing measurable, short enough that every worker of
+/// a 20 s run gets many turns.
 const SLICE: Duration = Duration::from_millis(250);
 
 /// The share of the memory limit past which a worker is stopped so the others go on: below
@@ -47,6 +47,8 @@ pub struct Portfolio {
     workers: Vec<Box<dyn Engine + Send>>,
     /// How many workers run at once (all of them when `None`).
     slots: Option<usize>,
+    /// Each worker's time slice in units of [`SLICE`], when they take turns.
+    shares: Vec<u32>,
     /// Resident MiB past which a worker is shed (`None`: never).
     shed_mib: Option<u64>,
     winner: Option<&'static str>,
@@ -57,6 +59,7 @@ impl Portfolio {
     /// A portfolio of `workers` (built by the caller so they can share a lemma pool).
     pub fn new(workers: Vec<Box<dyn Engine + Send>>) -> Portfolio {
         Portfolio {
+            shares: vec![1; workers.len()],
             workers,
             slots: None,
             shed_mib: None,
@@ -68,6 +71,15 @@ impl Portfolio {
     /// Runs at most `slots` workers at once; the others wait for time slices.
     pub fn with_slots(mut self, slots: usize) -> Portfolio {
         self.slots = Some(slots.max(1));
+        self
+    }
+
+    /// Time slices of `shares[i]` units for worker `i` (1 for those beyond the list) when
+    /// they take turns: a worker's share of the cores grows with its slice.
+    pub fn with_shares(mut self, shares: &[u32]) -> Portfolio {
+        for (mine, &given) in self.shares.iter_mut().zip(shares) {
+            *mine = given.max(1);
+        }
         self
     }
 
@@ -106,22 +118,23 @@ impl Engine for Portfolio {
             let gate = self
                 .slots
                 .filter(|&n| n < self.workers.len())
-                .map(|n| Gate::new(n, SLICE));
+                .map(Gate::new);
             if let Some(limit) = self.shed_mib.filter(|_| workers > 1) {
                 let (own, done, names, shed) = (&own, &done, &names, &shed);
                 s.spawn(move || shed_on_memory(limit, own, done, names, shed));
             }
             for (i, mut worker) in self.workers.drain(..).enumerate() {
                 let (tx, stats, gate) = (tx.clone(), &stats, gate.clone());
+                let slice = SLICE * self.shares[i];
                 let (budget, done) = (&own[i], &done[i]);
                 s.spawn(move || {
                     let name = worker.name();
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         crate::fault::inject(name);
                         match &gate {
-                            Some(g) => {
-                                run_gated(g, &|| budget.expired(), || worker.check(ts, budget))
-                            }
+                            Some(g) => run_gated(g, slice, &|| budget.expired(), || {
+                                worker.check(ts, budget)
+                            }),
                             None => worker.check(ts, budget),
                         }
                     }));

@@ -20,7 +20,7 @@ use super::{property_latches, CegarOptions, CegarStats, InitPrec};
 use crate::aig;
 use crate::cert::Invariant;
 use crate::engine::bmc::Bmc;
-use crate::engine::ic3::Ic3;
+use crate::engine::ic3::{Ic3, Ic3Options};
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{Engine, Verdict};
 use crate::sat::{self, Cadical, SatResult, Solver};
@@ -33,7 +33,7 @@ const CORE_MIN_TRIES: usize = 64;
 
 /// The engine that checks the localized systems.
 pub(super) enum Checker {
-    Ic3,
+    Ic3(Ic3Options),
     /// BMC up to this bound.
     Bmc(Option<usize>),
 }
@@ -70,7 +70,10 @@ pub(super) fn run(
         );
         let abs = localized(ts, &visible);
         let verdict = match checker {
-            Checker::Ic3 => Ic3::new().with_lemma_pool(pool.clone()).check(&abs, budget),
+            Checker::Ic3(ic3) => Ic3::new()
+                .with_options(ic3)
+                .with_lemma_pool(pool.clone())
+                .check(&abs, budget),
             Checker::Bmc(bound) => Bmc::new(bound).from_depth(clean_below).check(&abs, budget),
         };
         let trace = match verdict {

@@ -27,6 +27,7 @@ mod predicate;
 mod tests;
 
 use super::{Engine, Stats, Verdict};
+use crate::engine::ic3::Ic3Options;
 use crate::ts::TransitionSystem;
 use crate::Budget;
 
@@ -238,6 +239,8 @@ struct CegarStats {
 pub struct Cegar {
     opts: CegarOptions,
     max_depth: Option<usize>,
+    /// The options of the IC3 that checks the localized systems (`--abstract-engine ic3`).
+    ic3: Ic3Options,
     stats: CegarStats,
 }
 
@@ -246,8 +249,15 @@ impl Cegar {
         Cegar {
             opts,
             max_depth,
+            ic3: Ic3Options::default(),
             stats: CegarStats::default(),
         }
+    }
+
+    /// Localization checks its abstractions with an IC3 configured by `ic3`.
+    pub fn with_ic3(mut self, ic3: Ic3Options) -> Cegar {
+        self.ic3 = ic3;
+        self
     }
 }
 
@@ -262,7 +272,7 @@ impl Engine for Cegar {
             ..CegarStats::default()
         };
         let checker = match (self.opts.domain, self.opts.abstract_engine) {
-            (Domain::Expl, AbstractEngine::Ic3) => localize::Checker::Ic3,
+            (Domain::Expl, AbstractEngine::Ic3) => localize::Checker::Ic3(self.ic3),
             (Domain::Expl, AbstractEngine::Bmc) => localize::Checker::Bmc(self.max_depth),
             _ => return predicate::run(ts, &self.opts, budget, &mut self.stats),
         };

@@ -75,8 +75,13 @@ fn configs() -> Vec<CegarOptions> {
 
 /// Runs `opts` on `ts`; checks a trace by replay and an invariant by `cert::check`.
 fn check(ts: &TransitionSystem, opts: CegarOptions) -> (Verdict, Cegar) {
+    check_with(ts, opts, Ic3Options::default())
+}
+
+/// [`check`] with localization's IC3 configured by `ic3`.
+fn check_with(ts: &TransitionSystem, opts: CegarOptions, ic3: Ic3Options) -> (Verdict, Cegar) {
     let budget = Budget::new(Some(std::time::Duration::from_secs(20)));
-    let mut e = Cegar::new(opts, Some(40));
+    let mut e = Cegar::new(opts, Some(40)).with_ic3(ic3);
     let v = e.check(ts, &budget);
     match &v {
         Verdict::Unsafe(t) => assert!(replay(ts, t).is_ok(), "{opts:?}: trace does not replay"),
@@ -149,18 +154,52 @@ fn localization_keeps_few_latches() {
     }
 }
 
-#[test]
-fn finds_real_bugs_with_every_configuration() {
-    // A counter with enable reaching 5, plus the irrelevant latches of the safe circuit.
+/// A counter with enable reaching 5 (at depth 5 at the earliest), plus the irrelevant
+/// latches of the safe circuit.
+fn counter_reaching_five() -> TransitionSystem {
     let mut ts = irrelevant_counter(3);
     let bits: Vec<Lit> = (0..3).map(|i| ts.latches[i].var.lit()).collect();
     let five = ts.aig.and_all([bits[0], !bits[1], bits[2]]);
     ts.bad = vec![five];
+    ts
+}
+
+#[test]
+fn finds_real_bugs_with_every_configuration() {
+    let ts = counter_reaching_five();
     for opts in configs() {
         match check(&ts, opts).0 {
             Verdict::Unsafe(t) => assert!(t.depth() >= 5, "{opts:?}: too short"),
             Verdict::Unknown { .. } if weak(opts) => {}
             v => panic!("{opts:?}: {v:?}"),
+        }
+    }
+}
+
+/// Localization hands its abstractions to the IC3 it is given (the portfolio's
+/// `cegar-loc-cdcl` runs the default's IC3, on warden's CDCL solver, deepest obligation
+/// first): the same proofs, as few latches, the same bugs.
+#[test]
+fn localization_runs_the_ic3_it_is_given() {
+    use crate::engine::ic3::{Ic3Sat, PoOrder};
+    let ic3 = Ic3Options {
+        sat: Ic3Sat::Cdcl,
+        po_order: PoOrder::Deepest,
+        ..Ic3Options::default()
+    };
+    for init_prec in [InitPrec::Empty, InitPrec::Prop] {
+        let opts = CegarOptions {
+            init_prec,
+            ..CegarOptions::default()
+        };
+        let (v, e) = check_with(&irrelevant_counter(12), opts, ic3);
+        assert!(matches!(v, Verdict::Safe(_)), "{init_prec:?}: {v:?}");
+        assert!(stat(&e, "cegar_precision") <= 2, "{init_prec:?}");
+        let (v, _) = check_with(&cert::tests::mod6(), opts, ic3);
+        assert!(matches!(v, Verdict::Safe(_)), "{init_prec:?}: {v:?}");
+        match check_with(&counter_reaching_five(), opts, ic3).0 {
+            Verdict::Unsafe(t) => assert!(t.depth() >= 5, "{init_prec:?}: too short"),
+            v => panic!("{init_prec:?}: {v:?}"),
         }
     }
 }
