@@ -7,9 +7,9 @@
 //! check once its slice is over and another worker waits, then queues (first come, first
 //! served) for the next free slot. Each worker has a slice of its own length, so workers
 //! can have unequal shares of the cores (a configuration that pays off only now and then
-//! can run in short turns beside long ones). The check is the one every engine and SAT solver already
-//! makes: [`crate::Budget::expired`] calls [`checkpoint`], which costs a thread-local read
-//! while a thread is not gated. Helper threads an engine starts itself (k-induction's
+//! can run in short turns beside long ones). The check is the one every engine and SAT
+//! solver already makes: [`crate::Budget::expired`] calls [`checkpoint`], which costs a
+//! thread-local read while a thread is not gated. Helper threads an engine starts itself (k-induction's
 //! invariant generator) are not gated: the slot belongs to the worker's own thread.
 
 use std::cell::RefCell;
@@ -146,7 +146,7 @@ pub fn checkpoint(stopped: &dyn Fn() -> bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     /// Three workers on one slot: never two running at once, and each gets turns while the
     /// others are unfinished (they take turns rather than running one after the other).
@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn a_longer_slice_gets_a_larger_share() {
         let gate = Gate::new(1);
-        let stop = std::sync::atomic::AtomicBool::new(false);
+        let stop = AtomicBool::new(false);
         let held = [AtomicUsize::new(0), AtomicUsize::new(0)];
         std::thread::scope(|s| {
             for (id, slice) in [(0, 40), (1, 10)] {
