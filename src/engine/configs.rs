@@ -104,6 +104,11 @@ pub const CONFIGS: &[Config] = &[
         about: "IC3 on warden's CDCL solver, the obligation farthest from the bad states first",
     },
     Config {
+        name: "ic3-abs",
+        args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-abs",
+        about: "the default's IC3 localizing inside: predecessors lifted towards visible latches, BMC refines",
+    },
+    Config {
         name: "kind",
         args: "--engine kind",
         about: "k-induction (base case = BMC of every frame) with injected invariants",

@@ -166,4 +166,25 @@ pub(crate) mod tests {
         ts.names.bad.push(None);
         ts
     }
+
+    /// `ok` toggles; `stuck` starts low and stays low (its next is `stuck and f`, where `f` is
+    /// driven by a `width`-bit counter); bad = `ok and stuck`. Safe, and only `stuck` matters:
+    /// the counter's latches are in the cone of influence but irrelevant to the proof.
+    pub fn irrelevant_counter(width: usize) -> TransitionSystem {
+        let mut ts = counter(width, (1 << width) - 1, true);
+        ts.bad.clear();
+        ts.names.bad.clear();
+        let ok = ts.add_latch(Some(false), Some("ok".into())).lit();
+        let stuck = ts.add_latch(Some(false), Some("stuck".into())).lit();
+        let bits: Vec<Lit> = (0..width).map(|i| ts.latches[i].var.lit()).collect();
+        let f = ts.aig.and_all(bits);
+        let n = ts.latches.len();
+        ts.set_next(n - 2, !ok);
+        let stuck_next = ts.aig.and(stuck, f);
+        ts.set_next(n - 1, stuck_next);
+        let bad = ts.aig.and(ok, stuck);
+        ts.bad.push(bad);
+        ts.names.bad.push(None);
+        ts
+    }
 }

@@ -29,7 +29,7 @@ use crate::unroll::{Start, Unroller};
 use crate::Budget;
 
 /// The abstract states along an abstract counterexample, as the domain encodes them.
-pub(super) trait PathStates {
+pub(in crate::engine) trait PathStates {
     /// Number of transitions of the path (its states are `0..=depth`).
     fn depth(&self) -> usize;
     /// The solver literals asserting state `t` in frame 0 of `un`.
@@ -199,6 +199,74 @@ impl<'a> PathQuery<'a> {
             .position(|&b| self.frames[depth].value(s, b, 0))
             .expect("a satisfied path query has a true bad literal");
         Trace { init, inputs, bad }
+    }
+}
+
+/// Solve calls spent minimising one unsat core.
+const CORE_MIN_TRIES: usize = 64;
+
+/// The outcome of checking an abstract counterexample.
+pub(in crate::engine) enum Check {
+    Feasible(Trace),
+    /// Spurious: these invisible latches become visible.
+    Spurious(Vec<usize>),
+    Stopped,
+}
+
+/// Checks the abstract path `states` with every invisible latch guarded; refuted, the
+/// latches of a (minimised) unsat core of the guards become visible.
+pub(in crate::engine) fn refine_by_core(
+    ts: &TransitionSystem,
+    visible: &[bool],
+    states: &impl PathStates,
+    budget: &Budget,
+) -> Check {
+    let mut s = Cadical::new(budget);
+    let guarded: Vec<bool> = visible.iter().map(|v| !v).collect();
+    let q = PathQuery::encode(
+        &mut s,
+        ts,
+        states,
+        Window::whole(states.depth()),
+        &guarded,
+        &mut |_, _| {},
+    );
+    match s.solve(&q.guards()) {
+        SatResult::Sat => return Check::Feasible(q.trace(&s)),
+        SatResult::Interrupted => return Check::Stopped,
+        SatResult::Unsat => {}
+    }
+    // Deletion-based minimisation, bounded: each latch dropped is one the abstraction
+    // need not carry from now on.
+    let mut core = q.failed_guards(&s);
+    let mut tries = 0;
+    let mut i = 0;
+    while i < core.len() && tries < CORE_MIN_TRIES {
+        tries += 1;
+        let without: Vec<usize> = core.iter().copied().filter(|&l| l != core[i]).collect();
+        match s.solve(&q.guards_of(&without)) {
+            SatResult::Unsat => {
+                let failed = q.failed_guards(&s);
+                core = without.into_iter().filter(|l| failed.contains(l)).collect();
+            }
+            SatResult::Sat => i += 1,
+            SatResult::Interrupted => break,
+        }
+    }
+    Check::Spurious(core)
+}
+
+/// A path of which only the length is known: its check is BMC at that depth with the
+/// invisible latches guarded (IC3's own localization, `--ic3-abs`).
+pub(in crate::engine) struct Length(pub usize);
+
+impl PathStates for Length {
+    fn depth(&self) -> usize {
+        self.0
+    }
+
+    fn assert<S: Solver>(&self, _: &mut S, _: &mut Unroller, _: usize) -> Vec<sat::Lit> {
+        Vec::new()
     }
 }
 

@@ -27,8 +27,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::localize::{refine_by_core, Check};
-use super::path::{refute, Cut, PathStates, Refutation};
+use super::path::{refine_by_core, refute, Check, Cut, PathStates, Refutation};
 use super::{
     cone_latches, property_latches, CegarOptions, CegarStats, Domain, InitPrec, PredSplit, Prune,
     Refinement, Search,

@@ -2,7 +2,7 @@ use super::*;
 use crate::aig::Lit;
 use crate::cert;
 use crate::ts::replay;
-use crate::ts::tests::counter;
+use crate::ts::tests::{counter, irrelevant_counter};
 
 fn configs() -> Vec<CegarOptions> {
     let mut out = Vec::new();
@@ -116,27 +116,6 @@ fn weak(opts: CegarOptions) -> bool {
 
 fn stat(e: &Cegar, name: &str) -> u64 {
     e.stats().iter().find(|(k, _)| *k == name).unwrap().1
-}
-
-/// `ok` toggles; `stuck` starts low and stays low (its next is `stuck and f`, where `f` is
-/// driven by a `width`-bit counter); bad = `ok and stuck`. Safe, and only `stuck` matters:
-/// the counter's latches are in the cone of influence but irrelevant to the proof.
-fn irrelevant_counter(width: usize) -> TransitionSystem {
-    let mut ts = counter(width, (1 << width) - 1, true);
-    ts.bad.clear();
-    ts.names.bad.clear();
-    let ok = ts.add_latch(Some(false), Some("ok".into())).lit();
-    let stuck = ts.add_latch(Some(false), Some("stuck".into())).lit();
-    let bits: Vec<Lit> = (0..width).map(|i| ts.latches[i].var.lit()).collect();
-    let f = ts.aig.and_all(bits);
-    let n = ts.latches.len();
-    ts.set_next(n - 2, !ok);
-    let stuck_next = ts.aig.and(stuck, f);
-    ts.set_next(n - 1, stuck_next);
-    let bad = ts.aig.and(ok, stuck);
-    ts.bad.push(bad);
-    ts.names.bad.push(None);
-    ts
 }
 
 #[test]

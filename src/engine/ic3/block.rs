@@ -21,7 +21,7 @@ impl Ic3Solver<'_> {
             }
             let (cube, inputs) = self.predecessor(n, Target::Bad)?;
             self.obligations.clear();
-            if let Some(trace) = self.open(n, 0, cube, inputs, None) {
+            if let Some(trace) = self.open(n, 0, cube, inputs, None)? {
                 return Ok(Some(trace));
             }
             if let Some(trace) = self.block()? {
@@ -32,6 +32,8 @@ impl Ic3Solver<'_> {
 
     /// Queues the obligation to exclude `cube` from F_frame (optional as its successor is),
     /// or, when `cube` meets the initial states, returns the counterexample that starts there.
+    /// With `--ic3-abs` that chain is abstract: checked, it is a counterexample or refines
+    /// the abstraction, and then the round starts again (no obligation left).
     fn open(
         &mut self,
         frame: usize,
@@ -39,9 +41,16 @@ impl Ic3Solver<'_> {
         cube: Cube,
         inputs: Vec<bool>,
         successor: Option<usize>,
-    ) -> Option<Trace> {
+    ) -> Result<Option<Trace>, Interrupted> {
         if !self.init.excludes(&cube) {
-            return Some(self.obligations.trace(self.ts, &cube, inputs, successor));
+            let Some(abstraction) = self.abstraction.as_mut().filter(|a| !a.complete()) else {
+                return Ok(Some(
+                    self.obligations.trace(self.ts, &cube, inputs, successor),
+                ));
+            };
+            let trace = abstraction.check(self.ts, depth)?;
+            self.obligations.clear();
+            return Ok(trace);
         }
         self.counters.obligations += 1;
         let optional = successor.is_some_and(|id| self.obligations.get(id).optional);
@@ -55,7 +64,7 @@ impl Ic3Solver<'_> {
             fails: 0,
             act: 0.0,
         });
-        None
+        Ok(None)
     }
 
     /// Works off the queued obligations. A blocked one is queued again one frame above its
@@ -98,7 +107,7 @@ impl Ic3Solver<'_> {
                     }
                     let (pred, inputs) = self.predecessor(frame - 1, Target::Cube(&cube))?;
                     self.obligations.requeue(id, frame);
-                    if let Some(trace) = self.open(frame - 1, depth + 1, pred, inputs, Some(id)) {
+                    if let Some(trace) = self.open(frame - 1, depth + 1, pred, inputs, Some(id))? {
                         return Ok(Some(trace));
                     }
                 }

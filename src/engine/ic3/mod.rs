@@ -17,9 +17,11 @@
 //!
 //! [`Ic3Options`] switches on the stronger variants (counterexamples to propagation,
 //! parent-lemma-guided generalisation, dropping obligations that keep failing, MIC trying
-//! every literal, smaller lifted predecessors, cubes over internal signals); `--stats`
-//! reports where the time goes (SAT calls by kind, generalisation, propagation).
+//! every literal, smaller lifted predecessors, cubes over internal signals, localization
+//! of the predecessors, [`abstraction`]); `--stats` reports where the time goes (SAT calls
+//! by kind, generalisation, propagation).
 
+mod abstraction;
 mod activity;
 mod block;
 mod cube;
@@ -43,6 +45,7 @@ use super::{Engine, Stats, Verdict};
 use crate::cert::Invariant;
 use crate::ts::TransitionSystem;
 use crate::Budget;
+use abstraction::Abstraction;
 use activity::Activity;
 use cube::Init;
 use frames::Frames;
@@ -186,6 +189,8 @@ pub struct Ic3Solver<'a> {
     counters: Counters,
     /// No counterexample of this many steps or fewer.
     clean: Option<usize>,
+    /// The visible latches of `--ic3-abs`.
+    abstraction: Option<Abstraction>,
 }
 
 impl<'a> Ic3Solver<'a> {
@@ -218,6 +223,7 @@ impl<'a> Ic3Solver<'a> {
             share: share::Share::default(),
             counters: Counters::default(),
             clean: None,
+            abstraction: options.abs.then(|| Abstraction::new(ts, budget)),
         }
     }
 
@@ -295,12 +301,20 @@ impl<'a> Ic3Solver<'a> {
     }
 
     /// The lifted predecessor in the model of the last satisfiable query of solver `frame`,
-    /// with its inputs.
+    /// with its inputs; with `--ic3-abs`, lifted towards the visible part of a target cube.
     fn predecessor(
         &mut self,
         frame: usize,
         target: Target,
     ) -> Result<(Cube, Vec<bool>), Interrupted> {
+        let visible;
+        let target = match (target, &self.abstraction) {
+            (Target::Cube(cube), Some(a)) => {
+                visible = a.visible_part(cube);
+                Target::Cube(&visible)
+            }
+            (target, _) => target,
+        };
         let (mut state, inputs) = self.frames.solver(frame).state();
         if !self.signals.is_empty() {
             let values = internal::values(self.ts, &self.signals, &state);
@@ -325,6 +339,12 @@ impl<'a> Ic3Solver<'a> {
     /// alone; MIC and propagation time include their own SAT calls.
     pub fn stats(&self) -> Stats {
         let c = &self.counters;
+        let (refinements, visible, abs_time) = self
+            .abstraction
+            .as_ref()
+            .map_or((0, 0, Duration::ZERO), |a| {
+                (a.refinements, a.visible() as u64, a.time)
+            });
         vec![
             ("ic3_queries", c.queries),
             ("ic3_lemmas", c.lemmas),
@@ -343,6 +363,9 @@ impl<'a> Ic3Solver<'a> {
             ("ic3_bad_ms", millis(c.bad_time)),
             ("ic3_mic_ms", millis(c.mic_time)),
             ("ic3_prop_ms", millis(c.prop_time)),
+            ("ic3_abs_refinements", refinements),
+            ("ic3_abs_visible_latches", visible),
+            ("ic3_abs_ms", millis(abs_time)),
         ]
     }
 }

@@ -60,6 +60,15 @@ pub struct Ic3Options {
     #[arg(long = "ic3-inn", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub inn: bool,
+    /// Localization inside IC3: a predecessor is lifted towards the latches made visible so
+    /// far only (none at first), so obligations ignore the others; an obligation chain that
+    /// meets the initial states is checked by BMC at its depth with the invisible latches
+    /// guarded, and is either a counterexample or makes the latches of the unsat core
+    /// visible. Lemmas are always proved on the whole system, so they survive refinement
+    /// (rIC3's `--abs-trans`).
+    #[arg(long = "ic3-abs", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub abs: bool,
     /// Which of the obligations of the lowest frame is worked on first: the one closest to a
     /// bad state (`depth`, IC3ref's order), the one farthest from it (`deepest`, rIC3's), or
     /// the one queued last (`newest`, ABC `pdr`'s). The last two follow a chain of
@@ -102,6 +111,7 @@ impl Default for Ic3Options {
             simple_mic: false,
             dynamic_mic: false,
             inn: false,
+            abs: false,
             po_order: PoOrder::Depth,
             sat: Ic3Sat::Cadical,
         }
