@@ -15,7 +15,7 @@
 //! proved for a coarser abstraction stay invariants of every finer one, so they carry over
 //! from one refinement to the next through a lemma pool.
 
-use super::path::{refute, PathQuery, PathStates, Refutation, Strategy, Window};
+use super::path::{refine_by_core, refute, Check, PathStates, Refutation, Strategy};
 use super::{property_latches, CegarOptions, CegarStats, InitPrec};
 use crate::aig;
 use crate::cert::Invariant;
@@ -23,13 +23,10 @@ use crate::engine::bmc::Bmc;
 use crate::engine::ic3::{Ic3, Ic3Options};
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{Engine, Verdict};
-use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::sat::{self, Solver};
 use crate::ts::{simulate, Trace, TransitionSystem};
 use crate::unroll::Unroller;
 use crate::Budget;
-
-/// Solve calls spent minimising one unsat core.
-const CORE_MIN_TRIES: usize = 64;
 
 /// The engine that checks the localized systems.
 pub(super) enum Checker {
@@ -118,14 +115,6 @@ pub(super) fn run(
     }
 }
 
-/// The outcome of checking an abstract counterexample.
-pub(super) enum Check {
-    Feasible(Trace),
-    /// Spurious: these invisible latches become visible.
-    Spurious(Vec<usize>),
-    Stopped,
-}
-
 /// `ts` with the latches not marked `visible` turned into inputs (appended after the
 /// concrete inputs, in latch order).
 pub(super) fn localized(ts: &TransitionSystem, visible: &[bool]) -> TransitionSystem {
@@ -173,49 +162,6 @@ fn visible_values(abs: &TransitionSystem, trace: &Trace) -> Values {
             })
             .collect(),
     )
-}
-
-/// Checks the abstract path `states` with every invisible latch guarded; refuted, the
-/// latches of a (minimised) unsat core of the guards become visible.
-pub(super) fn refine_by_core(
-    ts: &TransitionSystem,
-    visible: &[bool],
-    states: &impl PathStates,
-    budget: &Budget,
-) -> Check {
-    let mut s = Cadical::new(budget);
-    let guarded: Vec<bool> = visible.iter().map(|v| !v).collect();
-    let q = PathQuery::encode(
-        &mut s,
-        ts,
-        states,
-        Window::whole(states.depth()),
-        &guarded,
-        &mut |_, _| {},
-    );
-    match s.solve(&q.guards()) {
-        SatResult::Sat => return Check::Feasible(q.trace(&s)),
-        SatResult::Interrupted => return Check::Stopped,
-        SatResult::Unsat => {}
-    }
-    // Deletion-based minimisation, bounded: each latch dropped is one the abstraction
-    // need not carry from now on.
-    let mut core = q.failed_guards(&s);
-    let mut tries = 0;
-    let mut i = 0;
-    while i < core.len() && tries < CORE_MIN_TRIES {
-        tries += 1;
-        let without: Vec<usize> = core.iter().copied().filter(|&l| l != core[i]).collect();
-        match s.solve(&q.guards_of(&without)) {
-            SatResult::Unsat => {
-                let failed = q.failed_guards(&s);
-                core = without.into_iter().filter(|l| failed.contains(l)).collect();
-            }
-            SatResult::Sat => i += 1,
-            SatResult::Interrupted => break,
-        }
-    }
-    Check::Spurious(core)
 }
 
 /// Checks the abstract path on the concrete system in an interpolating solver; refuted, the
