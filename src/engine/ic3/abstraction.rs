@@ -24,13 +24,13 @@
 use super::{Cube, Interrupted};
 use crate::aig::{Lit, Var};
 use crate::engine::cegar::path::{refine_by_core, Check, Length};
-use crate::ts::{Trace, TransitionSystem};
+use crate::ts::{Leaf, Trace, TransitionSystem};
 use crate::Budget;
 use std::time::{Duration, Instant};
 
 pub(super) struct Abstraction {
-    /// The latch index of each AIG variable that is a latch.
-    latch_of: Vec<Option<usize>>,
+    /// What each AIG variable is as a leaf ([`TransitionSystem::leaf_kinds`]).
+    kinds: Vec<Option<Leaf>>,
     visible: Vec<bool>,
     budget: Budget,
     /// Abstract counterexamples refuted so far.
@@ -42,12 +42,8 @@ pub(super) struct Abstraction {
 impl Abstraction {
     /// Every latch invisible.
     pub(super) fn new(ts: &TransitionSystem, budget: &Budget) -> Abstraction {
-        let mut latch_of = vec![None; ts.aig.num_vars()];
-        for (i, l) in ts.latches.iter().enumerate() {
-            latch_of[l.var.index()] = Some(i);
-        }
         Abstraction {
-            latch_of,
+            kinds: ts.leaf_kinds(),
             visible: vec![false; ts.latches.len()],
             budget: budget.clone(),
             refinements: 0,
@@ -57,7 +53,10 @@ impl Abstraction {
 
     /// Whether `v` is a visible latch or not a latch at all (a state signal of `--ic3-inn`).
     fn sees(&self, v: Var) -> bool {
-        self.latch_of[v.index()].is_none_or(|i| self.visible[i])
+        match self.kinds[v.index()] {
+            Some(Leaf::Latch(i)) => self.visible[i],
+            _ => true,
+        }
     }
 
     /// The literals of `cube` that a predecessor must lead to.
