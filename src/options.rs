@@ -87,8 +87,7 @@ pub enum Opt {
     MaxDepth,
     Jobs,
     Portfolio,
-    BmcStep,
-    BmcDyn,
+    Bmc,
     Ic3,
     Prep,
     DataModel,
@@ -113,8 +112,7 @@ impl Opt {
             Opt::MaxDepth => "--max-depth",
             Opt::Jobs => "--jobs",
             Opt::Portfolio => "--portfolio",
-            Opt::BmcStep => "--bmc-step",
-            Opt::BmcDyn => "--bmc-dyn",
+            Opt::Bmc => "--bmc-*",
             Opt::Ic3 => "--ic3-*",
             Opt::Prep => "--prep/--scorr-depth",
             Opt::DataModel => "--data-model",
@@ -193,7 +191,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         },
         Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
         // The portfolio's BMC workers have their own configurations.
-        Opt::BmcStep | Opt::BmcDyn => engine == EngineKind::Bmc,
+        Opt::Bmc => engine == EngineKind::Bmc,
         // Likewise the portfolio's IC3 workers; k-liveness runs IC3 with them, and so does
         // localization with `--abstract-engine ic3`.
         Opt::Ic3 => match engine {

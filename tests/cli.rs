@@ -317,7 +317,12 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
         (&aag, &["--domain", "pred-cart"], &["--domain", "portfolio"]),
         // The portfolio's BMC and IC3 workers take their options from the configuration
         // table; the portfolio set only means something to the portfolio.
-        (&aag, &["--bmc-step", "4"], &["--bmc-step", "portfolio"]),
+        (&aag, &["--bmc-step", "4"], &["--bmc-*", "portfolio"]),
+        (
+            &aag,
+            &["--engine", "kind", "--bmc-jump"],
+            &["--bmc-*", "kind"],
+        ),
         (
             &aag,
             &["--engine", "bmc", "--ic3-ctp"],

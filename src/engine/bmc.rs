@@ -16,7 +16,12 @@
 //! queries, each of which is satisfiable as soon as the bug can be reached at any depth and
 //! then replayed for `d - depth` more steps (designs that can idle). The counterexample is then
 //! not the shortest one, and an unsatisfiable query proves no bound (frames before it were
-//! skipped). A clean window's negated activation literal becomes a
+//! skipped). A conflict limit per query ([`BmcOptions::query_conflicts`], rIC3's per-step
+//! time limit) lets BMC pass over a query it cannot decide cheaply and go on deeper: on the
+//! mann data-integrity designs the unsatisfiable frames below the bug are hard (ABC's `bmc3`
+//! reaches frame 20 of `h20_arbitrated_top_n2_w8_d32_e0` in 60 s) while a frame well past
+//! it is satisfiable in a tenth of a second (frame 50). A skipped query proves nothing, so
+//! no bound is claimed after it. A clean window's negated activation literal becomes a
 //! unit clause. Its bad literals are then false in every model, but adding them as units
 //! cost CPU (to depth 20 of `h20_arbitrated_top_n2_w8_d32_e0`: 7.7 s user with them, 6.9 s
 //! without), so they are left out.
@@ -48,6 +53,11 @@ pub struct BmcOptions {
     /// in between; the counterexample found may be longer than the shortest one.
     #[arg(long = "bmc-jump")]
     pub jump: bool,
+    /// Gives each query at most N conflicts: a query that runs out is skipped (no bound is
+    /// claimed from it on) and BMC goes on with the next window or jump. Deep satisfiable
+    /// frames are often easy where shallow unsatisfiable ones are hard.
+    #[arg(long = "bmc-query-conflicts", value_name = "N")]
+    pub query_conflicts: Option<u32>,
 }
 
 impl Default for BmcOptions {
@@ -57,6 +67,7 @@ impl Default for BmcOptions {
             step: NonZeroUsize::MIN,
             dynamic: false,
             jump: false,
+            query_conflicts: None,
         }
     }
 }
@@ -77,6 +88,8 @@ pub struct Bmc {
     queries: u64,
     frames: u64,
     max_step: u64,
+    /// Queries that ran out of their conflicts.
+    skipped: u64,
     /// Solver variables of the unrolling when the last query was asked.
     vars: u64,
 }
@@ -91,6 +104,7 @@ impl Bmc {
             queries: 0,
             frames: 0,
             max_step: 0,
+            skipped: 0,
             vars: 0,
         }
     }
@@ -119,7 +133,10 @@ impl Engine for Bmc {
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut frames = Bounded::new(ts, budget);
+        frames.query_conflicts = self.opts.query_conflicts;
         let mut clean: Option<usize> = self.start.checked_sub(1);
+        // Once a query is skipped, deeper clean windows prove no bound.
+        let mut skipped = false;
         let mut step = self.opts.step.get();
         let mut lo = self.start;
         while self.max_depth.is_none_or(|m| lo <= m) {
@@ -144,9 +161,16 @@ impl Engine for Bmc {
                 }
                 SatResult::Unsat => {
                     crate::log::info(2, format_args!("bmc: no counterexample at depth {hi}"));
-                    clean = Some(hi);
+                    if !skipped {
+                        clean = Some(hi);
+                    }
                 }
-                SatResult::Interrupted => break,
+                SatResult::Interrupted if budget.expired() => break,
+                SatResult::Interrupted => {
+                    crate::log::info(2, format_args!("bmc: frames {lo}..={hi} skipped"));
+                    self.skipped += 1;
+                    skipped = true;
+                }
             }
             if self.opts.dynamic {
                 step = next_step(step, started.elapsed());
@@ -164,6 +188,7 @@ impl Engine for Bmc {
             ("bmc_queries", self.queries),
             ("bmc_frames", self.frames),
             ("bmc_max_step", self.max_step),
+            ("bmc_skipped", self.skipped),
             ("bmc_vars", self.vars),
         ]
     }
@@ -187,6 +212,8 @@ pub(crate) struct Bounded<'a> {
     un: Unroller<'a>,
     /// Frames whose invariant constraints are asserted (`0..constrained`).
     constrained: usize,
+    /// The conflicts each query may take ([`BmcOptions::query_conflicts`]).
+    query_conflicts: Option<u32>,
 }
 
 impl<'a> Bounded<'a> {
@@ -195,6 +222,7 @@ impl<'a> Bounded<'a> {
             solver: Cadical::new(budget),
             un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
+            query_conflicts: None,
         }
     }
 
@@ -227,6 +255,10 @@ impl<'a> Bounded<'a> {
         let mut clause = vec![!act];
         clause.extend(bad);
         self.solver.add_clause(&clause);
+        if let Some(n) = self.query_conflicts {
+            self.solver
+                .limit_conflicts(n.try_into().unwrap_or(i32::MAX));
+        }
         let result = self.solver.solve(&[act]);
         if result == SatResult::Unsat {
             self.solver.add_clause(&[!act]);
@@ -275,6 +307,7 @@ pub(crate) fn extract(ts: &TransitionSystem, un: &Unroller, s: &impl Solver, k: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aig::Lit;
     use crate::ts::replay;
     use crate::ts::tests::counter;
 
@@ -351,8 +384,7 @@ mod tests {
     fn stepped(step: usize) -> BmcOptions {
         BmcOptions {
             step: NonZeroUsize::new(step).unwrap(),
-            dynamic: false,
-            jump: false,
+            ..BmcOptions::default()
         }
     }
 
@@ -433,6 +465,57 @@ mod tests {
         // Frames 0, 8, 16, ...: never 11 mod 16, and no bound is claimed for skipped frames.
         match jump(8).0 {
             Verdict::Unknown { depth } => assert_eq!(depth, None),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+    }
+
+    /// `counter(4, 11)` whose bad states also include the frames where the inputs place 7
+    /// pigeons in 6 holes: never possible, but refuting it takes a solver many conflicts.
+    fn counter_with_pigeons() -> TransitionSystem {
+        let mut ts = counter(4, 11, false);
+        let (pigeons, holes) = (7, 6);
+        let p: Vec<Vec<Lit>> = (0..pigeons)
+            .map(|_| (0..holes).map(|_| ts.add_input(None).lit()).collect())
+            .collect();
+        let mut php = Vec::new();
+        for row in &p {
+            php.push(ts.aig.or_all(row.iter().copied()));
+        }
+        for h in 0..holes {
+            for a in 0..pigeons {
+                for b in a + 1..pigeons {
+                    let both = ts.aig.and(p[a][h], p[b][h]);
+                    php.push(!both);
+                }
+            }
+        }
+        let placed = ts.aig.and_all(php);
+        ts.bad[0] = ts.aig.or(ts.bad[0], placed);
+        ts
+    }
+
+    #[test]
+    fn a_query_out_of_conflicts_is_skipped_and_claims_no_bound() {
+        let ts = counter_with_pigeons();
+        let limited = BmcOptions {
+            query_conflicts: Some(10),
+            ..stepped(1)
+        };
+        // Frames 0..=10 need the pigeons refuted: each runs out and is skipped; frame 11 is bad.
+        let mut bmc = Bmc::new(None).with_options(limited);
+        assert_eq!(replayed_depth(&ts, &mut bmc), 11);
+        assert!(bmc.stats().contains(&("bmc_skipped", 11)));
+        // Skipped frames prove nothing: up to depth 8 no bound is claimed.
+        match Bmc::new(Some(8))
+            .with_options(limited)
+            .check(&ts, &Budget::new(None))
+        {
+            Verdict::Unknown { depth } => assert_eq!(depth, None),
+            v => panic!("expected unknown, got {v:?}"),
+        }
+        // Without the limit every frame is decided and the bound is exact.
+        match Bmc::new(Some(8)).check(&ts, &Budget::new(None)) {
+            Verdict::Unknown { depth } => assert_eq!(depth, Some(8)),
             v => panic!("expected unknown, got {v:?}"),
         }
     }

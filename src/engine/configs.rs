@@ -154,6 +154,11 @@ pub const CONFIGS: &[Config] = &[
         about: "BMC asking only frames 0, 10, 20, ... (deep counterexamples, not the shortest)",
     },
     Config {
+        name: "bmc-deep",
+        args: "--engine bmc --bmc-step 50 --bmc-jump --bmc-query-conflicts 20000",
+        about: "BMC asking frames 50, 100, ... only, 20,000 conflicts each (a query out of them is skipped): deep bugs",
+    },
+    Config {
         name: "bmc-jump-dyn",
         args: "--engine bmc --bmc-jump --bmc-dyn",
         about: "BMC asking one frame per query, the jump doubled while queries stay cheap",
@@ -183,6 +188,12 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         configs: &["ic3-cdcl-deepest", "kind", "cegar-loc-cdcl"],
         shares: &[4, 4, 1],
         about: "the default plus localization with its IC3 in short turns (time-sliced, 4:4:1)",
+    },
+    PortfolioSet {
+        name: "default-deep",
+        configs: &["ic3-cdcl-deepest", "kind", "cegar-loc-cdcl", "bmc-deep"],
+        shares: &[4, 4, 1, 2],
+        about: "default-loc plus BMC jumping to deep frames (time-sliced, 4:4:1:2)",
     },
     PortfolioSet {
         name: "default-light",
