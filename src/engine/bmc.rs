@@ -482,9 +482,9 @@ mod tests {
             php.push(ts.aig.or_all(row.iter().copied()));
         }
         for h in 0..holes {
-            for a in 0..pigeons {
-                for b in a + 1..pigeons {
-                    let both = ts.aig.and(p[a][h], p[b][h]);
+            for (a, pa) in p.iter().enumerate() {
+                for pb in &p[a + 1..] {
+                    let both = ts.aig.and(pa[h], pb[h]);
                     php.push(!both);
                 }
             }
