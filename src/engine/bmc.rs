@@ -209,6 +209,9 @@ fn next_step(step: usize, took: Duration) -> usize {
 /// frames checked per call. Shared by [`Bmc`] and the base case of k-induction.
 pub(crate) struct Bounded<'a> {
     solver: Cadical,
+    /// Polled between frames while a window is encoded: a jump adds many frames at once, and
+    /// the portfolio stops its last worker through it when memory runs short.
+    budget: Budget,
     un: Unroller<'a>,
     /// Frames whose invariant constraints are asserted (`0..constrained`).
     constrained: usize,
@@ -220,6 +223,7 @@ impl<'a> Bounded<'a> {
     pub(crate) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Bounded<'a> {
         Bounded {
             solver: Cadical::new(budget),
+            budget: budget.clone(),
             un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
             query_conflicts: None,
@@ -242,6 +246,14 @@ impl<'a> Bounded<'a> {
             for &c in &ts.constraints {
                 let l = self.un.lit(&mut self.solver, c, k);
                 self.solver.add_clause(&[l]);
+            }
+            // Frame by frame: the bad cone of frame `k` pulls in the frames below it.
+            for &b in &ts.bad {
+                self.un.lit(&mut self.solver, b, k);
+            }
+            if self.budget.expired() {
+                self.constrained = k + 1;
+                return SatResult::Interrupted;
             }
         }
         self.constrained = self.constrained.max(window.end() + 1);

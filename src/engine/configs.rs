@@ -191,9 +191,9 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
     },
     PortfolioSet {
         name: "default-deep",
-        configs: &["ic3-cdcl-deepest", "kind", "cegar-loc-cdcl", "bmc-deep"],
-        shares: &[4, 4, 1, 2],
-        about: "default-loc plus BMC jumping to deep frames (time-sliced, 4:4:1:2)",
+        configs: &["ic3-cdcl-deepest", "kind", "bmc-deep"],
+        shares: &[4, 4, 1],
+        about: "the default plus BMC jumping to deep frames in short turns (time-sliced, 4:4:1)",
     },
     PortfolioSet {
         name: "default-light",
