@@ -43,33 +43,22 @@ impl Gate {
         })
     }
 
-    /// Waits for a slot (in ticket order). Gives up, holding none, once `stopped()`: a
-    /// stopped worker must reach its end, not wait for a turn. Returns whether it holds one.
-    fn acquire(&self, stopped: &dyn Fn() -> bool) -> bool {
+    /// A place in the queue for a slot. Workers that take theirs before they start (the
+    /// portfolio does, in its order) are let in in that order, whichever thread starts first.
+    pub fn ticket(self: &Arc<Gate>) -> Ticket {
         let mut st = self.state.lock().unwrap();
-        let ticket = st.next_ticket;
+        let number = st.next_ticket;
         st.next_ticket += 1;
-        st.queue.push_back(ticket);
-        loop {
-            if st.free > 0 && st.queue.front() == Some(&ticket) {
-                st.queue.pop_front();
-                st.free -= 1;
-                // The next in line may find a slot free as well.
-                self.turn_over.notify_all();
-                return true;
-            }
-            if stopped() {
-                st.queue.retain(|&t| t != ticket);
-                self.turn_over.notify_all();
-                return false;
-            }
-            // The timeout only bounds how late a stop is seen: slot changes notify.
-            st = self
-                .turn_over
-                .wait_timeout(st, Duration::from_millis(20))
-                .unwrap()
-                .0;
+        st.queue.push_back(number);
+        Ticket {
+            gate: self.clone(),
+            number,
         }
+    }
+
+    /// Waits for a slot with a new ticket (see [`Ticket::wait`]).
+    fn acquire(self: &Arc<Gate>, stopped: &dyn Fn() -> bool) -> bool {
+        self.ticket().wait(stopped)
     }
 
     fn release(&self) {
@@ -79,6 +68,56 @@ impl Gate {
 
     fn contended(&self) -> bool {
         !self.state.lock().unwrap().queue.is_empty()
+    }
+}
+
+/// A worker's place in a [`Gate`]'s queue, taken by [`Gate::ticket`]. Dropped unused (its
+/// worker panicked before it started), it leaves the queue so the next in line goes on.
+pub struct Ticket {
+    gate: Arc<Gate>,
+    number: u64,
+}
+
+impl Ticket {
+    /// Waits for a slot (in ticket order). Gives up, holding none, once `stopped()`: a
+    /// stopped worker must reach its end, not wait for a turn. Returns whether it holds one.
+    fn wait(self, stopped: &dyn Fn() -> bool) -> bool {
+        let gate = self.gate.clone();
+        let mut st = gate.state.lock().unwrap();
+        loop {
+            if st.free > 0 && st.queue.front() == Some(&self.number) {
+                st.free -= 1;
+                // Out of the queue (by the drop below); the next in line may find a slot free
+                // as well.
+                drop(st);
+                drop(self);
+                return true;
+            }
+            if stopped() {
+                drop(st);
+                drop(self);
+                return false;
+            }
+            // The timeout only bounds how late a stop is seen: slot changes notify.
+            st = gate
+                .turn_over
+                .wait_timeout(st, Duration::from_millis(20))
+                .unwrap()
+                .0;
+        }
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let number = self.number;
+        self.gate
+            .state
+            .lock()
+            .unwrap()
+            .queue
+            .retain(|&t| t != number);
+        self.gate.turn_over.notify_all();
     }
 }
 
@@ -96,10 +135,11 @@ thread_local! {
 }
 
 /// Runs `work` on this thread as one of `gate`'s workers, in turns of `slice`: it starts
-/// once a slot is free (or at once if `stopped()`), and its slot is given back when it
-/// returns.
+/// once a slot is free and `ticket` is first in line (or at once if `stopped()`), and its
+/// slot is given back when it returns.
 pub fn run_gated<R>(
     gate: &Arc<Gate>,
+    ticket: Ticket,
     slice: Duration,
     stopped: &dyn Fn() -> bool,
     work: impl FnOnce() -> R,
@@ -114,7 +154,7 @@ pub fn run_gated<R>(
             }
         }
     }
-    let held = gate.acquire(stopped);
+    let held = ticket.wait(stopped);
     TURN.with(|t| {
         *t.borrow_mut() = Some(Turn {
             gate: gate.clone(),
@@ -162,22 +202,28 @@ mod tests {
                 let (gate, running, overlaps, switches, last) =
                     (&gate, &running, &overlaps, &switches, &last);
                 s.spawn(move || {
-                    run_gated(gate, Duration::from_millis(5), &|| false, || {
-                        let end = Instant::now() + Duration::from_millis(60);
-                        while Instant::now() < end {
-                            if running.fetch_add(1, Ordering::SeqCst) > 0 {
-                                overlaps.fetch_add(1, Ordering::SeqCst);
+                    run_gated(
+                        gate,
+                        gate.ticket(),
+                        Duration::from_millis(5),
+                        &|| false,
+                        || {
+                            let end = Instant::now() + Duration::from_millis(60);
+                            while Instant::now() < end {
+                                if running.fetch_add(1, Ordering::SeqCst) > 0 {
+                                    overlaps.fetch_add(1, Ordering::SeqCst);
+                                }
+                                let mut l = last.lock().unwrap();
+                                if *l != id {
+                                    switches.fetch_add(1, Ordering::SeqCst);
+                                    *l = id;
+                                }
+                                drop(l);
+                                running.fetch_sub(1, Ordering::SeqCst);
+                                checkpoint(&|| false);
                             }
-                            let mut l = last.lock().unwrap();
-                            if *l != id {
-                                switches.fetch_add(1, Ordering::SeqCst);
-                                *l = id;
-                            }
-                            drop(l);
-                            running.fetch_sub(1, Ordering::SeqCst);
-                            checkpoint(&|| false);
-                        }
-                    })
+                        },
+                    )
                 });
             }
         });
@@ -201,15 +247,21 @@ mod tests {
                 let (gate, stop, held) = (&gate, &stop, &held);
                 s.spawn(move || {
                     let stopped = || stop.load(Ordering::SeqCst);
-                    run_gated(gate, Duration::from_millis(slice), &stopped, || {
-                        // Busy steps of 1 ms, counted while this worker holds the slot.
-                        while !stopped() {
-                            let end = Instant::now() + Duration::from_millis(1);
-                            while Instant::now() < end {}
-                            held[id].fetch_add(1, Ordering::SeqCst);
-                            checkpoint(&stopped);
-                        }
-                    })
+                    run_gated(
+                        gate,
+                        gate.ticket(),
+                        Duration::from_millis(slice),
+                        &stopped,
+                        || {
+                            // Busy steps of 1 ms, counted while this worker holds the slot.
+                            while !stopped() {
+                                let end = Instant::now() + Duration::from_millis(1);
+                                while Instant::now() < end {}
+                                held[id].fetch_add(1, Ordering::SeqCst);
+                                checkpoint(&stopped);
+                            }
+                        },
+                    )
                 });
             }
             std::thread::sleep(Duration::from_millis(600));
@@ -223,6 +275,32 @@ mod tests {
         assert!(long > 2 * short, "shares {long}:{short}");
     }
 
+    /// Tickets taken in one order are served in that order, whichever thread asks first,
+    /// and a ticket dropped unused does not hold up the ones behind it.
+    #[test]
+    fn workers_start_in_the_order_of_their_tickets() {
+        let gate = Gate::new(1);
+        let order = Mutex::new(Vec::new());
+        let tickets: Vec<Ticket> = (0..4).map(|_| gate.ticket()).collect();
+        std::thread::scope(|s| {
+            for (id, ticket) in tickets.into_iter().enumerate().rev() {
+                let (gate, order) = (&gate, &order);
+                if id == 1 {
+                    drop(ticket);
+                    continue;
+                }
+                s.spawn(move || {
+                    run_gated(gate, ticket, Duration::from_secs(1), &|| false, || {
+                        order.lock().unwrap().push(id)
+                    })
+                });
+                // The later tickets' threads ask for the slot first.
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        assert_eq!(*order.lock().unwrap(), [0, 2, 3]);
+    }
+
     #[test]
     fn a_stopped_worker_does_not_wait_for_a_slot() {
         let gate = Gate::new(1);
@@ -231,9 +309,9 @@ mod tests {
             let g = &gate;
             // The first worker holds the only slot until the second has given up.
             let (tx, rx) = std::sync::mpsc::channel::<()>();
-            s.spawn(move || run_gated(g, hour, &|| false, || rx.recv().unwrap()));
+            s.spawn(move || run_gated(g, g.ticket(), hour, &|| false, || rx.recv().unwrap()));
             std::thread::sleep(Duration::from_millis(20));
-            let ran = run_gated(g, hour, &|| true, || 7);
+            let ran = run_gated(g, g.ticket(), hour, &|| true, || 7);
             assert_eq!(ran, 7);
             tx.send(()).unwrap();
         });

@@ -331,6 +331,10 @@ fn all_properties_on_aiger_names_each_b_property() {
     let out = warden(&[
         "check".as_ref(),
         circuit("multi_bad_second_sat.aag").as_ref(),
+        // k-induction's base case gives the shortest counterexample; the default portfolio
+        // may answer first with bmc-deep's counterexample at cycle 50.
+        "--engine".as_ref(),
+        "kind".as_ref(),
         "--all-properties".as_ref(),
         "--trace".as_ref(),
         "--json".as_ref(),

@@ -125,17 +125,22 @@ impl Engine for Portfolio {
             }
             for (i, mut worker) in self.workers.drain(..).enumerate() {
                 let (tx, stats, gate) = (tx.clone(), &stats, gate.clone());
+                // Places in the queue in the portfolio's order: the first workers have the
+                // first turns (a shallow bug is found by them, not by bmc-deep's jumps).
+                let ticket = gate.as_ref().map(|g| g.ticket());
                 let slice = SLICE * self.shares[i];
                 let (budget, done) = (&own[i], &done[i]);
                 s.spawn(move || {
                     let name = worker.name();
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         crate::fault::inject(name);
-                        match &gate {
-                            Some(g) => run_gated(g, slice, &|| budget.expired(), || {
-                                worker.check(ts, budget)
-                            }),
-                            None => worker.check(ts, budget),
+                        match (&gate, ticket) {
+                            (Some(g), Some(t)) => {
+                                run_gated(g, t, slice, &|| budget.expired(), || {
+                                    worker.check(ts, budget)
+                                })
+                            }
+                            _ => worker.check(ts, budget),
                         }
                     }));
                     let v = run.map_err(|payload| {
