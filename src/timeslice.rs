@@ -134,11 +134,10 @@ thread_local! {
     static TURN: RefCell<Option<Turn>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` on this thread as one of `gate`'s workers, in turns of `slice`: it starts
-/// once a slot is free and `ticket` is first in line (or at once if `stopped()`), and its
-/// slot is given back when it returns.
+/// Runs `work` on this thread as one of the workers of `ticket`'s gate, in turns of `slice`:
+/// it starts once a slot is free and `ticket` is first in line (or at once if `stopped()`),
+/// and its slot is given back when it returns.
 pub fn run_gated<R>(
-    gate: &Arc<Gate>,
     ticket: Ticket,
     slice: Duration,
     stopped: &dyn Fn() -> bool,
@@ -154,10 +153,11 @@ pub fn run_gated<R>(
             }
         }
     }
+    let gate = ticket.gate.clone();
     let held = ticket.wait(stopped);
     TURN.with(|t| {
         *t.borrow_mut() = Some(Turn {
-            gate: gate.clone(),
+            gate,
             slice,
             since: Instant::now(),
             held,
@@ -202,28 +202,22 @@ mod tests {
                 let (gate, running, overlaps, switches, last) =
                     (&gate, &running, &overlaps, &switches, &last);
                 s.spawn(move || {
-                    run_gated(
-                        gate,
-                        gate.ticket(),
-                        Duration::from_millis(5),
-                        &|| false,
-                        || {
-                            let end = Instant::now() + Duration::from_millis(60);
-                            while Instant::now() < end {
-                                if running.fetch_add(1, Ordering::SeqCst) > 0 {
-                                    overlaps.fetch_add(1, Ordering::SeqCst);
-                                }
-                                let mut l = last.lock().unwrap();
-                                if *l != id {
-                                    switches.fetch_add(1, Ordering::SeqCst);
-                                    *l = id;
-                                }
-                                drop(l);
-                                running.fetch_sub(1, Ordering::SeqCst);
-                                checkpoint(&|| false);
+                    run_gated(gate.ticket(), Duration::from_millis(5), &|| false, || {
+                        let end = Instant::now() + Duration::from_millis(60);
+                        while Instant::now() < end {
+                            if running.fetch_add(1, Ordering::SeqCst) > 0 {
+                                overlaps.fetch_add(1, Ordering::SeqCst);
                             }
-                        },
-                    )
+                            let mut l = last.lock().unwrap();
+                            if *l != id {
+                                switches.fetch_add(1, Ordering::SeqCst);
+                                *l = id;
+                            }
+                            drop(l);
+                            running.fetch_sub(1, Ordering::SeqCst);
+                            checkpoint(&|| false);
+                        }
+                    })
                 });
             }
         });
@@ -248,7 +242,6 @@ mod tests {
                 s.spawn(move || {
                     let stopped = || stop.load(Ordering::SeqCst);
                     run_gated(
-                        gate,
                         gate.ticket(),
                         Duration::from_millis(slice),
                         &stopped,
@@ -284,13 +277,13 @@ mod tests {
         let tickets: Vec<Ticket> = (0..4).map(|_| gate.ticket()).collect();
         std::thread::scope(|s| {
             for (id, ticket) in tickets.into_iter().enumerate().rev() {
-                let (gate, order) = (&gate, &order);
+                let order = &order;
                 if id == 1 {
                     drop(ticket);
                     continue;
                 }
                 s.spawn(move || {
-                    run_gated(gate, ticket, Duration::from_secs(1), &|| false, || {
+                    run_gated(ticket, Duration::from_secs(1), &|| false, || {
                         order.lock().unwrap().push(id)
                     })
                 });
@@ -309,9 +302,9 @@ mod tests {
             let g = &gate;
             // The first worker holds the only slot until the second has given up.
             let (tx, rx) = std::sync::mpsc::channel::<()>();
-            s.spawn(move || run_gated(g, g.ticket(), hour, &|| false, || rx.recv().unwrap()));
+            s.spawn(move || run_gated(g.ticket(), hour, &|| false, || rx.recv().unwrap()));
             std::thread::sleep(Duration::from_millis(20));
-            let ran = run_gated(g, g.ticket(), hour, &|| true, || 7);
+            let ran = run_gated(g.ticket(), hour, &|| true, || 7);
             assert_eq!(ran, 7);
             tx.send(()).unwrap();
         });

@@ -124,7 +124,7 @@ impl Engine for Portfolio {
                 s.spawn(move || shed_on_memory(limit, own, done, names, shed));
             }
             for (i, mut worker) in self.workers.drain(..).enumerate() {
-                let (tx, stats, gate) = (tx.clone(), &stats, gate.clone());
+                let (tx, stats) = (tx.clone(), &stats);
                 // Places in the queue in the portfolio's order: the first workers have the
                 // first turns (a shallow bug is found by them, not by bmc-deep's jumps).
                 let ticket = gate.as_ref().map(|g| g.ticket());
@@ -134,13 +134,11 @@ impl Engine for Portfolio {
                     let name = worker.name();
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         crate::fault::inject(name);
-                        match (&gate, ticket) {
-                            (Some(g), Some(t)) => {
-                                run_gated(g, t, slice, &|| budget.expired(), || {
-                                    worker.check(ts, budget)
-                                })
-                            }
-                            _ => worker.check(ts, budget),
+                        match ticket {
+                            Some(t) => run_gated(t, slice, &|| budget.expired(), || {
+                                worker.check(ts, budget)
+                            }),
+                            None => worker.check(ts, budget),
                         }
                     }));
                     let v = run.map_err(|payload| {
