@@ -82,29 +82,28 @@ impl Ticket {
     /// Waits for a slot (in ticket order). Gives up, holding none, once `stopped()`: a
     /// stopped worker must reach its end, not wait for a turn. Returns whether it holds one.
     fn wait(self, stopped: &dyn Fn() -> bool) -> bool {
-        let gate = self.gate.clone();
-        let mut st = gate.state.lock().unwrap();
-        loop {
+        let mut st = self.gate.state.lock().unwrap();
+        let held = loop {
             if st.free > 0 && st.queue.front() == Some(&self.number) {
                 st.free -= 1;
-                // Out of the queue (by the drop below); the next in line may find a slot free
-                // as well.
-                drop(st);
-                drop(self);
-                return true;
+                break true;
             }
             if stopped() {
-                drop(st);
-                drop(self);
-                return false;
+                break false;
             }
             // The timeout only bounds how late a stop is seen: slot changes notify.
-            st = gate
+            st = self
+                .gate
                 .turn_over
                 .wait_timeout(st, Duration::from_millis(20))
                 .unwrap()
                 .0;
-        }
+        };
+        // Out of the queue under the same lock (the drop then finds nothing to take out);
+        // the next in line may find a slot free as well.
+        st.queue.retain(|&t| t != self.number);
+        self.gate.turn_over.notify_all();
+        held
     }
 }
 
