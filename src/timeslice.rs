@@ -125,6 +125,8 @@ struct Turn {
     gate: Arc<Gate>,
     /// How long this worker keeps a slot while others wait.
     slice: Duration,
+    /// How long the current turn lasts: `slice`, except for a shorter first turn.
+    this_turn: Duration,
     since: Instant,
     held: bool,
 }
@@ -133,11 +135,14 @@ thread_local! {
     static TURN: RefCell<Option<Turn>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` on this thread as one of the workers of `ticket`'s gate, in turns of `slice`:
-/// it starts once a slot is free and `ticket` is first in line (or at once if `stopped()`),
-/// and its slot is given back when it returns.
+/// Runs `work` on this thread as one of the workers of `ticket`'s gate, in turns of `slice`
+/// after a first turn of `first` (at most `slice`): it starts once a slot is free and
+/// `ticket` is first in line (or at once if `stopped()`), and its slot is given back when it
+/// returns. A short first turn lets every worker start soon, whatever the slices of those
+/// ahead of it.
 pub fn run_gated<R>(
     ticket: Ticket,
+    first: Duration,
     slice: Duration,
     stopped: &dyn Fn() -> bool,
     work: impl FnOnce() -> R,
@@ -158,6 +163,7 @@ pub fn run_gated<R>(
         *t.borrow_mut() = Some(Turn {
             gate,
             slice,
+            this_turn: first.min(slice),
             since: Instant::now(),
             held,
         })
@@ -173,11 +179,12 @@ pub fn checkpoint(stopped: &dyn Fn() -> bool) {
     TURN.with(|t| {
         let mut t = t.borrow_mut();
         let Some(turn) = t.as_mut() else { return };
-        if !turn.held || turn.since.elapsed() < turn.slice || !turn.gate.contended() {
+        if !turn.held || turn.since.elapsed() < turn.this_turn || !turn.gate.contended() {
             return;
         }
         turn.gate.release();
         turn.held = turn.gate.acquire(stopped);
+        turn.this_turn = turn.slice;
         turn.since = Instant::now();
     });
 }
@@ -201,7 +208,8 @@ mod tests {
                 let (gate, running, overlaps, switches, last) =
                     (&gate, &running, &overlaps, &switches, &last);
                 s.spawn(move || {
-                    run_gated(gate.ticket(), Duration::from_millis(5), &|| false, || {
+                    let slice = Duration::from_millis(5);
+                    run_gated(gate.ticket(), slice, slice, &|| false, || {
                         let end = Instant::now() + Duration::from_millis(60);
                         while Instant::now() < end {
                             if running.fetch_add(1, Ordering::SeqCst) > 0 {
@@ -240,20 +248,16 @@ mod tests {
                 let (gate, stop, held) = (&gate, &stop, &held);
                 s.spawn(move || {
                     let stopped = || stop.load(Ordering::SeqCst);
-                    run_gated(
-                        gate.ticket(),
-                        Duration::from_millis(slice),
-                        &stopped,
-                        || {
-                            // Busy steps of 1 ms, counted while this worker holds the slot.
-                            while !stopped() {
-                                let end = Instant::now() + Duration::from_millis(1);
-                                while Instant::now() < end {}
-                                held[id].fetch_add(1, Ordering::SeqCst);
-                                checkpoint(&stopped);
-                            }
-                        },
-                    )
+                    let slice = Duration::from_millis(slice);
+                    run_gated(gate.ticket(), slice, slice, &stopped, || {
+                        // Busy steps of 1 ms, counted while this worker holds the slot.
+                        while !stopped() {
+                            let end = Instant::now() + Duration::from_millis(1);
+                            while Instant::now() < end {}
+                            held[id].fetch_add(1, Ordering::SeqCst);
+                            checkpoint(&stopped);
+                        }
+                    })
                 });
             }
             std::thread::sleep(Duration::from_millis(600));
@@ -282,7 +286,8 @@ mod tests {
                     continue;
                 }
                 s.spawn(move || {
-                    run_gated(ticket, Duration::from_secs(1), &|| false, || {
+                    let second = Duration::from_secs(1);
+                    run_gated(ticket, second, second, &|| false, || {
                         order.lock().unwrap().push(id)
                     })
                 });
@@ -293,6 +298,37 @@ mod tests {
         assert_eq!(*order.lock().unwrap(), [0, 2, 3]);
     }
 
+    /// A worker whose slice is an hour but whose first turn is 5 ms lets the worker queued
+    /// behind it run while it is still busy, and gets the slot back after that one's turn.
+    #[test]
+    fn a_short_first_turn_lets_the_next_worker_start() {
+        let gate = Gate::new(1);
+        let hour = Duration::from_secs(3600);
+        let ms = Duration::from_millis(5);
+        let second_ran = AtomicBool::new(false);
+        let first_resumed = AtomicBool::new(false);
+        let (first, second) = (gate.ticket(), gate.ticket());
+        std::thread::scope(|s| {
+            let (second_ran, first_resumed) = (&second_ran, &first_resumed);
+            s.spawn(move || {
+                run_gated(first, ms, hour, &|| false, || {
+                    // Bounded, so that a first turn as long as the slice fails, not hangs.
+                    let end = Instant::now() + Duration::from_secs(2);
+                    while !second_ran.load(Ordering::SeqCst) && Instant::now() < end {
+                        checkpoint(&|| false);
+                    }
+                    first_resumed.store(second_ran.load(Ordering::SeqCst), Ordering::SeqCst);
+                })
+            });
+            s.spawn(move || {
+                run_gated(second, ms, ms, &|| false, || {
+                    second_ran.store(true, Ordering::SeqCst);
+                })
+            });
+        });
+        assert!(first_resumed.load(Ordering::SeqCst));
+    }
+
     #[test]
     fn a_stopped_worker_does_not_wait_for_a_slot() {
         let gate = Gate::new(1);
@@ -301,9 +337,9 @@ mod tests {
             let g = &gate;
             // The first worker holds the only slot until the second has given up.
             let (tx, rx) = std::sync::mpsc::channel::<()>();
-            s.spawn(move || run_gated(g.ticket(), hour, &|| false, || rx.recv().unwrap()));
+            s.spawn(move || run_gated(g.ticket(), hour, hour, &|| false, || rx.recv().unwrap()));
             std::thread::sleep(Duration::from_millis(20));
-            let ran = run_gated(g.ticket(), hour, &|| true, || 7);
+            let ran = run_gated(g.ticket(), hour, hour, &|| true, || 7);
             assert_eq!(ran, 7);
             tx.send(()).unwrap();
         });

@@ -58,6 +58,12 @@ pub struct BmcOptions {
     /// frames are often easy where shallow unsatisfiable ones are hard.
     #[arg(long = "bmc-query-conflicts", value_name = "N")]
     pub query_conflicts: Option<u32>,
+    /// Gives each query at most MS milliseconds of CPU time, skipped as with
+    /// `--bmc-query-conflicts` when it runs out (both may be given: the first limit ends
+    /// it). A conflict in a deep unrolling of a large design costs milliseconds, so a time
+    /// limit keeps a query's cost bounded where a conflict limit does not.
+    #[arg(long = "bmc-query-ms", value_name = "MS")]
+    pub query_ms: Option<u64>,
 }
 
 impl Default for BmcOptions {
@@ -68,6 +74,7 @@ impl Default for BmcOptions {
             dynamic: false,
             jump: false,
             query_conflicts: None,
+            query_ms: None,
         }
     }
 }
@@ -134,6 +141,7 @@ impl Engine for Bmc {
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut frames = Bounded::new(ts, budget);
         frames.query_conflicts = self.opts.query_conflicts;
+        frames.query_cpu = self.opts.query_ms.map(Duration::from_millis);
         let mut clean: Option<usize> = self.start.checked_sub(1);
         // Once a query is skipped, deeper clean windows prove no bound.
         let mut skipped = false;
@@ -217,6 +225,8 @@ pub(crate) struct Bounded<'a> {
     constrained: usize,
     /// The conflicts each query may take ([`BmcOptions::query_conflicts`]).
     query_conflicts: Option<u32>,
+    /// The CPU time each query may take ([`BmcOptions::query_ms`]).
+    query_cpu: Option<Duration>,
 }
 
 impl<'a> Bounded<'a> {
@@ -227,6 +237,7 @@ impl<'a> Bounded<'a> {
             un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
             query_conflicts: None,
+            query_cpu: None,
         }
     }
 
@@ -270,6 +281,9 @@ impl<'a> Bounded<'a> {
         if let Some(n) = self.query_conflicts {
             self.solver
                 .limit_conflicts(n.try_into().unwrap_or(i32::MAX));
+        }
+        if let Some(t) = self.query_cpu {
+            self.solver.limit_cpu(t);
         }
         let result = self.solver.solve(&[act]);
         if result == SatResult::Unsat {
@@ -507,25 +521,32 @@ mod tests {
     }
 
     #[test]
-    fn a_query_out_of_conflicts_is_skipped_and_claims_no_bound() {
+    fn a_query_out_of_conflicts_or_time_is_skipped_and_claims_no_bound() {
         let ts = counter_with_pigeons();
-        let limited = BmcOptions {
+        let by_conflicts = BmcOptions {
             query_conflicts: Some(10),
             ..stepped(1)
         };
-        // Frames 0..=10 need the pigeons refuted: each runs out and is skipped; frame 11 is bad.
-        let mut bmc = Bmc::new(None).with_options(limited);
-        assert_eq!(replayed_depth(&ts, &mut bmc), 11);
-        assert!(bmc.stats().contains(&("bmc_skipped", 11)));
-        // Skipped frames prove nothing: up to depth 8 no bound is claimed.
-        match Bmc::new(Some(8))
-            .with_options(limited)
-            .check(&ts, &Budget::new(None))
-        {
-            Verdict::Unknown { depth } => assert_eq!(depth, None),
-            v => panic!("expected unknown, got {v:?}"),
+        let by_time = BmcOptions {
+            query_ms: Some(1),
+            ..stepped(1)
+        };
+        for limited in [by_conflicts, by_time] {
+            // Frames 0..=10 need the pigeons refuted: each runs out and is skipped; frame 11
+            // is bad.
+            let mut bmc = Bmc::new(None).with_options(limited);
+            assert_eq!(replayed_depth(&ts, &mut bmc), 11, "{limited:?}");
+            assert!(bmc.stats().contains(&("bmc_skipped", 11)), "{limited:?}");
+            // Skipped frames prove nothing: up to depth 8 no bound is claimed.
+            match Bmc::new(Some(8))
+                .with_options(limited)
+                .check(&ts, &Budget::new(None))
+            {
+                Verdict::Unknown { depth } => assert_eq!(depth, None),
+                v => panic!("expected unknown, got {v:?}"),
+            }
         }
-        // Without the limit every frame is decided and the bound is exact.
+        // Without a limit every frame is decided and the bound is exact.
         match Bmc::new(Some(8)).check(&ts, &Budget::new(None)) {
             Verdict::Unknown { depth } => assert_eq!(depth, Some(8)),
             v => panic!("expected unknown, got {v:?}"),
