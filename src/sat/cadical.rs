@@ -73,7 +73,8 @@ impl Cadical {
     /// unrolling of a large design costs milliseconds), and time a time-sliced worker spends
     /// waiting for its turn does not count.
     pub fn limit_cpu(&mut self, limit: Duration) {
-        let end = thread_cpu_ns().saturating_add(limit.as_nanos() as u64);
+        let nanos = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
+        let end = thread_cpu_ns().saturating_add(nanos);
         self.cpu_deadline.store(end.max(1), Ordering::Relaxed);
     }
 
