@@ -284,8 +284,17 @@ fn verify(
             }
         }
         Verdict::Safe(inv) => {
+            let start = Instant::now();
             let lifted = inv.lift(reduced, ts, restore);
-            match cert::check(ts, &lifted, budget) {
+            let checked = cert::check(ts, &lifted, budget);
+            crate::log::info(
+                1,
+                format_args!(
+                    "invariant checked in {:.2} s",
+                    start.elapsed().as_secs_f64()
+                ),
+            );
+            match checked {
                 Ok(()) => Answer::Unsat(lifted),
                 Err(CertError::Interrupted) => Answer::Unknown { depth: None },
                 Err(e) => {

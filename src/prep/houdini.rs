@@ -91,7 +91,7 @@ impl<'a> Checker<'a> {
             Mode::Combinational => (Start::Free, 0),
         };
         let mut c = Checker {
-            solver: Cadical::for_small_queries(budget),
+            solver: Cadical::for_small_queries(budget).freezing(),
             un: Unroller::new(ts, start),
             budget: budget.clone(),
             frame,

@@ -27,6 +27,8 @@ pub struct Cadical {
     /// The calling thread's CPU clock (ns) past which the running solve stops; 0: no limit.
     /// Shared with the terminator; set by [`Cadical::limit_cpu`], cleared after each solve.
     cpu_deadline: Arc<AtomicU64>,
+    /// Whether [`Solver::new_var`] freezes the variables it makes ([`Cadical::freezing`]).
+    freeze_new: bool,
 }
 
 impl Cadical {
@@ -46,6 +48,7 @@ impl Cadical {
             next_var: 0,
             failed: HashSet::new(),
             cpu_deadline,
+            freeze_new: false,
         }
     }
 
@@ -56,6 +59,14 @@ impl Cadical {
             .set_option("lucky", 0)
             .expect("CaDiCaL knows the option 'lucky'");
         s
+    }
+
+    /// The same solver with every variable made from now on frozen, for a formula that grows
+    /// between queries: a new clause over a variable that CaDiCaL eliminated makes it restore
+    /// the clauses it removed, at every solve.
+    pub fn freezing(mut self) -> Cadical {
+        self.freeze_new = true;
+        self
     }
 
     /// Stops the next [`Solver::solve`] (only that one) after `conflicts` conflicts; it then
@@ -108,6 +119,9 @@ impl Solver for Cadical {
     fn new_var(&mut self) -> Var {
         let v = Var::new(self.next_var);
         self.next_var += 1;
+        if self.freeze_new {
+            self.set_frozen(v, true);
+        }
         v
     }
 

@@ -2,7 +2,8 @@
 //!
 //! Delta encoding (Eén, Mishchenko, Brayton): a lemma stored at level `j` belongs to
 //! F_1..F_j, so F_i is the union of levels `i..=N` plus F_inf, and pushing a lemma forward
-//! moves it one level up and adds it to one more solver. F_0 is the initial states; its
+//! moves it one level up and adds it to one more solver (the solvers below have its clause
+//! already, and a copy per push would grow them with every frame). F_0 is the initial states; its
 //! solver never receives lemmas (they all hold initially). F_inf holds lemmas that are
 //! inductive relative to F_inf itself, so their conjunction is an invariant whatever the
 //! other frames do; it has a solver of its own to decide that.
@@ -20,6 +21,10 @@ pub(super) struct Frames<'a> {
     inf: Vec<Cube>,
     /// `solvers[i]`: the transition relation with F_i asserted.
     solvers: Vec<FrameSolver<'a>>,
+    /// `changed[j]`: solver `j` has received a clause since level `j` was last propagated.
+    /// A lemma that did not move up from level `j` stays put until F_j grows, so propagation
+    /// skips the levels whose frames are unchanged (rIC3 starts it at the lowest changed one).
+    changed: Vec<bool>,
     inf_solver: FrameSolver<'a>,
     ts: &'a TransitionSystem,
     budget: Budget,
@@ -33,6 +38,7 @@ impl<'a> Frames<'a> {
             levels: vec![Vec::new()],
             inf: Vec::new(),
             solvers: vec![FrameSolver::new(ts, Role::Init, budget, backend)],
+            changed: vec![false],
             inf_solver: FrameSolver::new(ts, Role::Frame, budget, backend),
             ts,
             budget: budget.clone(),
@@ -53,6 +59,10 @@ impl<'a> Frames<'a> {
         }
         self.solvers.push(s);
         self.levels.push(Vec::new());
+        // The lemmas of the old last level have a frame to move into now.
+        let old_top = self.top() - 1;
+        self.changed[old_top] = old_top > 0;
+        self.changed.push(false);
     }
 
     pub(super) fn solver(&mut self, i: usize) -> &mut FrameSolver<'a> {
@@ -70,23 +80,45 @@ impl<'a> Frames<'a> {
 
     /// Blocks sorted `cube` in F_1..F_j, dropping the lemmas it subsumes there.
     pub(super) fn add(&mut self, j: usize, cube: Cube) {
+        let from = self.implied_up_to(j, &cube) + 1;
         for level in &mut self.levels[1..=j] {
             level.retain(|c| !subsumes(&cube, c));
         }
-        for s in &mut self.solvers[1..=j] {
-            s.block(&cube);
-        }
+        self.block_in(from..=j, &cube);
         self.levels[j].push(cube);
+    }
+
+    /// The highest level up to `j` holding a lemma that subsumes `cube` (0: none): the
+    /// solvers up to it imply `cube`'s clause already (a pushed lemma's own solvers do).
+    fn implied_up_to(&self, j: usize, cube: &[Lit]) -> usize {
+        (1..=j)
+            .rev()
+            .find(|&i| self.levels[i].iter().any(|c| subsumes(c, cube)))
+            .unwrap_or(0)
+    }
+
+    /// Adds `cube`'s clause to the solvers of `levels`, whose frames thereby grow.
+    fn block_in(&mut self, levels: std::ops::RangeInclusive<usize>, cube: &[Lit]) {
+        for s in &mut self.solvers[levels.clone()] {
+            s.block(cube);
+        }
+        self.changed[levels].fill(true);
+    }
+
+    /// Whether F_j has grown since level `j` was last propagated; clears the mark.
+    pub(super) fn take_changed(&mut self, j: usize) -> bool {
+        std::mem::take(&mut self.changed[j])
     }
 
     /// Blocks sorted `cube` in every frame, for good.
     pub(super) fn add_inf(&mut self, cube: Cube) {
+        let top = self.top();
+        let from = self.implied_up_to(top, &cube) + 1;
         for level in &mut self.levels {
             level.retain(|c| !subsumes(&cube, c));
         }
-        for s in self.solvers[1..].iter_mut().chain([&mut self.inf_solver]) {
-            s.block(&cube);
-        }
+        self.block_in(from..=top, &cube);
+        self.inf_solver.block(&cube);
         self.inf.push(cube);
     }
 

@@ -12,7 +12,8 @@ use super::lift::Target;
 use super::{Ic3Solver, Interrupted, LIMITS};
 
 impl Ic3Solver<'_> {
-    /// Moves every lemma that stays blocked one level up, then offers the lemmas that reached
+    /// Moves every lemma that stays blocked one level up (a level whose frame has not grown
+    /// since its last pass is skipped: its lemmas would stay where they are), then offers the lemmas that reached
     /// the last frame to F_inf. `Some(level)`: level `level` ended up empty, so F_level equals
     /// F_{level+1} and is an inductive invariant (it excludes the bad states: level < N).
     pub(super) fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
@@ -25,7 +26,12 @@ impl Ic3Solver<'_> {
     fn push_all(&mut self) -> Result<Option<usize>, Interrupted> {
         let top = self.frames.top();
         for level in 1..top {
-            for cube in self.frames.level(level).to_vec() {
+            let cubes = if self.frames.take_changed(level) {
+                self.frames.level(level).to_vec()
+            } else {
+                Vec::new()
+            };
+            for cube in cubes {
                 // A lemma pushed just before may have subsumed this one.
                 if !self.frames.level(level).contains(&cube) {
                     continue;
