@@ -3,10 +3,10 @@
 //! Delta encoding (Eén, Mishchenko, Brayton): a lemma stored at level `j` belongs to
 //! F_1..F_j, so F_i is the union of levels `i..=N` plus F_inf, and pushing a lemma forward
 //! moves it one level up and adds it to one more solver (the solvers below have its clause
-//! already, and a copy per push would grow them with every frame). F_0 is the initial states; its
-//! solver never receives lemmas (they all hold initially). F_inf holds lemmas that are
-//! inductive relative to F_inf itself, so their conjunction is an invariant whatever the
-//! other frames do; it has a solver of its own to decide that.
+//! already, and a copy per push would grow them with every frame). F_0 is the initial
+//! states; its solver never receives lemmas (they all hold initially). F_inf holds lemmas
+//! that are inductive relative to F_inf itself, so their conjunction is an invariant
+//! whatever the other frames do; it has a solver of its own to decide that.
 
 use super::cube::{clause, subsumes, Cube};
 use super::options::Ic3Sat;

@@ -13,9 +13,10 @@ use super::{Ic3Solver, Interrupted, LIMITS};
 
 impl Ic3Solver<'_> {
     /// Moves every lemma that stays blocked one level up (a level whose frame has not grown
-    /// since its last pass is skipped: its lemmas would stay where they are), then offers the lemmas that reached
-    /// the last frame to F_inf. `Some(level)`: level `level` ended up empty, so F_level equals
-    /// F_{level+1} and is an inductive invariant (it excludes the bad states: level < N).
+    /// since its last pass is skipped: its lemmas would stay where they are), then offers the
+    /// lemmas that reached the last frame to F_inf. `Some(level)`: level `level` ended up
+    /// empty, so F_level equals F_{level+1} and is an inductive invariant (it excludes the bad
+    /// states: level < N).
     pub(super) fn propagate(&mut self) -> Result<Option<usize>, Interrupted> {
         let start = Instant::now();
         let result = self.push_all();
