@@ -124,13 +124,9 @@ pub fn check(model: &TransitionSystem, inv: &Invariant, budget: &Budget) -> Resu
     {
         return Err(CertError::Safety);
     }
-    let query =
-        |start, frames, make: &dyn Fn(&mut Unroller, &mut Cadical) -> Vec<crate::sat::Lit>| {
-            solve_frames(sys, start, frames, budget, make)
-        };
     let p = inv.predicate;
     refuted(
-        query(Start::Init, 1, &|un, s| vec![!un.lit(s, p, 0)]),
+        solve_frames(sys, Start::Init, 1, budget, &|un, s| vec![!un.lit(s, p, 0)]),
         CertError::Initiation,
     )?;
     inductive_and_safe(sys, p, budget)

@@ -80,21 +80,26 @@ impl<'a> Frames<'a> {
 
     /// Blocks sorted `cube` in F_1..F_j, dropping the lemmas it subsumes there.
     pub(super) fn add(&mut self, j: usize, cube: Cube) {
-        let from = self.implied_up_to(j, &cube) + 1;
-        for level in &mut self.levels[1..=j] {
-            level.retain(|c| !subsumes(&cube, c));
-        }
+        let from = self.drop_subsumed(j, &cube) + 1;
         self.block_in(from..=j, &cube);
         self.levels[j].push(cube);
     }
 
-    /// The highest level up to `j` holding a lemma that subsumes `cube` (0: none): the
-    /// solvers up to it imply `cube`'s clause already (a pushed lemma's own solvers do).
-    fn implied_up_to(&self, j: usize, cube: &[Lit]) -> usize {
-        (1..=j)
-            .rev()
-            .find(|&i| self.levels[i].iter().any(|c| subsumes(c, cube)))
-            .unwrap_or(0)
+    /// Drops the lemmas of levels 1..=j that `cube` subsumes, and returns the highest of
+    /// those levels that held a lemma subsuming `cube` (0: none): the solvers up to it imply
+    /// `cube`'s clause already (a pushed lemma's own solvers do). One pass over the levels
+    /// answers both.
+    fn drop_subsumed(&mut self, j: usize, cube: &[Lit]) -> usize {
+        let mut implied = 0;
+        for (i, level) in self.levels[..=j].iter_mut().enumerate().skip(1) {
+            level.retain(|c| {
+                if subsumes(c, cube) {
+                    implied = i;
+                }
+                !subsumes(cube, c)
+            });
+        }
+        implied
     }
 
     /// Adds `cube`'s clause to the solvers of `levels`, whose frames thereby grow.
@@ -113,10 +118,7 @@ impl<'a> Frames<'a> {
     /// Blocks sorted `cube` in every frame, for good.
     pub(super) fn add_inf(&mut self, cube: Cube) {
         let top = self.top();
-        let from = self.implied_up_to(top, &cube) + 1;
-        for level in &mut self.levels {
-            level.retain(|c| !subsumes(&cube, c));
-        }
+        let from = self.drop_subsumed(top, &cube) + 1;
         self.block_in(from..=top, &cube);
         self.inf_solver.block(&cube);
         self.inf.push(cube);

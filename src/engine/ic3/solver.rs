@@ -89,7 +89,7 @@ impl<'a> FrameSolver<'a> {
         };
         let mut s = FrameSolver {
             sat: match backend {
-                Ic3Sat::Cadical => Backend::Cadical(Cadical::for_small_queries(budget)),
+                Ic3Sat::Cadical => Backend::Cadical(Cadical::for_small_queries(budget).freezing()),
                 Ic3Sat::Cdcl => Backend::Cdcl(Box::new(Cdcl::new(budget))),
             },
             un: Unroller::new(ts, start).merging_gates(),
@@ -347,8 +347,8 @@ impl<'a> FrameSolver<'a> {
     }
 }
 
-/// The SAT solver of a frame. CaDiCaL's variables are frozen at birth (see the module
-/// documentation); the CDCL solver eliminates none.
+/// The SAT solver of a frame. CaDiCaL's variables are frozen at birth ([`Cadical::freezing`],
+/// see the module documentation); the CDCL solver eliminates none.
 enum Backend {
     Cadical(Cadical),
     Cdcl(Box<Cdcl>),
@@ -365,11 +365,7 @@ impl Backend {
 
 impl Solver for Backend {
     fn new_var(&mut self) -> sat::Var {
-        let v = self.solver().new_var();
-        if let Backend::Cadical(s) = self {
-            s.set_frozen(v, true);
-        }
-        v
+        self.solver().new_var()
     }
     fn add_clause(&mut self, lits: &[sat::Lit]) {
         self.solver().add_clause(lits)
