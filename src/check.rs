@@ -14,6 +14,7 @@ use crate::engine::cfa_cegar;
 use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
+use crate::engine::reach::Reach;
 use crate::engine::{
     bmc::Bmc,
     bmc::BmcOptions,
@@ -41,6 +42,8 @@ pub enum EngineKind {
     Ic3,
     /// Interpolation-based model checking (McMillan).
     Imc,
+    /// BDD-based forward reachability (small systems).
+    Reach,
     /// Counterexample-guided abstraction refinement (see the CEGAR options).
     Cegar,
     /// k-liveness with IC3 (justice properties only: proves them, never refutes them).
@@ -56,6 +59,7 @@ impl EngineKind {
             EngineKind::Kind => "kind",
             EngineKind::Ic3 => "ic3",
             EngineKind::Imc => "imc",
+            EngineKind::Reach => "reach",
             EngineKind::Cegar => "cegar",
             EngineKind::Klive => "klive",
         }
@@ -150,6 +154,7 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
                 .with_lemma_pool(pool.clone()),
         ),
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
+        EngineKind::Reach => Box::new(Reach::new()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Portfolio => {
             let set = configs::portfolio(opts.portfolio)

@@ -16,6 +16,7 @@
 
 pub mod abc;
 pub mod aig;
+pub mod bdd;
 pub mod budget;
 pub mod cert;
 pub mod cfa;

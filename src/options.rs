@@ -183,7 +183,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // The portfolio hands the bound to its k-induction, IMC, CEGAR and BMC workers.
         Opt::MaxDepth => match engine {
             EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Imc => true,
-            EngineKind::Ic3 | EngineKind::Klive => false,
+            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach => false,
             // Only localized BMC is bounded.
             EngineKind::Cegar => {
                 circuit && !predicates && cegar.abstract_engine == AbstractEngine::Bmc

@@ -134,6 +134,11 @@ pub const CONFIGS: &[Config] = &[
         about: "McMillan's interpolation-based model checking",
     },
     Config {
+        name: "reach",
+        args: "--engine reach",
+        about: "BDD-based forward reachability on systems of at most 200 latches (gives up past 6 M nodes)",
+    },
+    Config {
         name: "bmc",
         args: "--engine bmc",
         about: "BMC, every frame checked",
@@ -182,6 +187,12 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         configs: &["ic3-cdcl-deepest", "kind", "bmc-deep"],
         shares: &[4, 4, 1],
         about: "the default: IC3, k-induction and deep BMC in short turns (4:4:1), measured best on both eval sets (README)",
+    },
+    PortfolioSet {
+        name: "default-reach",
+        configs: &["ic3-cdcl-deepest", "kind", "bmc-deep", "reach"],
+        shares: &[4, 4, 1, 2],
+        about: "the default plus BDD reachability on small systems (4:4:1:2)",
     },
     PortfolioSet {
         name: "ic3-kind",

@@ -11,6 +11,7 @@ pub mod imc;
 pub mod kind;
 pub mod lemmas;
 pub mod portfolio;
+pub mod reach;
 
 use crate::cert::Invariant;
 use crate::ts::{Trace, TransitionSystem};
