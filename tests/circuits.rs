@@ -136,6 +136,12 @@ fn kind_decides_every_circuit() {
     decides_everything(EngineKind::Kind);
 }
 
+/// BDD reachability: every circuit of `circuits/` has far fewer latches than its limit.
+#[test]
+fn reach_decides_every_circuit() {
+    decides_everything(EngineKind::Reach);
+}
+
 /// IMC grows its bound one transition at a time, with several interpolation queries per
 /// bound, so the depth-100 counter with an enable input stays beyond the 30 s budget (it
 /// reaches a bound of about 50). Every other circuit must be decided, and every answer is

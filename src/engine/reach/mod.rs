@@ -33,9 +33,12 @@ use crate::Budget;
 
 /// Systems with more latches are left to the other engines.
 pub const MAX_LATCHES: usize = 200;
-/// Nodes at most (about 40 bytes each with their unique-table entries, 240 MB, plus at most
-/// 160 MB of operation cache).
-const NODE_LIMIT: usize = 6_000_000;
+/// Nodes at most (about 40 bytes each with their unique-table entries, 80 MB, plus at most
+/// 160 MB of operation cache). Low, so that a system whose BDDs blow up gives its time slices
+/// back soon: the sets `reach` settles in seconds stay far below it (peak 0.9 M nodes, garbage
+/// included, on `tn_semaphore-single-processor-6-threads-limit-3`), and with 6 M the workers
+/// beside it lost a few seconds on small circuits (`tn_collatz-sequence-18-34` 11.0 to 17.5 s).
+const NODE_LIMIT: usize = 2_000_000;
 /// Past this many nodes the dead ones are collected between images.
 const COLLECT_AT: usize = NODE_LIMIT / 2;
 /// Conjuncts of the transition relation are conjoined while their product stays this small
@@ -90,7 +93,13 @@ impl Engine for Reach {
                 let mut bmc = Bounded::new(ts, budget);
                 match bmc.check_frames(k..=k) {
                     SatResult::Sat => Verdict::Unsafe(bmc.trace(k)),
-                    _ => Verdict::Unknown { depth },
+                    SatResult::Unsat => {
+                        // The BDDs and the SAT encoding disagree: an error of one of them,
+                        // never an answer.
+                        eprintln!("warden: reach found a bad state at depth {k} that BMC refutes");
+                        Verdict::Unknown { depth: None }
+                    }
+                    SatResult::Interrupted => Verdict::Unknown { depth },
                 }
             }
             Ok(Found::Fixpoint(reached)) => Verdict::Safe(invariant(ts, &m, &levels, reached)),
