@@ -260,16 +260,19 @@ impl Reach {
             }
             reached = m.or(reached, new)?;
             frontier = new;
-            crate::log::info(
-                2,
-                format_args!(
-                    "reach: depth {}: {} nodes reached, {} new, {} held",
-                    k + 1,
-                    m.post_order(&[reached]).len(),
-                    m.post_order(&[new]).len(),
-                    m.len()
-                ),
-            );
+            // Sizes cost a traversal each (and a mark per node held): only when logged.
+            if crate::log::level() >= 2 {
+                crate::log::info(
+                    2,
+                    format_args!(
+                        "reach: depth {}: {} nodes reached, {} new, {} held",
+                        k + 1,
+                        m.post_order(&[reached]).len(),
+                        m.post_order(&[new]).len(),
+                        m.len()
+                    ),
+                );
+            }
             self.stats.peak_nodes = self.stats.peak_nodes.max(m.len() as u64);
             if m.len() > COLLECT_AT {
                 image.collect(m, &mut [&mut reached, &mut frontier, &mut bad]);
