@@ -11,7 +11,9 @@
 //! No complement edges: a negation is one traversal, and the engine negates rarely (once per
 //! image, for the new states).
 
-use rustc_hash::FxHashMap;
+mod table;
+
+use table::{Cache, Unique};
 
 /// A node of the [`Manager`] that made it: a Boolean function of its variables.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,12 +50,10 @@ const TERMINAL: u32 = u32::MAX;
 /// How many node creations pass between two polls of the interrupt.
 const POLL: u32 = 1 << 12;
 
-/// The operation cache is emptied when it holds this many results: unbounded, it took 200
-/// bytes per node on `tn_semaphore-single-processor-8-threads-limit-4` (1.2 GB at 4.5 M nodes).
-const CACHE_MAX: usize = 1 << 22;
-
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 enum Op {
+    /// An empty slot of the cache.
+    None,
     And,
     Or,
     Xor,
@@ -71,8 +71,8 @@ pub struct VarSet {
 /// The nodes, their unique table and the operation cache.
 pub struct Manager {
     nodes: Vec<Node>,
-    unique: FxHashMap<(u32, Bdd, Bdd), Bdd>,
-    cache: FxHashMap<(Op, Bdd, Bdd, u32), Bdd>,
+    unique: Unique,
+    cache: Cache,
     limit: usize,
     interrupt: Box<dyn Fn() -> bool + Send>,
     ticks: u32,
@@ -92,8 +92,8 @@ impl Manager {
         };
         Manager {
             nodes: vec![terminal; 2],
-            unique: FxHashMap::default(),
-            cache: FxHashMap::default(),
+            unique: Unique::default(),
+            cache: Cache::default(),
             limit,
             interrupt,
             ticks: 0,
@@ -143,9 +143,10 @@ impl Manager {
             var < self.level(lo) && var < self.level(hi),
             "order violated"
         );
-        if let Some(&f) = self.unique.get(&(var, lo, hi)) {
-            return Ok(f);
-        }
+        let slot = match self.unique.find(&self.nodes, var, lo, hi) {
+            Ok(f) => return Ok(f),
+            Err(slot) => slot,
+        };
         self.ticks += 1;
         if self.ticks.is_multiple_of(POLL) && (self.interrupt)() {
             return Err(Stop::Interrupted);
@@ -155,7 +156,8 @@ impl Manager {
         }
         let f = Bdd(self.nodes.len() as u32);
         self.nodes.push(Node { var, lo, hi });
-        self.unique.insert((var, lo, hi), f);
+        self.unique.insert(&self.nodes, slot, f);
+        self.cache.fit(self.nodes.len());
         Ok(f)
     }
 
@@ -197,7 +199,7 @@ impl Manager {
         if let Some(r) = terminal {
             return Ok(r);
         }
-        if let Some(&r) = self.cache.get(&(op, a, b, 0)) {
+        if let Some(r) = self.cache.get(op, a, b, 0) {
             return Ok(r);
         }
         let var = self.level(a).min(self.level(b));
@@ -210,11 +212,8 @@ impl Manager {
         Ok(r)
     }
 
-    fn remember(&mut self, key: (Op, Bdd, Bdd, u32), result: Bdd) {
-        if self.cache.len() >= CACHE_MAX {
-            self.cache.clear();
-        }
-        self.cache.insert(key, result);
+    fn remember(&mut self, (op, a, b, stamp): (Op, Bdd, Bdd, u32), result: Bdd) {
+        self.cache.put(op, a, b, stamp, result);
     }
 
     /// The set of the variables `vars[v]` marks, for [`Self::exists`] and
@@ -236,7 +235,7 @@ impl Manager {
         if f.is_const() {
             return Ok(f);
         }
-        if let Some(&r) = self.cache.get(&(Op::Exists, f, f, set.stamp)) {
+        if let Some(r) = self.cache.get(Op::Exists, f, f, set.stamp) {
             return Ok(r);
         }
         let Node { var, lo, hi } = self.nodes[f.0 as usize];
@@ -265,7 +264,7 @@ impl Manager {
         if a == Bdd::TRUE || a == b {
             return self.exists(b, set);
         }
-        if let Some(&r) = self.cache.get(&(Op::AndExists, a, b, set.stamp)) {
+        if let Some(r) = self.cache.get(Op::AndExists, a, b, set.stamp) {
             return Ok(r);
         }
         let var = self.level(a).min(self.level(b));
@@ -300,7 +299,7 @@ impl Manager {
         if f.is_const() {
             return Ok(f);
         }
-        if let Some(&r) = self.cache.get(&(Op::Rename, f, f, stamp)) {
+        if let Some(r) = self.cache.get(Op::Rename, f, f, stamp) {
             return Ok(r);
         }
         let Node { var, lo, hi } = self.nodes[f.0 as usize];
@@ -350,27 +349,28 @@ impl Manager {
     pub fn collect(&mut self, roots: &mut [&mut Bdd]) {
         let live: Vec<Bdd> = roots.iter().map(|r| **r).collect();
         let order = self.post_order(&live);
-        let mut map = FxHashMap::default();
-        map.insert(Bdd::FALSE, Bdd::FALSE);
-        map.insert(Bdd::TRUE, Bdd::TRUE);
+        // Old index -> new node; the terminals keep theirs.
+        let mut map: Vec<Bdd> = (0..self.nodes.len() as u32).map(Bdd).collect();
         let terminals = self.nodes[..2].to_vec();
         let old = std::mem::replace(&mut self.nodes, terminals);
-        self.unique.clear();
+        self.unique = Unique::default();
         self.cache.clear();
         for f in order {
             let n = old[f.0 as usize];
             let node = Node {
                 var: n.var,
-                lo: map[&n.lo],
-                hi: map[&n.hi],
+                lo: map[n.lo.0 as usize],
+                hi: map[n.hi.0 as usize],
             };
             let g = Bdd(self.nodes.len() as u32);
+            let slot = (self.unique.find(&self.nodes, node.var, node.lo, node.hi))
+                .expect_err("live nodes are distinct");
             self.nodes.push(node);
-            self.unique.insert((node.var, node.lo, node.hi), g);
-            map.insert(f, g);
+            self.unique.insert(&self.nodes, slot, g);
+            map[f.0 as usize] = g;
         }
         for r in roots.iter_mut() {
-            **r = map[&**r];
+            **r = map[r.0 as usize];
         }
     }
 
