@@ -1,15 +1,17 @@
 //! Criterion benchmarks of the hot paths: parsing AIGER, unrolling, one BMC query, one IC3
-//! relative-induction query, one IC3 generalisation step and one interpolation query.
+//! relative-induction query, one IC3 generalisation step, one interpolation query and a BDD
+//! reachability fixpoint.
 //!
 //! The inputs are generated here (a wide counter circuit) or are our own `circuits/`, plus, when `../shared/bench` is
-//! present, the largest AIGER file of the corpus for the parser.
+//! present, the largest AIGER file of the corpus for the parser and a semaphore circuit for
+//! reachability.
 
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use warden::aig::Lit;
 use warden::engine::ic3::{Ic3Options, Ic3Sat, Ic3Solver};
-use warden::engine::{bmc::Bmc, Engine};
+use warden::engine::{bmc::Bmc, reach::Reach, Engine, Verdict};
 use warden::sat::itp::{ItpSolver, System};
 use warden::sat::{Cadical, SatResult, Solver};
 use warden::ts::TransitionSystem;
@@ -149,12 +151,35 @@ fn interpolation_query(c: &mut Criterion) {
     }
 }
 
+/// BDD-based reachability to its fixpoint (68 images, about 0.9 M nodes at the peak) on a
+/// corpus circuit: the unique table, the operation cache and the relational product.
+fn reach(c: &mut Criterion) {
+    let file = "tn_semaphore-single-processor-6-threads-limit-3.aag";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/bench/aiger")
+        .join(file);
+    let Ok(model) = warden::front::load(&path) else {
+        eprintln!("{file} not found in ../shared/bench: skipping the reachability benchmark");
+        return;
+    };
+    let mut group = c.benchmark_group("reach");
+    group.sample_size(10);
+    group.bench_function(format!("fixpoint of {file}"), |b| {
+        b.iter(|| {
+            let verdict = Reach::new().check(&model.ts, &Budget::new(None));
+            assert!(matches!(verdict, Verdict::Safe(_)));
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     parse,
     unroll,
     bmc_query,
     ic3_steps,
-    interpolation_query
+    interpolation_query,
+    reach
 );
 criterion_main!(benches);
