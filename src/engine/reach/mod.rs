@@ -33,8 +33,8 @@ use crate::Budget;
 
 /// Systems with more latches are left to the other engines.
 pub const MAX_LATCHES: usize = 200;
-/// Nodes at most (about 40 bytes each with their unique-table entries, 80 MB, plus at most
-/// 160 MB of operation cache). Low, so that a system whose BDDs blow up gives its time slices
+/// Nodes at most (12 bytes each, 8-16 bytes of unique table and 20 of operation cache per
+/// node: under 100 MB at the limit). Low, so that a system whose BDDs blow up gives its time slices
 /// back soon: the sets `reach` settles in seconds stay far below it (peak 0.9 M nodes, garbage
 /// included, on `tn_semaphore-single-processor-6-threads-limit-3`), and with 6 M the workers
 /// beside it lost a few seconds on small circuits (`tn_collatz-sequence-18-34` 11.0 to 17.5 s).
