@@ -50,7 +50,7 @@ const TERMINAL: u32 = u32::MAX;
 /// How many node creations pass between two polls of the interrupt.
 const POLL: u32 = 1 << 12;
 
-#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, PartialEq, Eq)]
 enum Op {
     /// An empty slot of the cache.
     None,

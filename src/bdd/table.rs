@@ -23,12 +23,6 @@ fn mix(words: [u32; 4]) -> u64 {
     h ^ (h >> 29)
 }
 
-/// The first slot to probe for `(var, lo, hi)` in a table of `size` (a power of two) slots.
-fn home(size: usize, var: u32, lo: Bdd, hi: Bdd) -> usize {
-    let bits = size.trailing_zeros();
-    (mix([var, lo.0, hi.0, 0]).wrapping_mul(K[0]) >> (64 - bits)) as usize
-}
-
 /// Open addressing with linear probing; slot 0 is empty (node 0 is a terminal, never stored).
 pub(super) struct Unique {
     slots: Vec<u32>,
@@ -45,8 +39,10 @@ impl Default for Unique {
 }
 
 impl Unique {
+    /// The first slot to probe for `(var, lo, hi)`.
     fn home(&self, var: u32, lo: Bdd, hi: Bdd) -> usize {
-        home(self.slots.len(), var, lo, hi)
+        let bits = self.slots.len().trailing_zeros();
+        (mix([var, lo.0, hi.0, 0]).wrapping_mul(K[0]) >> (64 - bits)) as usize
     }
 
     /// The node `(var, lo, hi)`, or the empty slot where it belongs.
@@ -74,14 +70,10 @@ impl Unique {
         if 2 * self.len > self.slots.len() {
             let size = 2 * self.slots.len();
             let old = std::mem::replace(&mut self.slots, vec![0; size]);
-            let mask = self.slots.len() - 1;
             for s in old.into_iter().filter(|&s| s != 0) {
                 let n = nodes[s as usize];
-                let mut i = home(self.slots.len(), n.var, n.lo, n.hi);
-                while self.slots[i] != 0 {
-                    i = (i + 1) & mask;
-                }
-                self.slots[i] = s;
+                let slot = (self.find(nodes, n.var, n.lo, n.hi)).expect_err("nodes are distinct");
+                self.slots[slot] = s;
             }
         }
     }
