@@ -232,7 +232,7 @@ pub(crate) struct Bounded<'a> {
 impl<'a> Bounded<'a> {
     pub(crate) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Bounded<'a> {
         Bounded {
-            solver: Cadical::new(budget),
+            solver: Cadical::for_bmc(budget),
             budget: budget.clone(),
             un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
