@@ -86,6 +86,18 @@ const DYN_SHRINK_ABOVE: Duration = Duration::from_secs(2);
 /// The largest dynamic step: the depth a timeout can lose stays bounded.
 const DYN_MAX_STEP: usize = 256;
 
+/// The size (AND gates of the transition system) from which the BMC solver searches in
+/// CaDiCaL's stable mode only. Measured with plain BMC, 20 s, both settings side by side on
+/// the 82 `sat` tasks of the eval sets that the default missed or took over a second on
+/// (2026-11-28): on the five above 100 k gates stable mode was faster on every one
+/// (hku24bv ILA Ridecore ANDI_sanity 16.0 -> 8.5 s, SLT_sanity 14.5 -> 8.7 s, LBU_problem
+/// out of time -> 10.8 s, hku24 Ridecore SRLI_problem 10.6 -> 5.4 s, Piccolo LHU_problem 4.1
+/// -> 3.1 s); below, it was slower on all but one (beem telephony.6 14.2 s -> out of time,
+/// tn_collatz 18-34 7.4 s -> out of time and 15-25 0.5 -> 2.3 s, mann arbitrated
+/// n2_w128_d16 8.3 -> 15.4 s and n5_w128_d16 11.4 -> 16.4 s; faster: xepic a17-p02, 45 k
+/// gates, 3.2 -> 1.7 s).
+const STABLE_ONLY_GATES: usize = 100_000;
+
 /// The BMC engine; `max_depth` bounds the last frame checked.
 pub struct Bmc {
     pub max_depth: Option<usize>,
@@ -232,7 +244,11 @@ pub(crate) struct Bounded<'a> {
 impl<'a> Bounded<'a> {
     pub(crate) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Bounded<'a> {
         Bounded {
-            solver: Cadical::for_bmc(budget),
+            solver: if ts.aig.num_ands() >= STABLE_ONLY_GATES {
+                Cadical::new(budget).stable_only()
+            } else {
+                Cadical::new(budget)
+            },
             budget: budget.clone(),
             un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
