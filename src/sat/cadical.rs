@@ -250,6 +250,38 @@ mod tests {
     }
 
     #[test]
+    fn a_stable_only_solver_searches_in_stable_mode_and_answers_alike() {
+        let budget = Budget::new(None);
+        let mut s = Cadical::new(&budget).stable_only();
+        assert_eq!(s.solver.get_option("stabilizeonly").unwrap(), 1);
+        assert_eq!(
+            Cadical::new(&budget)
+                .solver
+                .get_option("stabilizeonly")
+                .unwrap(),
+            0
+        );
+        // Six pigeons in six holes: a model puts every pigeon in a hole of its own.
+        crate::sat::pigeonhole(&mut s, 6, 6);
+        assert_eq!(s.solve(&[]), SatResult::Sat);
+        let holes: Vec<usize> = (0..6)
+            .map(|p| {
+                let in_hole = |h: u32| s.value(Var::new(6 * p + h).pos_lit()) == Some(true);
+                (0..6)
+                    .find(|&h| in_hole(h))
+                    .expect("every pigeon has a hole") as usize
+            })
+            .collect();
+        let mut sorted = holes.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6, "pigeons {holes:?} share a hole");
+        let mut u = Cadical::new(&budget).stable_only();
+        crate::sat::pigeonhole(&mut u, 6, 5);
+        assert_eq!(u.solve(&[]), SatResult::Unsat);
+    }
+
+    #[test]
     fn expired_budget_interrupts_a_hard_query() {
         // Pigeonhole 9 into 8: hard enough not to finish before the first terminate poll.
         let budget = Budget::new(None);
