@@ -19,10 +19,14 @@ impl Cdcl {
         let mut index = self.trail.len();
         let mut uip = None;
         loop {
-            let skip = usize::from(uip.is_some());
-            for k in skip..self.arena.len(conflict) {
+            // The conflict clause whole, then the reasons without their implied literal.
+            let implied = uip.map_or(u32::MAX, |p: u32| p >> 1);
+            for k in 0..self.arena.len(conflict) {
                 let q = self.arena.lits(conflict)[k];
                 let v = (q >> 1) as usize;
+                if v as u32 == implied {
+                    continue;
+                }
                 if self.seen[v] || self.level[v] == 0 {
                     continue;
                 }
@@ -102,9 +106,12 @@ impl Cdcl {
         let mut stack = vec![lit];
         while let Some(q) = stack.pop() {
             let c = self.reason[(q >> 1) as usize];
-            for k in 1..self.arena.len(c) {
+            for k in 0..self.arena.len(c) {
                 let l = self.arena.lits(c)[k];
                 let v = (l >> 1) as usize;
+                if v as u32 == q >> 1 {
+                    continue;
+                }
                 if self.seen[v] || self.level[v] == 0 {
                     continue;
                 }
@@ -161,9 +168,9 @@ impl Cdcl {
             if reason == NO_REASON {
                 self.mark_failed(lit);
             } else {
-                for k in 1..self.arena.len(reason) {
+                for k in 0..self.arena.len(reason) {
                     let y = (self.arena.lits(reason)[k] >> 1) as usize;
-                    if self.level[y] > 0 {
+                    if y != x && self.level[y] > 0 {
                         self.seen[y] = true;
                     }
                 }

@@ -195,9 +195,7 @@ impl Cdcl {
         }
         self.restricted = true;
         let domain: Vec<u32> = domain.iter().map(|v| v.idx32()).collect();
-        let vals = &self.vals;
-        self.order
-            .restrict(&domain, |v| vals[2 * v as usize] == UNDEF);
+        self.order.restrict(&domain);
         self.solve_now(assumptions)
     }
 
@@ -216,6 +214,7 @@ impl Cdcl {
         }
         self.assumptions = assumptions.iter().map(|&l| code(l)).collect();
         let result = self.run();
+        self.order.retire();
         if result == SatResult::Sat {
             self.has_model = true;
         } else {

@@ -3,8 +3,14 @@
 //! A clause watches its first two literals; `watches[l]` lists the clauses watching `l`,
 //! each with a blocker (another of its literals: when the blocker is true the clause is
 //! skipped without being read). The literal a clause implies is always its first, which is
-//! what conflict analysis relies on. Deleted clauses leave their watchers behind; a watcher
-//! of a deleted clause is dropped when propagation meets it.
+//! what conflict analysis relies on, except for binary clauses: their watchers know they are
+//! binary and the blocker is the other literal, so propagation assigns or reports it without
+//! reading the clause (most clauses of an AIG's Tseitin encoding are binary), and analysis
+//! skips a reason's implied literal by its variable instead of its position. Deleted clauses leave their watchers behind; a watcher of a
+//! deleted clause is dropped when propagation meets it, except a binary one: a binary
+//! clause is deleted either satisfied at level 0 (so its blocker is true whenever its
+//! watched literal is false, and it is skipped) or as a learnt clause, implied by the others
+//! (learnt binaries are glue clauses, kept anyway).
 
 use super::arena::CRef;
 use super::Cdcl;
@@ -13,6 +19,7 @@ use super::Cdcl;
 pub(super) struct Watch {
     pub(super) cref: CRef,
     pub(super) blocker: u32,
+    pub(super) binary: bool,
 }
 
 /// Literal values (`vals[code]`).
@@ -43,13 +50,16 @@ impl Cdcl {
     pub(super) fn attach(&mut self, c: CRef) {
         let lits = self.arena.lits(c);
         let (a, b) = (lits[0], lits[1]);
+        let binary = lits.len() == 2;
         self.watches[a as usize].push(Watch {
             cref: c,
             blocker: b,
+            binary,
         });
         self.watches[b as usize].push(Watch {
             cref: c,
             blocker: a,
+            binary,
         });
     }
 
@@ -99,6 +109,21 @@ impl Cdcl {
                     j += 1;
                     continue;
                 }
+                if w.binary {
+                    ws[j] = w;
+                    j += 1;
+                    if self.val(w.blocker) == FALSE {
+                        conflict = Some(w.cref);
+                        while i < ws.len() {
+                            ws[j] = ws[i];
+                            i += 1;
+                            j += 1;
+                        }
+                    } else {
+                        self.assign(w.blocker, w.cref);
+                    }
+                    continue;
+                }
                 let c = w.cref;
                 if self.arena.deleted(c) {
                     continue;
@@ -111,6 +136,7 @@ impl Cdcl {
                 let kept = Watch {
                     cref: c,
                     blocker: first,
+                    binary: false,
                 };
                 // (Fields, not `in_domain`: `lits` still borrows the arena.)
                 let outside = self.domain_mark[(first >> 1) as usize] != self.domain_stamp;

@@ -98,6 +98,8 @@ impl Cdcl {
 
     /// The most active unassigned variable in its saved phase.
     fn pick_branch(&mut self) -> Option<u32> {
+        let vals = &self.vals;
+        self.order.prepare(|v| vals[2 * v as usize] == UNDEF);
         while let Some(v) = self.order.pop() {
             if self.vals[2 * v as usize] == UNDEF {
                 return Some(2 * v + u32::from(!self.phase[v as usize]));
@@ -124,9 +126,12 @@ impl Cdcl {
         self.learnt_limit += LEARNTS_STEP;
     }
 
+    /// Whether clause `c` is the reason of a current assignment: of its first literal, or of
+    /// either literal of a binary clause (propagated without reordering it).
     fn locked(&self, c: u32) -> bool {
-        let first = self.arena.lits(c)[0];
-        self.val(first) == TRUE && self.reason[(first >> 1) as usize] == c
+        let lits = self.arena.lits(c);
+        let n = if lits.len() == 2 { 2 } else { 1 };
+        (lits[..n].iter()).any(|&l| self.val(l) == TRUE && self.reason[(l >> 1) as usize] == c)
     }
 
     /// At level 0, once enough propagation happened since the last time and new units

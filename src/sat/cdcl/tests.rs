@@ -286,3 +286,74 @@ fn agrees_with_cadical_on_hard_random_sequences() {
         "learnt clauses were reduced in {reduced} rounds only"
     );
 }
+
+/// Tseitin encodings of random AND circuits (two thirds of their clauses binary, as in
+/// IC3's frames), with binary temporary clauses retired by units and random assumptions on
+/// gate outputs: both solvers agree, models satisfy the clauses, cores refute them. Binary
+/// clauses propagate without being read, so their implied literal is not always the first.
+#[test]
+fn agrees_with_cadical_on_random_and_circuits() {
+    let budget = Budget::new(None);
+    let mut rng = Rng(29);
+    let mut unsat = 0;
+    for round in 0..60 {
+        let inputs = 10 + rng.below(20);
+        let (mut s, mut reference, mut nodes) = pair(&budget, inputs);
+        let mut clauses: Vec<Vec<Lit>> = Vec::new();
+        let mut add = |s: &mut Cdcl, r: &mut Cadical, c: Vec<Lit>| {
+            s.add_clause(&c);
+            r.add_clause(&c);
+            clauses.push(c);
+        };
+        for _ in 0..(4 * inputs) {
+            let pick = |rng: &mut Rng, nodes: &[Lit]| {
+                let l = nodes[rng.below(nodes.len())];
+                if rng.below(2) == 0 {
+                    !l
+                } else {
+                    l
+                }
+            };
+            let (a, b) = (pick(&mut rng, &nodes), pick(&mut rng, &nodes));
+            let g = s.new_var().pos_lit();
+            assert_eq!(g, reference.new_var().pos_lit());
+            add(&mut s, &mut reference, vec![!g, a]);
+            add(&mut s, &mut reference, vec![!g, b]);
+            add(&mut s, &mut reference, vec![g, !a, !b]);
+            nodes.push(g);
+        }
+        for step in 0..40 {
+            let act = s.new_var().pos_lit();
+            assert_eq!(act, reference.new_var().pos_lit());
+            let width = 1 + rng.below(2);
+            let temp = random_clause(&mut rng, &nodes, width);
+            let mut guarded = vec![!act];
+            guarded.extend(&temp);
+            s.add_clause(&guarded);
+            reference.add_clause(&guarded);
+            let mut assumptions = vec![act];
+            let len = 1 + rng.below(6);
+            assumptions.extend(random_clause(&mut rng, &nodes[inputs..], len));
+            let answer = s.solve(&assumptions);
+            assert_eq!(
+                answer,
+                reference.solve(&assumptions),
+                "round {round} step {step}"
+            );
+            if answer == SatResult::Sat {
+                assert!(satisfies(&s, &clauses) && satisfies(&s, &[temp]));
+                assert!(assumptions.iter().all(|&a| s.value(a) == Some(true)));
+            } else {
+                unsat += 1;
+                let all: Vec<Vec<Lit>> = clauses.iter().chain([&guarded]).cloned().collect();
+                assert!(
+                    core_refutes(&s, &assumptions, &all),
+                    "round {round} step {step}"
+                );
+            }
+            s.add_clause(&[!act]);
+            reference.add_clause(&[!act]);
+        }
+    }
+    assert!(unsat > 200, "the sample has both answers ({unsat} unsat)");
+}
