@@ -6,11 +6,11 @@
 //! what conflict analysis relies on, except for binary clauses: their watchers know they are
 //! binary and the blocker is the other literal, so propagation assigns or reports it without
 //! reading the clause (most clauses of an AIG's Tseitin encoding are binary), and analysis
-//! skips a reason's implied literal by its variable instead of its position. Deleted clauses leave their watchers behind; a watcher of a
-//! deleted clause is dropped when propagation meets it, except a binary one: a binary
-//! clause is deleted either satisfied at level 0 (so its blocker is true whenever its
-//! watched literal is false, and it is skipped) or as a learnt clause, implied by the others
-//! (learnt binaries are glue clauses, kept anyway).
+//! skips a reason's implied literal by its variable instead of its position. Deleted clauses
+//! leave their watchers behind; a watcher of a deleted clause is dropped when propagation
+//! meets it, except a binary one: a binary clause is deleted either satisfied at level 0
+//! (so its blocker is true whenever its watched literal is false, and it is skipped) or as
+//! a learnt clause, implied by the others (learnt binaries are glue clauses, kept anyway).
 
 use super::arena::CRef;
 use super::Cdcl;
