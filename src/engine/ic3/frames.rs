@@ -8,7 +8,7 @@
 //! that are inductive relative to F_inf itself, so their conjunction is an invariant
 //! whatever the other frames do; it has a solver of its own to decide that.
 
-use super::cube::{clause, subsumes, Cube};
+use super::cube::{clause, signature, subsumes, Cube};
 use super::options::Ic3Sat;
 use super::solver::{FrameSolver, Role};
 use crate::aig::Lit;
@@ -18,6 +18,8 @@ use crate::Budget;
 pub(super) struct Frames<'a> {
     /// `levels[j]`: the cubes blocked in F_1..F_j but not in F_{j+1}; `levels[0]` stays empty.
     levels: Vec<Vec<Cube>>,
+    /// `sigs[j][k]`: the [`signature`] of `levels[j][k]`.
+    sigs: Vec<Vec<u64>>,
     inf: Vec<Cube>,
     /// `solvers[i]`: the transition relation with F_i asserted.
     solvers: Vec<FrameSolver<'a>>,
@@ -36,6 +38,7 @@ impl<'a> Frames<'a> {
     pub(super) fn new(ts: &'a TransitionSystem, budget: &Budget, backend: Ic3Sat) -> Frames<'a> {
         Frames {
             levels: vec![Vec::new()],
+            sigs: vec![Vec::new()],
             inf: Vec::new(),
             solvers: vec![FrameSolver::new(ts, Role::Init, budget, backend)],
             changed: vec![false],
@@ -59,6 +62,7 @@ impl<'a> Frames<'a> {
         }
         self.solvers.push(s);
         self.levels.push(Vec::new());
+        self.sigs.push(Vec::new());
         // The lemmas of the old last level have a frame to move into now.
         let old_top = self.top() - 1;
         self.changed[old_top] = old_top > 0;
@@ -82,6 +86,7 @@ impl<'a> Frames<'a> {
     pub(super) fn add(&mut self, j: usize, cube: Cube) {
         let from = self.drop_subsumed(j, &cube) + 1;
         self.block_in(from..=j, &cube);
+        self.sigs[j].push(signature(&cube));
         self.levels[j].push(cube);
     }
 
@@ -90,14 +95,25 @@ impl<'a> Frames<'a> {
     /// `cube`'s clause already (a pushed lemma's own solvers do). One pass over the levels
     /// answers both.
     fn drop_subsumed(&mut self, j: usize, cube: &[Lit]) -> usize {
+        let sig = signature(cube);
         let mut implied = 0;
-        for (i, level) in self.levels[..=j].iter_mut().enumerate().skip(1) {
-            level.retain(|c| {
-                if subsumes(c, cube) {
+        for i in 1..=j {
+            let (level, sigs) = (&mut self.levels[i], &mut self.sigs[i]);
+            let mut kept = 0;
+            for k in 0..level.len() {
+                let s = sigs[k];
+                if s & !sig == 0 && subsumes(&level[k], cube) {
                     implied = i;
                 }
-                !subsumes(cube, c)
-            });
+                if sig & !s == 0 && subsumes(cube, &level[k]) {
+                    continue;
+                }
+                level.swap(kept, k);
+                sigs[kept] = s;
+                kept += 1;
+            }
+            level.truncate(kept);
+            sigs.truncate(kept);
         }
         implied
     }
@@ -131,9 +147,11 @@ impl<'a> Frames<'a> {
         if self.inf.iter().any(|c| subsumes(c, cube)) {
             return Some(usize::MAX);
         }
-        (from..self.levels.len())
-            .rev()
-            .find(|&j| self.levels[j].iter().any(|c| subsumes(c, cube)))
+        let sig = signature(cube);
+        (from..self.levels.len()).rev().find(|&j| {
+            (self.levels[j].iter().zip(&self.sigs[j]))
+                .any(|(c, &s)| s & !sig == 0 && subsumes(c, cube))
+        })
     }
 
     /// The clauses of F_level and above: an inductive invariant when level `level` is empty.
