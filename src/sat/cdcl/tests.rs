@@ -253,31 +253,18 @@ fn agrees_with_cadical_on_hard_random_sequences() {
             clauses.push(c);
         }
         for step in 0..30 {
-            let act_s = s.new_var().pos_lit();
-            let act_r = reference.new_var().pos_lit();
-            assert_eq!(act_s, act_r);
             let temp = random_clause(&mut rng, &vars, 4);
-            let mut guarded = vec![!act_s];
-            guarded.extend(&temp);
-            s.add_clause(&guarded);
-            reference.add_clause(&guarded);
-            let mut assumptions = vec![act_s];
             let len = rng.below(8);
-            assumptions.extend(random_clause(&mut rng, &vars, len));
-            let answer = s.solve(&assumptions);
-            assert_eq!(
-                answer,
-                reference.solve(&assumptions),
-                "round {round} step {step}"
+            let assumptions = random_clause(&mut rng, &vars, len);
+            let context = format!("round {round} step {step}");
+            guarded_query(
+                &mut s,
+                &mut reference,
+                &clauses,
+                &temp,
+                &assumptions,
+                &context,
             );
-            if answer == SatResult::Sat {
-                assert!(satisfies(&s, &clauses) && satisfies(&s, &[temp]));
-            } else {
-                let all: Vec<Vec<Lit>> = clauses.iter().chain([&guarded]).cloned().collect();
-                assert!(core_refutes(&s, &assumptions, &all), "round {round}");
-            }
-            s.add_clause(&[!act_s]);
-            reference.add_clause(&[!act_s]);
         }
         reduced += usize::from(s.learnt_limit > search::LEARNTS_FIRST);
     }
@@ -323,37 +310,62 @@ fn agrees_with_cadical_on_random_and_circuits() {
             nodes.push(g);
         }
         for step in 0..40 {
-            let act = s.new_var().pos_lit();
-            assert_eq!(act, reference.new_var().pos_lit());
             let width = 1 + rng.below(2);
             let temp = random_clause(&mut rng, &nodes, width);
-            let mut guarded = vec![!act];
-            guarded.extend(&temp);
-            s.add_clause(&guarded);
-            reference.add_clause(&guarded);
-            let mut assumptions = vec![act];
             let len = 1 + rng.below(6);
-            assumptions.extend(random_clause(&mut rng, &nodes[inputs..], len));
-            let answer = s.solve(&assumptions);
-            assert_eq!(
-                answer,
-                reference.solve(&assumptions),
-                "round {round} step {step}"
+            let assumptions = random_clause(&mut rng, &nodes[inputs..], len);
+            let context = format!("round {round} step {step}");
+            let answer = guarded_query(
+                &mut s,
+                &mut reference,
+                &clauses,
+                &temp,
+                &assumptions,
+                &context,
             );
-            if answer == SatResult::Sat {
-                assert!(satisfies(&s, &clauses) && satisfies(&s, &[temp]));
-                assert!(assumptions.iter().all(|&a| s.value(a) == Some(true)));
-            } else {
-                unsat += 1;
-                let all: Vec<Vec<Lit>> = clauses.iter().chain([&guarded]).cloned().collect();
-                assert!(
-                    core_refutes(&s, &assumptions, &all),
-                    "round {round} step {step}"
-                );
-            }
-            s.add_clause(&[!act]);
-            reference.add_clause(&[!act]);
+            unsat += usize::from(answer == SatResult::Unsat);
         }
     }
     assert!(unsat > 200, "the sample has both answers ({unsat} unsat)");
+}
+
+/// One IC3-shaped query on both solvers: `temp` guarded by a fresh activation literal,
+/// solved under it and `assumptions`, then retired by a unit. The answers agree, a model
+/// satisfies `clauses`, `temp` and the assumptions, a core refutes the clauses.
+fn guarded_query(
+    s: &mut Cdcl,
+    reference: &mut Cadical,
+    clauses: &[Vec<Lit>],
+    temp: &[Lit],
+    assumptions: &[Lit],
+    context: &str,
+) -> SatResult {
+    let act = s.new_var().pos_lit();
+    assert_eq!(act, reference.new_var().pos_lit());
+    let mut guarded = vec![!act];
+    guarded.extend(temp);
+    s.add_clause(&guarded);
+    reference.add_clause(&guarded);
+    let assumptions: Vec<Lit> = [act]
+        .into_iter()
+        .chain(assumptions.iter().copied())
+        .collect();
+    let answer = s.solve(&assumptions);
+    assert_eq!(answer, reference.solve(&assumptions), "{context}");
+    if answer == SatResult::Sat {
+        assert!(
+            satisfies(s, clauses) && satisfies(s, &[temp.to_vec()]),
+            "{context}"
+        );
+        assert!(
+            assumptions.iter().all(|&a| s.value(a) == Some(true)),
+            "{context}"
+        );
+    } else {
+        let all: Vec<Vec<Lit>> = clauses.iter().chain([&guarded]).cloned().collect();
+        assert!(core_refutes(s, &assumptions, &all), "{context}");
+    }
+    s.add_clause(&[!act]);
+    reference.add_clause(&[!act]);
+    answer
 }
