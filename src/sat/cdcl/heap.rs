@@ -43,16 +43,16 @@ impl Order {
     /// first decision ([`Order::prepare`]), not here: IC3 restricts the heap once per query,
     /// and most of its queries end without a decision (a conflict among the assumptions'
     /// implications), so building it here was wasted on them.
-    pub(super) fn restrict(&mut self, domain: &[u32]) {
+    pub(super) fn restrict(&mut self, domain: impl IntoIterator<Item = u32>) {
         self.clear();
         self.restricted = true;
         self.stale = true;
         self.epoch += 1;
-        for &v in domain {
-            self.allowed[v as usize] = self.epoch;
-        }
         self.domain.clear();
-        self.domain.extend_from_slice(domain);
+        for v in domain {
+            self.allowed[v as usize] = self.epoch;
+            self.domain.push(v);
+        }
     }
 
     /// Empties the heap.
@@ -222,7 +222,7 @@ mod tests {
             }
         }
         // Variable 6 is assigned: it stays out; 0 and 3 are outside the domain.
-        order.restrict(&[5, 1, 7, 2, 6, 4, 2]);
+        order.restrict([5, 1, 7, 2, 6, 4, 2]);
         order.insert(1);
         assert_eq!(order.pop(), None, "not built before the first decision");
         order.prepare(|v| v != 6);

@@ -194,8 +194,7 @@ impl Cdcl {
             self.domain_mark[v.idx()] = self.domain_stamp;
         }
         self.restricted = true;
-        let domain: Vec<u32> = domain.iter().map(|v| v.idx32()).collect();
-        self.order.restrict(&domain);
+        self.order.restrict(domain.iter().map(|v| v.idx32()));
         self.solve_now(assumptions)
     }
 

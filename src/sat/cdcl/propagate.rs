@@ -114,14 +114,9 @@ impl Cdcl {
                     j += 1;
                     if self.val(w.blocker) == FALSE {
                         conflict = Some(w.cref);
-                        while i < ws.len() {
-                            ws[j] = ws[i];
-                            i += 1;
-                            j += 1;
-                        }
-                    } else {
-                        self.assign(w.blocker, w.cref);
+                        break;
                     }
+                    self.assign(w.blocker, w.cref);
                     continue;
                 }
                 let c = w.cref;
@@ -158,16 +153,13 @@ impl Cdcl {
                 j += 1;
                 if self.val(first) == FALSE {
                     conflict = Some(c);
-                    while i < ws.len() {
-                        ws[j] = ws[i];
-                        i += 1;
-                        j += 1;
-                    }
-                } else {
-                    self.assign(first, c);
+                    break;
                 }
+                self.assign(first, c);
             }
-            ws.truncate(j);
+            // After a conflict, the watchers not visited stay.
+            ws.copy_within(i.., j);
+            ws.truncate(j + ws.len() - i);
             self.watches[false_lit as usize] = ws;
         }
         if conflict.is_some() {
