@@ -3,7 +3,8 @@
 
 use super::lift::Target;
 use super::obligation::Obligation;
-use super::{Cube, Ic3Solver, Interrupted, LIMITS};
+use super::options::CtgEffort;
+use super::{Cube, Ic3Solver, Interrupted};
 use crate::ts::Trace;
 use std::time::Instant;
 
@@ -91,8 +92,8 @@ impl Ic3Solver<'_> {
             }
             match self.relative_induction(frame - 1, &cube)? {
                 Some(core) => {
-                    let ctg_max = self.ctg_effort(id);
-                    let level = self.block_cube(frame - 1, core, ctg_max)?;
+                    let effort = self.ctg_effort(id);
+                    let level = self.block_cube(frame - 1, core, effort)?;
                     if level < n {
                         self.obligations.requeue(id, level + 1);
                     }
@@ -116,12 +117,14 @@ impl Ic3Solver<'_> {
         Ok(None)
     }
 
-    /// The CTGs in a row MIC may block for obligation `id`: [`LIMITS`]' number, or with
+    /// The CTG effort of MIC for obligation `id`: the command line's, or with
     /// `--ic3-dynamic` one that grows with the highest activity among its next three
-    /// successors (an obligation of the bad state itself gets none).
-    fn ctg_effort(&self, id: usize) -> usize {
+    /// successors (an obligation of the bad state itself gets none): no CTGs below 10, 2-4
+    /// in a row up to 40, above that 5 in a row, each blocked through a number of cubes
+    /// growing with the activity (rIC3's `--dynamic`).
+    fn ctg_effort(&self, id: usize) -> CtgEffort {
         if !self.options.dynamic_mic {
-            return LIMITS.ctg_max;
+            return self.options.ctg_effort();
         }
         let mut act: f64 = 0.0;
         let mut next = self.obligations.get(id).successor;
@@ -130,23 +133,24 @@ impl Ic3Solver<'_> {
             act = act.max(self.obligations.get(s).act);
             next = self.obligations.get(s).successor;
         }
-        match act {
-            a if a < 10.0 => 0,
-            a if a < 40.0 => (a - 10.0) as usize / 10 + 2,
-            _ => 5,
-        }
+        let (max, limit) = match act {
+            a if a < 10.0 => (0, 1),
+            a if a < 40.0 => ((a - 10.0) as usize / 10 + 2, 1),
+            a => (5, ((a - 40.0).powf(0.45) * 2.0 + 5.0).round() as u32),
+        };
+        CtgEffort { max, limit }
     }
 
-    /// Generalises `cube` (blocked relative to F_i; MIC blocking at most `ctg_max` CTGs in
-    /// a row), pushes it up while it stays blocked and adds its lemma there. Returns the
-    /// lemma's level.
+    /// Generalises `cube` (blocked relative to F_i; MIC with the CTG effort `effort`),
+    /// pushes it up while it stays blocked and adds its lemma there. Returns the lemma's
+    /// level.
     pub(super) fn block_cube(
         &mut self,
         i: usize,
         cube: Cube,
-        ctg_max: usize,
+        effort: CtgEffort,
     ) -> Result<usize, Interrupted> {
-        let mut cube = self.generalize_with(i, cube, ctg_max)?;
+        let mut cube = self.generalize_with(i, cube, effort)?;
         let mut level = i + 1;
         while level < self.frames.top() {
             match self.relative_induction(level, &cube)? {

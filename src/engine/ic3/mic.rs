@@ -4,7 +4,7 @@
 //! MIC tries to drop each literal of a blocked cube, least active first. A drop fails when
 //! the smaller cube has a predecessor in the frame (a CTG); instead of giving up at once, a
 //! CTG that is itself blocked one frame lower is excluded by a lemma of its own (generalised
-//! one nesting level deeper), which often makes the drop succeed. After `ctg_max` CTGs in a
+//! one nesting level deeper), which often makes the drop succeed. After `--ic3-ctg-max` CTGs in a
 //! row the cube is *joined* with the CTG instead: only the literals the CTG shares survive,
 //! so the next attempt covers it.
 //!
@@ -23,21 +23,22 @@ use std::time::Instant;
 
 use super::cube::subsumes;
 use super::lift::Target;
+use super::options::CtgEffort;
 use super::{Cube, Ic3Solver, Interrupted, LIMITS};
 
 impl Ic3Solver<'_> {
     /// Generalises `cube`, blocked relative to F_i and excluding the initial states, into a
     /// sub-cube with the same two properties (with the default CTG limit).
     pub fn generalize(&mut self, i: usize, cube: Cube) -> Result<Cube, Interrupted> {
-        self.generalize_with(i, cube, LIMITS.ctg_max)
+        self.generalize_with(i, cube, self.options.ctg_effort())
     }
 
-    /// [`Self::generalize`], blocking at most `ctg_max` CTGs in a row.
+    /// [`Self::generalize`] with the CTG effort `effort`.
     pub(super) fn generalize_with(
         &mut self,
         i: usize,
         cube: Cube,
-        ctg_max: usize,
+        effort: CtgEffort,
     ) -> Result<Cube, Interrupted> {
         let start = Instant::now();
         let parent = if self.options.parent {
@@ -45,7 +46,7 @@ impl Ic3Solver<'_> {
         } else {
             None
         };
-        let result = self.mic(i, cube, parent.as_deref(), 0, ctg_max);
+        let result = self.mic(i, cube, parent.as_deref(), 0, effort);
         self.counters.mic_time += start.elapsed();
         result
     }
@@ -66,7 +67,7 @@ impl Ic3Solver<'_> {
         mut cube: Cube,
         parent: Option<&[crate::aig::Lit]>,
         depth: usize,
-        ctg_max: usize,
+        effort: CtgEffort,
     ) -> Result<Cube, Interrupted> {
         self.activity.sort_ascending(&mut cube);
         if let Some(parent) = parent {
@@ -82,7 +83,7 @@ impl Ic3Solver<'_> {
         while j < cube.len() {
             let mut candidate = cube.clone();
             candidate.remove(j);
-            match self.ctg_down(i, candidate, j, depth, ctg_max)? {
+            match self.ctg_down(i, candidate, j, depth, effort)? {
                 Some(smaller) => {
                     cube.retain(|l| smaller.contains(l));
                     attempts = limit;
@@ -109,7 +110,7 @@ impl Ic3Solver<'_> {
         mut cube: Cube,
         keep: usize,
         depth: usize,
-        ctg_max: usize,
+        effort: CtgEffort,
     ) -> Result<Option<Cube>, Interrupted> {
         let mut ctgs = 0;
         loop {
@@ -132,23 +133,10 @@ impl Ic3Solver<'_> {
                 }
             }
             let (ctg, _) = self.predecessor(i, Target::Cube(&cube))?;
-            if ctgs < ctg_max && i > 0 && self.init.excludes(&ctg) {
-                if let Some(core) = self.relative_induction(i - 1, &ctg)? {
+            if ctgs < effort.max && i > 0 {
+                let mut budget = effort.limit;
+                if self.block_ctg(i - 1, &ctg, depth, effort, &mut budget)? {
                     ctgs += 1;
-                    self.counters.ctgs += 1;
-                    let mut level = i;
-                    let mut core = core;
-                    while level < self.frames.top() {
-                        match self.relative_induction(level, &core)? {
-                            Some(c) => {
-                                core = c;
-                                level += 1;
-                            }
-                            None => break,
-                        }
-                    }
-                    let lemma = self.mic(level - 1, core, None, depth + 1, ctg_max)?;
-                    self.add_lemma(level, lemma);
                     continue;
                 }
             }
@@ -161,6 +149,51 @@ impl Ic3Solver<'_> {
                 return Ok(None);
             }
             cube = joined;
+        }
+    }
+
+    /// Excludes the CTG `ctg` from F_{k+1} by a lemma of its own (generalised one nesting
+    /// level deeper and pushed as high as it holds), trying to block at most `budget` cubes:
+    /// the CTG, and while it is not blocked its predecessor a frame lower (recursively),
+    /// after which it is tried again.
+    fn block_ctg(
+        &mut self,
+        k: usize,
+        ctg: &[crate::aig::Lit],
+        depth: usize,
+        effort: CtgEffort,
+        budget: &mut u32,
+    ) -> Result<bool, Interrupted> {
+        if *budget == 0 || !self.init.excludes(ctg) {
+            return Ok(false);
+        }
+        *budget -= 1;
+        loop {
+            if let Some(core) = self.relative_induction(k, ctg)? {
+                self.counters.ctgs += 1;
+                let mut level = k + 1;
+                let mut core = core;
+                while level < self.frames.top() {
+                    match self.relative_induction(level, &core)? {
+                        Some(c) => {
+                            core = c;
+                            level += 1;
+                        }
+                        None => break,
+                    }
+                }
+                let lemma = self.mic(level - 1, core, None, depth + 1, effort)?;
+                self.add_lemma(level, lemma);
+                return Ok(true);
+            }
+            if k == 0 || *budget == 0 {
+                return Ok(false);
+            }
+            let (pred, _) = self.predecessor(k, Target::Cube(ctg))?;
+            if !self.block_ctg(k - 1, &pred, depth, effort, budget)? {
+                return Ok(false);
+            }
+            self.counters.ctg_preds += 1;
         }
     }
 }

@@ -124,8 +124,6 @@ pub struct Interrupted;
 
 /// Limits of generalisation (Hassan, Bradley, Somenzi: "Better generalization in IC3").
 struct Limits {
-    /// Counterexamples to generalisation blocked before a join.
-    ctg_max: usize,
     /// Nesting of generalisations started for CTGs.
     ctg_depth: usize,
     /// Counterexamples to propagation blocked per lemma and push (`--ic3-ctp`).
@@ -133,7 +131,6 @@ struct Limits {
 }
 
 const LIMITS: Limits = Limits {
-    ctg_max: 3,
     ctg_depth: 1,
     ctp_max: 3,
 };
@@ -143,6 +140,8 @@ struct Counters {
     queries: u64,
     lemmas: u64,
     ctgs: u64,
+    /// Predecessors of CTGs blocked on the way to blocking the CTG (`--ic3-ctg-limit`).
+    ctg_preds: u64,
     obligations: u64,
     /// Counterexamples to propagation blocked.
     ctps: u64,
@@ -350,6 +349,7 @@ impl<'a> Ic3Solver<'a> {
             ("ic3_lemmas", c.lemmas),
             ("ic3_frames", self.frames.top() as u64),
             ("ic3_ctgs", c.ctgs),
+            ("ic3_ctg_preds", c.ctg_preds),
             ("ic3_ctps", c.ctps),
             ("ic3_obligations", c.obligations),
             ("ic3_obligations_dropped", c.dropped),

@@ -30,6 +30,16 @@ pub struct Ic3Options {
     /// that fail (smaller lemmas for more queries).
     #[arg(long = "ic3-mic-attempts", default_value_t = 3, value_name = "N")]
     pub mic_attempts: u32,
+    /// Counterexamples to generalisation MIC may block in a row before it joins the cube
+    /// with the next one (IC3ref's and rIC3's `ctgMax`, 3 by default).
+    #[arg(long = "ic3-ctg-max", default_value_t = 3, value_name = "N")]
+    pub ctg_max: usize,
+    /// Cubes one CTG's blocking may try to block: 1, the CTG one frame lower only (IC3ref);
+    /// with more, a CTG that is not blocked there has its own predecessor blocked a frame
+    /// lower still, recursively, and is tried again, within this many cubes in all (rIC3's
+    /// `--ctg-limit`: a short blocking phase of its own inside generalisation).
+    #[arg(long = "ic3-ctg-limit", default_value_t = 1, value_name = "N")]
+    pub ctg_limit: u32,
     /// Drops any proof obligation, optional or not, whose activity passes this value: each
     /// blocking attempt adds 1, each frame it moves up multiplies it by 0.6 (rIC3's
     /// `--drop-po`). A dropped obligation that the round needs comes back as a new bad state
@@ -49,8 +59,9 @@ pub struct Ic3Options {
     pub simple_mic: bool,
     /// Dynamic generalisation effort: the CTGs MIC may block in a row grow with the
     /// activity of the obligation's successors (how often the branch above it came back):
-    /// none below 10 (joins only), 2-4 up to 40, 5 above (the activity mapping of rIC3's
-    /// `--dynamic`, with warden's CTG limit standing for rIC3's parameters). Off: always 3.
+    /// none below 10 (joins only), 2-4 up to 40, 5 above, each then blocked through more
+    /// cubes the higher the activity (rIC3's `--dynamic`). Off: `--ic3-ctg-max` and
+    /// `--ic3-ctg-limit` for every obligation.
     #[arg(long = "ic3-dynamic", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub dynamic_mic: bool,
@@ -81,6 +92,24 @@ pub struct Ic3Options {
     pub sat: Ic3Sat,
 }
 
+/// How hard MIC works on counterexamples to generalisation: at most `max` blocked in a row
+/// before a join, each blocked through at most `limit` cubes (`--ic3-ctg-limit`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(super) struct CtgEffort {
+    pub(super) max: usize,
+    pub(super) limit: u32,
+}
+
+impl Ic3Options {
+    /// The CTG effort of the command line (`--ic3-ctg-max`, `--ic3-ctg-limit`).
+    pub(super) fn ctg_effort(&self) -> CtgEffort {
+        CtgEffort {
+            max: self.ctg_max,
+            limit: self.ctg_limit,
+        }
+    }
+}
+
 /// The order of the proof obligations within one frame.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
 pub enum PoOrder {
@@ -106,6 +135,8 @@ impl Default for Ic3Options {
             parent: false,
             drop_po: 0,
             mic_attempts: 3,
+            ctg_max: 3,
+            ctg_limit: 1,
             po_act: 0,
             lift_min: false,
             simple_mic: false,

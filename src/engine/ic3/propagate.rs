@@ -83,7 +83,7 @@ impl Ic3Solver<'_> {
             };
             ctps += 1;
             self.counters.ctps += 1;
-            self.block_cube(level - 1, core, LIMITS.ctg_max)?;
+            self.block_cube(level - 1, core, self.options.ctg_effort())?;
         }
     }
 }

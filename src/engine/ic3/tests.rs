@@ -35,6 +35,8 @@ fn configurations() -> Vec<Ic3Options> {
         parent: true,
         drop_po: 2,
         mic_attempts: 0,
+        ctg_max: 5,
+        ctg_limit: 4,
         po_act: 3,
         lift_min: true,
         simple_mic: true,
@@ -56,6 +58,14 @@ fn configurations() -> Vec<Ic3Options> {
             ..off
         },
         Ic3Options { po_act: 2, ..off },
+        // `ic3-ctg-deep`: CTGs blocked through their own predecessors.
+        Ic3Options {
+            ctg_max: 5,
+            ctg_limit: 15,
+            po_order: PoOrder::Deepest,
+            sat: Ic3Sat::Cdcl,
+            ..off
+        },
         Ic3Options {
             lift_min: true,
             ..off
@@ -311,19 +321,21 @@ fn every_option_agrees_with_the_manifest_of_our_circuits() {
 }
 
 /// Each switch gives right answers and does its work: CTPs are blocked on the safe counters
-/// only with `ctp`, lemmas name internal signals only with `inn`, obligations are dropped
-/// on the buggy ones only with `drop_po` or `po_act`.
+/// only with `ctp`, CTGs' predecessors only with `ctg_limit` above 1, lemmas name internal
+/// signals only with `inn`, obligations are dropped on the buggy ones only with `drop_po` or
+/// `po_act`.
 #[test]
 fn every_option_proves_the_counters_and_finds_their_bugs() {
-    let (mut all_ctps, mut all_dropped, mut all_signal_lemmas) = (0, 0, 0);
+    let (mut all_ctps, mut all_dropped, mut all_signal_lemmas, mut all_preds) = (0, 0, 0, 0);
     for options in configurations() {
-        let (mut ctps, mut signal_lemmas) = (0, 0);
+        let (mut ctps, mut signal_lemmas, mut preds) = (0, 0, 0);
         for ts in [wrapping(6, 49, &[50]), wrapping(7, 99, &[120, 121])] {
             match check_with(&ts, options) {
                 (Verdict::Safe(inv), stats) => {
                     assert_eq!(cert::check(&ts, &inv, &Budget::new(None)), Ok(()));
                     ctps += stat(&stats, "ic3_ctps");
                     signal_lemmas += stat(&stats, "ic3_signal_lemmas");
+                    preds += stat(&stats, "ic3_ctg_preds");
                 }
                 (v, _) => panic!("{options:?}: expected safe, got {v:?}"),
             }
@@ -334,7 +346,11 @@ fn every_option_proves_the_counters_and_finds_their_bugs() {
         if !options.inn {
             assert_eq!(signal_lemmas, 0, "{options:?}");
         }
+        if options.ctg_limit == 1 {
+            assert_eq!(preds, 0, "{options:?}");
+        }
         all_ctps += ctps;
+        all_preds += preds;
         all_signal_lemmas += signal_lemmas;
         let mut dropped = 0;
         for (ts, depth) in [(counter(4, 11, false), 11), (wrapping(5, 20, &[17]), 17)] {
@@ -352,8 +368,9 @@ fn every_option_proves_the_counters_and_finds_their_bugs() {
         all_dropped += dropped;
     }
     assert!(
-        all_ctps > 0 && all_dropped > 0 && all_signal_lemmas > 0,
-        "{all_ctps} CTPs, {all_dropped} dropped, {all_signal_lemmas} lemmas over signals"
+        all_ctps > 0 && all_dropped > 0 && all_signal_lemmas > 0 && all_preds > 0,
+        "{all_ctps} CTPs, {all_dropped} dropped, {all_signal_lemmas} lemmas over signals, \
+         {all_preds} CTG predecessors"
     );
 }
 
