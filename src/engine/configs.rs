@@ -111,12 +111,12 @@ pub const CONFIGS: &[Config] = &[
     Config {
         name: "ic3-ctg-deep",
         args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-ctg-max 5 --ic3-ctg-limit 15",
-        about: "the default's IC3 blocking CTGs through their own predecessors (15 cubes each, 5 CTGs in a row: rIC3's ctg_limit)",
+        about: "ic3-cdcl-deepest blocking CTGs through their own predecessors (15 cubes each, 5 CTGs in a row: rIC3's ctg_limit)",
     },
     Config {
         name: "ic3-abs",
         args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-abs",
-        about: "the default's IC3 localizing inside: predecessors lifted towards visible latches, BMC refines",
+        about: "ic3-cdcl-deepest localizing inside: predecessors lifted towards visible latches, BMC refines",
     },
     Config {
         name: "kind",
@@ -131,7 +131,7 @@ pub const CONFIGS: &[Config] = &[
     Config {
         name: "cegar-loc-cdcl",
         args: "--engine cegar --domain expl --abstract-engine ic3 --ic3-sat cdcl --ic3-po-order deepest",
-        about: "localization refined by unsat cores, the default's IC3 (cdcl, deepest) on the localized system",
+        about: "localization refined by unsat cores, ic3-cdcl-deepest on the localized system",
     },
     Config {
         name: "cegar-loc-bmc",
@@ -214,7 +214,7 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         name: "ic3-kind",
         configs: &["ic3-cdcl-deepest", "kind"],
         shares: &[],
-        about: "the default before bmc-deep: the default's IC3 beside k-induction",
+        about: "the default before bmc-deep: ic3-cdcl-deepest beside k-induction",
     },
     PortfolioSet {
         name: "default-loc",

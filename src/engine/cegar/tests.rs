@@ -156,7 +156,7 @@ fn finds_real_bugs_with_every_configuration() {
 }
 
 /// Localization hands its abstractions to the IC3 it is given (the portfolio's
-/// `cegar-loc-cdcl` runs the default's IC3, on warden's CDCL solver, deepest obligation
+/// `cegar-loc-cdcl` runs `ic3-cdcl-deepest`, on warden's CDCL solver, deepest obligation
 /// first): the same proofs, as few latches, the same bugs.
 #[test]
 fn localization_runs_the_ic3_it_is_given() {

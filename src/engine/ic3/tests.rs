@@ -72,7 +72,7 @@ fn configurations() -> Vec<Ic3Options> {
         },
         Ic3Options { inn: true, ..off },
         Ic3Options { abs: true, ..off },
-        // `ic3-abs`: the default's IC3 localizing inside.
+        // `ic3-abs`: `ic3-cdcl-deepest` localizing inside.
         Ic3Options {
             abs: true,
             po_order: PoOrder::Deepest,
