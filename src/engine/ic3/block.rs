@@ -150,8 +150,20 @@ impl Ic3Solver<'_> {
         cube: Cube,
         effort: CtgEffort,
     ) -> Result<usize, Interrupted> {
-        let mut cube = self.generalize_with(i, cube, effort)?;
-        let mut level = i + 1;
+        let cube = self.generalize_with(i, cube, effort)?;
+        let (level, cube) = self.push_up(i + 1, cube)?;
+        self.add_lemma(level, cube);
+        Ok(level)
+    }
+
+    /// Moves `cube`, blocked relative to F_{level-1}, up while it stays blocked relative to
+    /// the frame of its level, shrinking it to each query's core. Returns the level where it
+    /// stopped (a lemma there is valid) and the cube.
+    pub(super) fn push_up(
+        &mut self,
+        mut level: usize,
+        mut cube: Cube,
+    ) -> Result<(usize, Cube), Interrupted> {
         while level < self.frames.top() {
             match self.relative_induction(level, &cube)? {
                 Some(core) => {
@@ -161,7 +173,6 @@ impl Ic3Solver<'_> {
                 None => break,
             }
         }
-        self.add_lemma(level, cube);
-        Ok(level)
+        Ok((level, cube))
     }
 }

@@ -171,17 +171,7 @@ impl Ic3Solver<'_> {
         loop {
             if let Some(core) = self.relative_induction(k, ctg)? {
                 self.counters.ctgs += 1;
-                let mut level = k + 1;
-                let mut core = core;
-                while level < self.frames.top() {
-                    match self.relative_induction(level, &core)? {
-                        Some(c) => {
-                            core = c;
-                            level += 1;
-                        }
-                        None => break,
-                    }
-                }
+                let (level, core) = self.push_up(k + 1, core)?;
                 let lemma = self.mic(level - 1, core, None, depth + 1, effort)?;
                 self.add_lemma(level, lemma);
                 return Ok(true);
