@@ -5,6 +5,7 @@
 //! consecution, safety) on the original system before it becomes [`Answer::Unsat`]; a failed
 //! check is an internal error ([`InternalError`]).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cert::{self, CertError, Invariant};
@@ -21,6 +22,7 @@ use crate::engine::{
     ic3::{Ic3, Ic3Options},
     kind::Kind,
     portfolio::Portfolio,
+    smt::{WordContext, WordWorker, Words},
     Engine, Stats, Verdict,
 };
 use crate::error::InternalError;
@@ -48,6 +50,8 @@ pub enum EngineKind {
     Cegar,
     /// k-liveness with IC3 (justice properties only: proves them, never refutes them).
     Klive,
+    /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples, proves nothing).
+    Smt,
 }
 
 impl EngineKind {
@@ -62,6 +66,7 @@ impl EngineKind {
             EngineKind::Reach => "reach",
             EngineKind::Cegar => "cegar",
             EngineKind::Klive => "klive",
+            EngineKind::Smt => "smt",
         }
     }
 }
@@ -86,6 +91,9 @@ pub struct Options {
     /// The run's memory limit in MiB (`--mem-limit`): a portfolio nearing it stops one worker
     /// so the others go on (`None`: no limit).
     pub mem_limit: Option<u64>,
+    /// The Z3 time the SMT engine may use (`None`: all it gets; a portfolio limits its SMT
+    /// worker, [`PORTFOLIO_SMT_LIMIT`]).
+    pub smt_limit: Option<Duration>,
 }
 
 impl Options {
@@ -101,6 +109,7 @@ impl Options {
             ic3: Ic3Options::default(),
             prep: PrepOptions::default(),
             mem_limit: None,
+            smt_limit: None,
         }
     }
 
@@ -140,11 +149,17 @@ pub struct Report {
     pub note: Option<String>,
 }
 
+/// The Z3 time the SMT worker of a portfolio may use (see [`crate::engine::smt::WordWorker`]):
+/// enough for the models it is there for (the marlann bugs take 0.7 s), short enough that
+/// its slot goes back to the bit-level engines early on the others.
+const PORTFOLIO_SMT_LIMIT: Duration = Duration::from_secs(3);
+
 /// The engine `opts` asks for; IC3 and k-induction workers share `pool`. A portfolio runs
-/// the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once.
-/// k-liveness checks justice properties ([`crate::live`]); on bad-state properties it runs
-/// IC3, the engine it is made of.
-fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
+/// the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once,
+/// its SMT configuration only where there is a word-level model (`words`). k-liveness
+/// checks justice properties ([`crate::live`]); on bad-state properties it runs IC3, the
+/// engine it is made of.
+fn build(opts: &Options, pool: &LemmaPool, words: Option<&WordContext>) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
@@ -156,22 +171,35 @@ fn build(opts: &Options, pool: &LemmaPool) -> Box<dyn Engine + Send> {
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Reach => Box::new(Reach::new()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
+        EngineKind::Smt => Box::new(WordWorker::new(
+            words
+                .expect("the SMT engine is built for word-level models only")
+                .clone(),
+            opts.max_depth,
+            opts.smt_limit,
+        )),
         EngineKind::Portfolio => {
             let set = configs::portfolio(opts.portfolio)
                 .unwrap_or_else(|| panic!("unknown portfolio {}", opts.portfolio));
-            let workers = set
-                .configs
-                .iter()
-                .map(|name| {
-                    let row = configs::config(name)
-                        .expect("portfolios name known configurations")
-                        .row();
-                    build(&opts.with_row(row), pool)
-                })
-                .collect();
+            let mut workers: Vec<Box<dyn Engine + Send>> = Vec::new();
+            let mut shares = Vec::new();
+            for (i, name) in set.configs.iter().enumerate() {
+                let row = configs::config(name)
+                    .expect("portfolios name known configurations")
+                    .row();
+                if row.engine == EngineKind::Smt && words.is_none() {
+                    continue;
+                }
+                let worker = Options {
+                    smt_limit: Some(PORTFOLIO_SMT_LIMIT),
+                    ..opts.with_row(row)
+                };
+                workers.push(build(&worker, pool, words));
+                shares.push(set.shares.get(i).copied().unwrap_or(1));
+            }
             let portfolio = Portfolio::new(workers)
                 .with_slots(opts.jobs)
-                .with_shares(set.shares);
+                .with_shares(&shares);
             Box::new(match opts.mem_limit {
                 Some(mib) => portfolio.with_memory_limit(mib),
                 None => portfolio,
@@ -187,18 +215,38 @@ pub fn run(
     opts: &Options,
     budget: &Budget,
 ) -> Result<Report, InternalError> {
+    run_with(ts, None, opts, budget)
+}
+
+/// [`run`] on the system `ts` blasted from the word-level model `words`, which the SMT engine
+/// checks (`--engine smt`, and the SMT worker of a portfolio that has one). The SMT engine
+/// alone checks `ts` unreduced: it does not look at the bit level but to replay.
+pub fn run_with(
+    ts: &TransitionSystem,
+    words: Option<&Words>,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Report, InternalError> {
     let start = Instant::now();
-    let mut engine = build(opts, &LemmaPool::new());
     if ts.bad.is_empty() {
         return Ok(Report {
             answer: Answer::Unknown { depth: None },
-            engine: engine.name(),
+            engine: opts.engine.name(),
             stats: Vec::new(),
             time: start.elapsed(),
             note: Some("the model has no bad-state properties".into()),
         });
     }
-    let (reduced, restore) = prepare(ts, opts, budget);
+    let (reduced, restore) = match opts.engine {
+        EngineKind::Smt => (ts.clone(), Restore::identity(ts)),
+        _ => prepare(ts, opts, budget),
+    };
+    let context = words.map(|w| WordContext {
+        words: w.clone(),
+        original: Arc::new(ts.clone()),
+        restore: restore.clone(),
+    });
+    let mut engine = build(opts, &LemmaPool::new(), context.as_ref());
     crate::fault::inject(engine.name());
     let verdict = engine.check(&reduced, budget);
     let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;

@@ -182,7 +182,11 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
     match opt {
         // The portfolio hands the bound to its k-induction, IMC, CEGAR and BMC workers.
         Opt::MaxDepth => match engine {
-            EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Imc => true,
+            EngineKind::Portfolio
+            | EngineKind::Bmc
+            | EngineKind::Kind
+            | EngineKind::Imc
+            | EngineKind::Smt => true,
             EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach => false,
             // Only localized BMC is bounded.
             EngineKind::Cegar => {
@@ -202,8 +206,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             _ => false,
         },
         // Preprocessing runs before every engine on the bit-level system; the CFA analysis
-        // of a C program (`--engine cegar`) works on the program itself.
-        Opt::Prep => circuit || engine != EngineKind::Cegar,
+        // of a C program (`--engine cegar`) works on the program itself, and the SMT engine
+        // on the word-level model.
+        Opt::Prep => engine != EngineKind::Smt && (circuit || engine != EngineKind::Cegar),
         Opt::DataModel | Opt::NondetFn | Opt::StrictExtern | Opt::Blocks => !circuit,
         // BTOR2 models only (the command line rejects it on AIGER once the file is read);
         // C programs are encoded without it.

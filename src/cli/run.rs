@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::files::{write_aiger, write_file};
@@ -15,6 +16,7 @@ use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options};
 use crate::engine::configs;
+use crate::engine::smt::Words;
 use crate::error::{ExitCode, InternalError};
 use crate::front::{self, btor2, InputKind, Model, Source};
 use crate::options;
@@ -98,6 +100,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         prep: args.prep.clone(),
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
+        smt_limit: None,
     };
     // A C program with recursion is checked at deeper and deeper inlining bounds until an
     // answer decides (see `deepen`); any other model is loaded and checked once. A bound
@@ -140,6 +143,23 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
             return ExitCode::Usage;
         }
+        let words = match &model.source {
+            Source::Btor2 { model: words, bits }
+            | Source::C {
+                model: words, bits, ..
+            } => Some((words, bits)),
+            Source::Aiger(_) => None,
+        };
+        if opts.engine == EngineKind::Smt
+            && (words.is_none() || model.ts.has_liveness() || all_properties)
+        {
+            eprintln!(
+                "warden: error: --engine smt checks the bad-state properties of BTOR2 models and \
+                 C programs all at once: give it a BTOR2 or C file (with --all-properties=false \
+                 for a Verilog design), without justice properties"
+            );
+            return ExitCode::Usage;
+        }
         if model.ts.has_liveness() {
             return super::live::check_each(&args, &model, &opts, &budget, print_witness);
         }
@@ -152,7 +172,21 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
                 check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
             }
-            _ => check::run(&model.ts, &opts, &budget),
+            _ => {
+                // The SMT engine checks the word-level model: alone, or as the worker of a
+                // portfolio on a BTOR2 model whose counterexamples it can bring down to the
+                // bit level (no lazy arrays).
+                let smt = match (&model.source, opts.engine) {
+                    (_, EngineKind::Smt) => words,
+                    (Source::Btor2 { bits, .. }, EngineKind::Portfolio) if !bits.is_lazy() => words,
+                    _ => None,
+                };
+                let smt = smt.map(|(m, b)| Words {
+                    model: Arc::new(m.clone()),
+                    bits: Arc::new(b.clone()),
+                });
+                check::run_with(&model.ts, smt.as_ref(), &opts, &budget)
+            }
         };
         let mut report = match result {
             Ok(r) => r,

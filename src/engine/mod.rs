@@ -12,6 +12,7 @@ pub mod kind;
 pub mod lemmas;
 pub mod portfolio;
 pub mod reach;
+pub mod smt;
 
 use crate::cert::Invariant;
 use crate::ts::{Trace, TransitionSystem};

@@ -229,6 +229,21 @@ impl Restore {
         }
     }
 
+    /// The trace of the reduced system that `t`, a trace of the original system, projects
+    /// to: the kept latches' initial values and the kept inputs, reaching the reduced
+    /// property that is `t`'s (`None` when the reduction dropped it). On a run of the original
+    /// system the reductions' facts hold, so the projection is a run of the reduced system;
+    /// callers replay it there all the same.
+    pub fn lower_trace(&self, t: &Trace) -> Option<Trace> {
+        Some(Trace {
+            init: self.latches.iter().map(|&i| t.init[i]).collect(),
+            inputs: (t.inputs.iter())
+                .map(|row| self.inputs.iter().map(|&i| row[i]).collect())
+                .collect(),
+            bad: self.bad.iter().position(|&b| b == t.bad)?,
+        })
+    }
+
     /// The composition: `self` maps a middle system to the original, `inner` maps the reduced
     /// system to the middle one; the result maps the reduced system to the original.
     pub fn then(&self, inner: &Restore) -> Restore {

@@ -24,6 +24,7 @@
 mod abstraction;
 mod activity;
 mod block;
+mod constraints;
 mod cube;
 mod frames;
 mod internal;
@@ -91,6 +92,17 @@ impl Ic3 {
         self
     }
 
+    /// One IC3 run on `ts`, offered the seeds.
+    fn run(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
+        let mut ic3 = Ic3Solver::configured(ts, budget, self.options);
+        ic3.pool = self.pool.clone();
+        ic3.seed(std::mem::take(&mut self.seeds));
+        let verdict = ic3.run();
+        self.stats = ic3.stats();
+        self.lemmas = ic3.lemmas();
+        verdict
+    }
+
     /// The lemmas over latches of every frame F_1..F_N and F_inf of the last run, as clauses:
     /// each holds in the states reachable within its frame's bound, not necessarily in all.
     pub fn lemmas(&self) -> &[Vec<crate::aig::Lit>] {
@@ -104,12 +116,17 @@ impl Engine for Ic3 {
     }
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
-        let mut ic3 = Ic3Solver::configured(ts, budget, self.options);
-        ic3.pool = self.pool.clone();
-        ic3.seed(std::mem::take(&mut self.seeds));
-        let verdict = ic3.run();
-        self.stats = ic3.stats();
-        self.lemmas = ic3.lemmas();
+        if !self.options.abs_cst || ts.constraints.is_empty() {
+            return self.run(ts, budget);
+        }
+        let mut rounds = constraints::Rounds::default();
+        let verdict = constraints::check(ts, &mut rounds, |system, carried| {
+            self.seeds.extend(carried);
+            let verdict = self.run(system, budget);
+            (verdict, self.lemmas.clone())
+        });
+        self.stats.push(("ic3_cst_refinements", rounds.refinements));
+        self.stats.push(("ic3_cst_enabled", rounds.enabled));
         verdict
     }
 

@@ -80,6 +80,12 @@ pub struct Ic3Options {
     #[arg(long = "ic3-abs", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub abs: bool,
+    /// Constraint abstraction: IC3 checks the system without its invariant constraints
+    /// first; a counterexample that breaks some enables them and IC3 starts again with the
+    /// lemmas it had (rIC3's `--ic3-abs-cst`; `src/engine/ic3/constraints.rs`).
+    #[arg(long = "ic3-abs-cst", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub abs_cst: bool,
     /// Which of the obligations of the lowest frame is worked on first: the one closest to a
     /// bad state (`depth`, IC3ref's order), the one farthest from it (`deepest`, rIC3's), or
     /// the one queued last (`newest`, ABC `pdr`'s). The last two follow a chain of
@@ -143,6 +149,7 @@ impl Default for Ic3Options {
             dynamic_mic: false,
             inn: false,
             abs: false,
+            abs_cst: false,
             po_order: PoOrder::Depth,
             sat: Ic3Sat::Cadical,
         }

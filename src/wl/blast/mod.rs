@@ -23,6 +23,7 @@ mod array;
 mod gates;
 pub mod lazy;
 mod lift;
+mod lower;
 mod ops;
 #[cfg(test)]
 mod tests;
@@ -36,6 +37,7 @@ use crate::Budget;
 use gates::Word;
 use lazy::{Base, Fresh, Lazy, Miss, Tracked};
 pub use lift::lift_trace;
+pub use lower::lower_trace;
 
 /// The bits of one word: a bit-vector, least significant bit first, or an array expanded into
 /// its elements (element `j` at position `j`), or an array too large to expand ([`lazy`]).

@@ -1,0 +1,327 @@
+//! Word-level bounded model checking on an SMT solver (Z3): the model's bit-vectors and
+//! arrays go to the solver as they are, unrolled frame by frame, so a memory costs what its
+//! reads and writes cost, not what its elements do, and Z3's word-level rewriting runs before
+//! any bit-blasting.
+//!
+//! This engine checks a [`Model`], not a [`crate::ts::TransitionSystem`], so it does not
+//! implement [`super::Engine`]: its counterexample is a word-level [`Trace`], which the caller
+//! replays in the word-level simulator and lowers to the blasted system
+//! ([`crate::wl::blast::lower_trace`]) to check and print it like any other engine's. It
+//! never proves safety (no invariant): its verdicts are `Unsafe` or `Unknown`.
+
+mod encode;
+#[cfg(test)]
+mod tests;
+mod worker;
+
+pub use worker::{WordContext, WordWorker, Words};
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use z3::ast::{Ast, Bool, Dynamic, BV};
+use z3::{Config, Context, FuncDecl, Params, SatResult, Solver};
+
+use super::Stats;
+use crate::wl::{ArrayValue, BitVec, Model, Sort, TermId, Trace, Value};
+use crate::Budget;
+use encode::{sort, truth, Encoder};
+
+/// How often the budget is looked at while Z3 solves (a stop interrupts the solver).
+const POLL: Duration = Duration::from_millis(10);
+
+/// The widest array index whose counterexample values are read element by element; the
+/// blasted system expands such arrays too (wider ones are encoded lazily there, and this
+/// engine's traces of those cannot be lowered to it).
+const MAX_ENUMERATED_INDEX: u32 = 12;
+
+/// The answer of the SMT BMC engine.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// A bad state is reachable: the word-level trace reaches it.
+    Unsafe(Trace),
+    /// No counterexample of `depth` transitions or fewer (`None`: not even frame 0 checked),
+    /// with why the search stopped when it was not the budget or the depth bound.
+    Unknown {
+        depth: Option<usize>,
+        note: Option<String>,
+    },
+}
+
+/// Bounded model checking of a word-level model on Z3.
+pub struct SmtBmc {
+    max_depth: Option<usize>,
+    /// Z3 time after which the search gives up (each query is limited to what is left).
+    solve_limit: Option<Duration>,
+    queries: u64,
+    depth: u64,
+    solve_ms: u64,
+}
+
+impl SmtBmc {
+    /// Checks up to `max_depth` transitions (without bound when `None`).
+    pub fn new(max_depth: Option<usize>) -> SmtBmc {
+        SmtBmc {
+            max_depth,
+            solve_limit: None,
+            queries: 0,
+            depth: 0,
+            solve_ms: 0,
+        }
+    }
+
+    /// Gives up once Z3 has solved for `limit` in all (`None`: no limit).
+    pub fn with_solve_limit(mut self, limit: Option<Duration>) -> SmtBmc {
+        self.solve_limit = limit;
+        self
+    }
+
+    pub fn stats(&self) -> Stats {
+        vec![
+            ("smt_queries", self.queries),
+            ("smt_depth", self.depth),
+            ("smt_solve_ms", self.solve_ms),
+        ]
+    }
+
+    /// Searches for a counterexample of every bad property of `model`, deeper and deeper,
+    /// until one is found, `max_depth` is passed or `budget` stops it (Z3 is interrupted
+    /// then, within [`POLL`]).
+    pub fn check(&mut self, model: &Model, budget: &Budget) -> Outcome {
+        if model.bad().is_empty() {
+            return Outcome::Unknown {
+                depth: None,
+                note: Some("the model has no bad-state properties".into()),
+            };
+        }
+        let ctx = Context::new(&Config::new());
+        let finished = AtomicBool::new(false);
+        let handle = ctx.handle();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                while !finished.load(Ordering::SeqCst) {
+                    if budget.expired() {
+                        handle.interrupt();
+                    }
+                    std::thread::sleep(POLL);
+                }
+            });
+            let outcome = self.unroll(&ctx, model, budget);
+            finished.store(true, Ordering::SeqCst);
+            outcome
+        })
+    }
+
+    fn unroll(&mut self, ctx: &Context, model: &Model, budget: &Budget) -> Outcome {
+        let roots = (model.states().iter())
+            .flat_map(|s| s.next.into_iter().chain(s.init))
+            .chain(model.bad().iter().map(|p| p.term))
+            .chain(model.constraints().iter().copied())
+            .collect();
+        let encoder = Encoder::new(ctx, model, roots);
+        // Every frame's constraints (and, once checked, its clean bad properties): each depth
+        // is a fresh query for Z3's QF_ABV tactic (simplification, then bit-blasting), which
+        // is far faster on bit-vectors than its incremental core.
+        let mut facts: Vec<Bool> = Vec::new();
+        let arrays = (0..model.num_terms())
+            .any(|t| matches!(model.sort(TermId(t as u32)), Sort::Array { .. }));
+        let mut logic = Some(if arrays { "QF_ABV" } else { "QF_BV" });
+        let leaf = |kind: &str, i: usize, k: usize, s: Sort| {
+            FuncDecl::new(ctx, format!("{kind}{i}@{k}"), &[], &sort(ctx, s)).apply(&[])
+        };
+        let mut states: Vec<Dynamic> = (model.states().iter().enumerate())
+            .map(|(i, s)| leaf("s", i, 0, s.sort))
+            .collect();
+        let mut frames: Vec<Frame> = Vec::new();
+        for k in 0.. {
+            if self.max_depth.is_some_and(|d| k > d) || budget.expired() {
+                return unknown(k, None);
+            }
+            let inputs: Vec<Dynamic> = (model.inputs().iter().enumerate())
+                .map(|(i, input)| leaf("i", i, k, input.sort))
+                .collect();
+            let values = encoder.frame(&states, &inputs);
+            let value = |t: TermId| values[t.index()].as_ref().expect("in the cone");
+            if k == 0 {
+                for (i, s) in model.states().iter().enumerate() {
+                    if let Some(init) = s.init {
+                        facts.push(states[i]._eq(value(init)));
+                    }
+                }
+            }
+            facts.extend(model.constraints().iter().map(|&c| truth(value(c))));
+            let bad: Vec<Bool> = model.bad().iter().map(|p| truth(value(p.term))).collect();
+            let any = Bool::or(ctx, &bad.iter().collect::<Vec<_>>());
+            let next: Vec<Dynamic> = (model.states().iter().enumerate())
+                .map(|(i, s)| match s.next {
+                    Some(n) => value(n).clone(),
+                    None => leaf("s", i, k + 1, s.sort),
+                })
+                .collect();
+            frames.push(Frame {
+                states: std::mem::replace(&mut states, next),
+                inputs,
+                bad,
+            });
+            let mut query = self.query(ctx, logic, &facts, &any);
+            if query
+                .as_ref()
+                .is_ok_and(|(r, solver)| incomplete(*r, solver))
+            {
+                // Z3's QF_ABV tactic does not decide every array formula (constant arrays):
+                // this query and the later ones go to its general solver.
+                logic = None;
+                query = self.query(ctx, logic, &facts, &any);
+            }
+            let (result, solver) = match query {
+                Ok(q) => q,
+                Err(why) => return unknown(k, Some(why)),
+            };
+            match result {
+                SatResult::Sat => {
+                    let found = solver.get_model().expect("a model after sat");
+                    return match trace(model, &found, &frames) {
+                        Ok(t) => Outcome::Unsafe(t),
+                        Err(why) => unknown(k, Some(why)),
+                    };
+                }
+                SatResult::Unsat => {
+                    // No bad state in frame `k`: every longer counterexample passes it clean.
+                    facts.push(any.not());
+                    self.depth = k as u64;
+                }
+                SatResult::Unknown => {
+                    let why = solver.get_reason_unknown().filter(|_| !budget.expired());
+                    return unknown(k, why.map(|r| format!("Z3 gave up: {r}")));
+                }
+            }
+        }
+        unreachable!("the unrolling returns")
+    }
+}
+
+impl SmtBmc {
+    /// One query: the `facts` and `bad` in a fresh solver for `logic` (Z3's tactic for it;
+    /// `None`: its general solver), limited to the Z3 time left; the result and the solver,
+    /// or why it was not asked (no time left).
+    fn query<'c>(
+        &mut self,
+        ctx: &'c Context,
+        logic: Option<&str>,
+        facts: &[Bool<'c>],
+        bad: &Bool<'c>,
+    ) -> Result<(SatResult, Solver<'c>), String> {
+        let solver =
+            (logic.and_then(|l| Solver::new_for_logic(ctx, l))).unwrap_or_else(|| Solver::new(ctx));
+        if let Some(limit) = self.solve_limit {
+            let Some(left) = limit.checked_sub(Duration::from_millis(self.solve_ms)) else {
+                return Err("its solving time is used up".into());
+            };
+            let mut params = Params::new(ctx);
+            params.set_u32("timeout", left.as_millis().max(1) as u32);
+            solver.set_params(&params);
+        }
+        let start = Instant::now();
+        for f in facts {
+            solver.assert(f);
+        }
+        solver.assert(bad);
+        let result = solver.check();
+        self.solve_ms += start.elapsed().as_millis() as u64;
+        self.queries += 1;
+        Ok((result, solver))
+    }
+}
+
+/// Whether `solver` gave up on its query for a theory it does not decide (not a limit).
+fn incomplete(result: SatResult, solver: &Solver) -> bool {
+    result == SatResult::Unknown
+        && solver
+            .get_reason_unknown()
+            .is_some_and(|r| r.contains("incomplete"))
+}
+
+/// `Unknown` after frames `0..k` were found clean.
+fn unknown(k: usize, note: Option<String>) -> Outcome {
+    Outcome::Unknown {
+        depth: k.checked_sub(1),
+        note,
+    }
+}
+
+/// The Z3 leaves of one frame of the unrolling, kept to read a counterexample off the model.
+struct Frame<'c> {
+    states: Vec<Dynamic<'c>>,
+    inputs: Vec<Dynamic<'c>>,
+    bad: Vec<Bool<'c>>,
+}
+
+/// The word-level trace of the satisfying assignment `found` of the unrolling `frames`: the
+/// initial states without `init`, the free states of later frames and every input, as a
+/// BTOR2 witness gives them.
+fn trace(model: &Model, found: &z3::Model, frames: &[Frame]) -> Result<Trace, String> {
+    let last = frames.last().expect("a frame was checked");
+    let bad = (last.bad.iter())
+        .position(|b| found.eval(b, true).and_then(|v| v.as_bool()) == Some(true))
+        .ok_or("no bad property holds in the model Z3 gave")?;
+    let mut states = Vec::with_capacity(frames.len());
+    let mut inputs = Vec::with_capacity(frames.len());
+    for (k, frame) in frames.iter().enumerate() {
+        let mut row = Vec::with_capacity(model.inputs().len());
+        for (input, ast) in model.inputs().iter().zip(&frame.inputs) {
+            row.push(value(found, ast, input.sort)?);
+        }
+        inputs.push(row);
+        let mut row = Vec::with_capacity(model.states().len());
+        for (s, ast) in model.states().iter().zip(&frame.states) {
+            let given = match k {
+                0 => s.init.is_none(),
+                _ => s.next.is_none(),
+            };
+            row.push(match given {
+                true => Some(value(found, ast, s.sort)?),
+                false => None,
+            });
+        }
+        states.push(row);
+    }
+    Ok(Trace {
+        bad,
+        states,
+        inputs,
+    })
+}
+
+/// The value of `ast` (of sort `s`) in `found`.
+fn value(found: &z3::Model, ast: &Dynamic, s: Sort) -> Result<Value, String> {
+    let word = |bv: &BV| -> Result<BitVec, String> {
+        let w = bv.get_size();
+        let mut bits = Vec::with_capacity(w as usize);
+        for low in (0..w).step_by(64) {
+            let high = (low + 63).min(w - 1);
+            let piece = found
+                .eval(&bv.extract(high, low), true)
+                .and_then(|v| v.as_u64());
+            let piece = piece.ok_or("Z3 gave no numeral for a bit-vector")?;
+            bits.extend((0..=high - low).map(|i| piece >> i & 1 == 1));
+        }
+        Ok(BitVec::from_bits(&bits))
+    };
+    match s {
+        Sort::Bv(_) => word(&ast.as_bv().expect("sort-checked bit-vector leaf")).map(Value::Bv),
+        Sort::Array { index, element } if index <= MAX_ENUMERATED_INDEX => {
+            let array = ast.as_array().expect("sort-checked array leaf");
+            let mut a = ArrayValue::constant(index, BitVec::zero(element));
+            for j in 0..1u64 << index {
+                let at = BitVec::from_u64(index, j);
+                let e = array.select(&encode::constant(ast.get_ctx(), &at));
+                a.set(&at, &word(&e.as_bv().expect("bit-vector elements"))?);
+            }
+            Ok(Value::Array(a))
+        }
+        Sort::Array { index, .. } => Err(format!(
+            "the counterexample sets an array with a {index}-bit index, whose contents this \
+             engine does not read back"
+        )),
+    }
+}
