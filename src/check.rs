@@ -91,8 +91,8 @@ pub struct Options {
     /// The run's memory limit in MiB (`--mem-limit`): a portfolio nearing it stops one worker
     /// so the others go on (`None`: no limit).
     pub mem_limit: Option<u64>,
-    /// The Z3 time the SMT engine may use (`None`: all it gets; a portfolio limits its SMT
-    /// worker, [`PORTFOLIO_SMT_LIMIT`]).
+    /// The time the SMT engine may spend translating frames and solving (`None`: all it
+    /// gets; a portfolio limits its SMT worker, [`PORTFOLIO_SMT_LIMIT`]).
     pub smt_limit: Option<Duration>,
 }
 
@@ -149,7 +149,8 @@ pub struct Report {
     pub note: Option<String>,
 }
 
-/// The Z3 time the SMT worker of a portfolio may use (see [`crate::engine::smt::WordWorker`]):
+/// The time the SMT worker of a portfolio may spend translating and solving (see
+/// [`crate::engine::smt::WordWorker`]):
 /// enough for the models it is there for (the marlann bugs take 0.7 s), short enough that
 /// its slot goes back to the bit-level engines early on the others.
 const PORTFOLIO_SMT_LIMIT: Duration = Duration::from_secs(3);

@@ -51,11 +51,14 @@ pub enum Outcome {
 /// Bounded model checking of a word-level model on Z3.
 pub struct SmtBmc {
     max_depth: Option<usize>,
-    /// Z3 time after which the search gives up (each query is limited to what is left).
+    /// Time (translating and solving) after which the search gives up; each query is
+    /// limited to what is left.
     solve_limit: Option<Duration>,
     queries: u64,
     depth: u64,
     solve_ms: u64,
+    /// Time spent translating frames into Z3 terms.
+    encode_ms: u64,
 }
 
 impl SmtBmc {
@@ -67,10 +70,11 @@ impl SmtBmc {
             queries: 0,
             depth: 0,
             solve_ms: 0,
+            encode_ms: 0,
         }
     }
 
-    /// Gives up once Z3 has solved for `limit` in all (`None`: no limit).
+    /// Gives up once translating frames and solving took `limit` in all (`None`: no limit).
     pub fn with_solve_limit(mut self, limit: Option<Duration>) -> SmtBmc {
         self.solve_limit = limit;
         self
@@ -81,6 +85,7 @@ impl SmtBmc {
             ("smt_queries", self.queries),
             ("smt_depth", self.depth),
             ("smt_solve_ms", self.solve_ms),
+            ("smt_encode_ms", self.encode_ms),
         ]
     }
 
@@ -140,7 +145,9 @@ impl SmtBmc {
             let inputs: Vec<Dynamic> = (model.inputs().iter().enumerate())
                 .map(|(i, input)| leaf("i", i, k, input.sort))
                 .collect();
+            let start = Instant::now();
             let values = encoder.frame(&states, &inputs);
+            self.encode_ms += start.elapsed().as_millis() as u64;
             let value = |t: TermId| values[t.index()].as_ref().expect("in the cone");
             if k == 0 {
                 for (i, s) in model.states().iter().enumerate() {
@@ -214,7 +221,8 @@ impl SmtBmc {
         let solver =
             (logic.and_then(|l| Solver::new_for_logic(ctx, l))).unwrap_or_else(|| Solver::new(ctx));
         if let Some(limit) = self.solve_limit {
-            let Some(left) = limit.checked_sub(Duration::from_millis(self.solve_ms)) else {
+            let used = Duration::from_millis(self.solve_ms + self.encode_ms);
+            let Some(left) = limit.checked_sub(used) else {
                 return Err("its solving time is used up".into());
             };
             let mut params = Params::new(ctx);

@@ -132,3 +132,32 @@ fn the_depth_bound_and_the_budget_stop_the_search() {
         other => panic!("a stopped search answered: {other:?}"),
     }
 }
+
+/// As a portfolio worker the engine answers about the preprocessed system: its
+/// counterexample, lowered and projected, replays there, and lifted back through the
+/// reduction's map it replays on the blasted system and on the model.
+#[test]
+fn the_worker_answers_about_the_preprocessed_system() {
+    use crate::engine::Engine;
+    let m = crate::front::btor2::parse(MEMORY).unwrap();
+    let budget = Budget::new(None);
+    let (ts, bits) = crate::wl::blast(&m, &budget).unwrap();
+    let (reduced, restore) = crate::prep::preprocess(&ts, &Default::default(), &budget);
+    let context = WordContext {
+        words: Words {
+            model: std::sync::Arc::new(m.clone()),
+            bits: std::sync::Arc::new(bits.clone()),
+        },
+        original: std::sync::Arc::new(ts.clone()),
+        restore: restore.clone(),
+    };
+    let mut worker = WordWorker::new(context, None, Some(std::time::Duration::from_secs(10)));
+    let crate::engine::Verdict::Unsafe(t) = worker.check(&reduced, &budget) else {
+        panic!("the bug at frame 5 was not found")
+    };
+    assert_eq!(crate::ts::replay(&reduced, &t), Ok(5));
+    let lifted = restore.trace(&t);
+    assert_eq!(crate::ts::replay(&ts, &lifted), Ok(5));
+    let words = crate::wl::lift_trace(&m, &bits, &ts, &lifted);
+    assert_eq!(crate::wl::replay(&m, &words), Ok(5));
+}

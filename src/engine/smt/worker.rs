@@ -41,7 +41,8 @@ pub struct WordWorker {
 }
 
 impl WordWorker {
-    /// Checks up to `max_depth` transitions, with at most `solve_limit` of Z3 time.
+    /// Checks up to `max_depth` transitions, in at most `solve_limit` of translating and
+    /// solving.
     pub fn new(
         context: WordContext,
         max_depth: Option<usize>,
