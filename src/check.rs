@@ -238,19 +238,24 @@ pub fn run_with(
             note: Some("the model has no bad-state properties".into()),
         });
     }
+    let prepared;
     let (reduced, restore) = match opts.engine {
-        EngineKind::Smt => (ts.clone(), Restore::identity(ts)),
-        _ => prepare(ts, opts, budget),
+        EngineKind::Smt => (ts, Restore::identity(ts)),
+        _ => {
+            let (system, restore) = prepare(ts, opts, budget);
+            prepared = system;
+            (&prepared, restore)
+        }
     };
     let context = words.map(|w| WordContext {
         words: w.clone(),
-        original: Arc::new(ts.clone()),
+        lowering: Arc::new(crate::wl::Lowering::new(ts)),
         restore: restore.clone(),
     });
     let mut engine = build(opts, &LemmaPool::new(), context.as_ref());
     crate::fault::inject(engine.name());
-    let verdict = engine.check(&reduced, budget);
-    let answer = verify(ts, &reduced, &restore, verdict, engine.name(), budget)?;
+    let verdict = engine.check(reduced, budget);
+    let answer = verify(ts, reduced, &restore, verdict, engine.name(), budget)?;
     Ok(Report::of(answer, &*engine, start))
 }
 

@@ -37,7 +37,7 @@ mod trace;
 mod value;
 
 pub use bitvec::BitVec;
-pub use blast::{blast, lift_trace, lower_trace, BitMap, Bits, BlastError};
+pub use blast::{blast, lift_trace, BitMap, Bits, BlastError, Lowering};
 pub use model::{Input, Model, Property, State, Term, TermId};
 pub use op::{Binary, Op, Unary, MAX_WIDTH};
 pub use sim::{replay, waveform, SimError};

@@ -3,11 +3,11 @@
 //! reads and writes cost, not what its elements do, and Z3's word-level rewriting runs before
 //! any bit-blasting.
 //!
-//! This engine checks a [`Model`], not a [`crate::ts::TransitionSystem`], so it does not
-//! implement [`super::Engine`]: its counterexample is a word-level [`Trace`], which the caller
-//! replays in the word-level simulator and lowers to the blasted system
-//! ([`crate::wl::blast::lower_trace`]) to check and print it like any other engine's. It
-//! never proves safety (no invariant): its verdicts are `Unsafe` or `Unknown`.
+//! [`SmtBmc`] checks a [`Model`], not a [`crate::ts::TransitionSystem`]: its counterexample
+//! is a word-level [`Trace`]. [`WordWorker`] makes it an [`super::Engine`] of the system
+//! blasted from the model, bringing that trace down to it ([`crate::wl::Lowering`]) to be
+//! checked and printed like any other engine's. It never proves safety (no invariant): its
+//! verdicts are `Unsafe` or `Unknown`.
 
 mod encode;
 #[cfg(test)]

@@ -110,7 +110,8 @@ fn a_counterexample_replays_on_the_model_and_lowered_on_the_blasted_system() {
     };
     assert_eq!(crate::wl::replay(&m, &t), Ok(5));
     let (ts, bits) = crate::wl::blast(&m, &Budget::new(None)).unwrap();
-    let lowered = crate::wl::lower_trace(&m, &bits, &ts, &t).unwrap().unwrap();
+    let lowering = crate::wl::Lowering::new(&ts);
+    let lowered = lowering.lower(&m, &bits, &t).unwrap().unwrap();
     assert_eq!(crate::ts::replay(&ts, &lowered), Ok(5));
     // Lifted back, the words are the ones the engine found.
     let lifted = crate::wl::lift_trace(&m, &bits, &ts, &lowered);
@@ -148,7 +149,7 @@ fn the_worker_answers_about_the_preprocessed_system() {
             model: std::sync::Arc::new(m.clone()),
             bits: std::sync::Arc::new(bits.clone()),
         },
-        original: std::sync::Arc::new(ts.clone()),
+        lowering: std::sync::Arc::new(crate::wl::Lowering::new(&ts)),
         restore: restore.clone(),
     };
     let mut worker = WordWorker::new(context, None, Some(std::time::Duration::from_secs(10)));

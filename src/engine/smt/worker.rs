@@ -1,7 +1,7 @@
 //! The SMT engine as a portfolio worker ([`super::super::Engine`]): the portfolio's workers
 //! check the preprocessed bit-level system, while this one checks the word-level model the
 //! system was blasted from, so its counterexample is brought down the same way up: replayed
-//! on the model, lowered to the blasted system ([`crate::wl::lower_trace`]), projected onto
+//! on the model, lowered to the blasted system ([`Lowering`]), projected onto
 //! the preprocessed one ([`Restore::lower_trace`]) and replayed there before it is answered.
 //! A trace that does not make it through is `unknown` (never expected: each step is exact).
 //!
@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::{Outcome, SmtBmc};
 use crate::engine::{Engine, Stats, Verdict};
 use crate::ts::{replay, Restore, TransitionSystem};
-use crate::wl::{BitMap, Model};
+use crate::wl::{BitMap, Lowering, Model};
 use crate::Budget;
 
 /// A word-level model beside the system it was blasted into (the portfolio's view of it).
@@ -26,11 +26,12 @@ pub struct Words {
     pub bits: Arc<BitMap>,
 }
 
-/// What the worker needs of one run: the model, the blasted system and its reduction.
+/// What the worker needs of one run: the model, where its bits are in the blasted system,
+/// and that system's reduction.
 #[derive(Clone)]
 pub struct WordContext {
     pub words: Words,
-    pub original: Arc<TransitionSystem>,
+    pub lowering: Arc<Lowering>,
     pub restore: Restore,
 }
 
@@ -63,7 +64,7 @@ impl Engine for WordWorker {
     fn check(&mut self, reduced: &TransitionSystem, budget: &Budget) -> Verdict {
         let WordContext {
             words,
-            original,
+            lowering,
             restore,
         } = &self.context;
         match self.smt.check(&words.model, budget) {
@@ -75,9 +76,7 @@ impl Engine for WordWorker {
             }
             Outcome::Unsafe(t) => {
                 let lowered = (crate::wl::replay(&words.model, &t).ok())
-                    .and_then(|_| {
-                        crate::wl::lower_trace(&words.model, &words.bits, original, &t).ok()
-                    })
+                    .and_then(|_| lowering.lower(&words.model, &words.bits, &t).ok())
                     .flatten()
                     .and_then(|bits| restore.lower_trace(&bits))
                     .filter(|r| replay(reduced, r).is_ok());

@@ -37,7 +37,7 @@ use crate::Budget;
 use gates::Word;
 use lazy::{Base, Fresh, Lazy, Miss, Tracked};
 pub use lift::lift_trace;
-pub use lower::lower_trace;
+pub use lower::Lowering;
 
 /// The bits of one word: a bit-vector, least significant bit first, or an array expanded into
 /// its elements (element `j` at position `j`), or an array too large to expand ([`lazy`]).
