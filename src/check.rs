@@ -155,12 +155,18 @@ pub struct Report {
 /// its slot goes back to the bit-level engines early on the others.
 const PORTFOLIO_SMT_LIMIT: Duration = Duration::from_secs(3);
 
-/// The engine `opts` asks for; IC3 and k-induction workers share `pool`. A portfolio runs
-/// the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once,
-/// its SMT configuration only where there is a word-level model (`words`). k-liveness
+/// The engine `opts` asks for on `ts`; IC3 and k-induction workers share `pool`. A portfolio
+/// runs the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once,
+/// its SMT configuration only where there is a word-level model (`words`), and none that is
+/// void on `ts` ([`configs::Row::void_on`]). k-liveness
 /// checks justice properties ([`crate::live`]); on bad-state properties it runs IC3, the
 /// engine it is made of.
-fn build(opts: &Options, pool: &LemmaPool, words: Option<&WordContext>) -> Box<dyn Engine + Send> {
+fn build(
+    ts: &TransitionSystem,
+    opts: &Options,
+    pool: &LemmaPool,
+    words: Option<&WordContext>,
+) -> Box<dyn Engine + Send> {
     match opts.engine {
         EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
         EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
@@ -188,14 +194,14 @@ fn build(opts: &Options, pool: &LemmaPool, words: Option<&WordContext>) -> Box<d
                 let row = configs::config(name)
                     .expect("portfolios name known configurations")
                     .row();
-                if row.engine == EngineKind::Smt && words.is_none() {
+                if row.engine == EngineKind::Smt && words.is_none() || row.void_on(ts) {
                     continue;
                 }
                 let worker = Options {
                     smt_limit: Some(PORTFOLIO_SMT_LIMIT),
                     ..opts.with_row(row)
                 };
-                workers.push(build(&worker, pool, words));
+                workers.push(build(ts, &worker, pool, words));
                 shares.push(set.shares.get(i).copied().unwrap_or(1));
             }
             let portfolio = Portfolio::new(workers)
@@ -252,7 +258,7 @@ pub fn run_with(
         lowering: Arc::new(crate::wl::Lowering::new(ts)),
         restore: restore.clone(),
     });
-    let mut engine = build(opts, &LemmaPool::new(), context.as_ref());
+    let mut engine = build(reduced, opts, &LemmaPool::new(), context.as_ref());
     crate::fault::inject(engine.name());
     let verdict = engine.check(reduced, budget);
     let answer = verify(ts, reduced, &restore, verdict, engine.name(), budget)?;

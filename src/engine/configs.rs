@@ -16,6 +16,7 @@ use crate::engine::cegar::CegarOptions;
 use crate::engine::ic3::Ic3Options;
 use crate::front::InputKind;
 use crate::options::{self, CegarArgs, UsageError};
+use crate::ts::TransitionSystem;
 
 /// One engine configuration.
 pub struct Config {
@@ -309,6 +310,14 @@ pub struct Row {
 }
 
 impl Row {
+    /// Whether this row would run as another row of a portfolio does on `ts`, so a portfolio
+    /// gives its share to the others instead: constraint abstraction (`--ic3-abs-cst`) on a
+    /// system without invariant constraints is the same IC3 as without the option (the
+    /// default portfolio's IC3), and would only halve that IC3's time.
+    pub fn void_on(&self, ts: &TransitionSystem) -> bool {
+        self.engine == EngineKind::Ic3 && self.ic3.abs_cst && ts.constraints.is_empty()
+    }
+
     /// The CEGAR configuration of this row, with the defaults of a circuit (the portfolio's
     /// workers check the bit-level system, also for a C program's encoding).
     pub fn cegar(&self) -> Result<CegarOptions, UsageError> {

@@ -73,6 +73,14 @@ impl<'a> Frames<'a> {
         &mut self.solvers[i]
     }
 
+    /// Satisfiable queries asked again because their model broke a constraint kept out of
+    /// the domain, over every frame's solver (see `solver/lazy_cst.rs`).
+    pub(super) fn constraint_retries(&self) -> u64 {
+        (self.solvers.iter().chain([&self.inf_solver]))
+            .map(FrameSolver::constraint_retries)
+            .sum()
+    }
+
     pub(super) fn inf_solver(&mut self) -> &mut FrameSolver<'a> {
         &mut self.inf_solver
     }

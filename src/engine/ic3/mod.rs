@@ -383,6 +383,7 @@ impl<'a> Ic3Solver<'a> {
             ("ic3_abs_refinements", refinements),
             ("ic3_abs_visible_latches", visible),
             ("ic3_abs_ms", millis(abs_time)),
+            ("ic3_cst_retries", self.frames.constraint_retries()),
         ]
     }
 }

@@ -13,6 +13,7 @@
 //! start of the next call, so the last model and core stay readable until then.
 
 mod domain;
+mod lazy_cst;
 
 use super::cube::{Cube, Init};
 use super::options::Ic3Sat;
@@ -22,6 +23,7 @@ use crate::sat::{self, Cadical, Cdcl, SatResult, Solver};
 use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
+use lazy_cst::LazyConstraints;
 
 /// What a query is about: the part of the transition relation it can need, besides the
 /// state variables and the constraints (see [`FrameSolver::domain`]).
@@ -73,6 +75,9 @@ pub(super) struct FrameSolver<'a> {
     /// visited by the current one; allocated by the first traversal, so only with cdcl).
     visited: Vec<u32>,
     stamp: u32,
+    /// The current-state constraints, kept out of the domain until a model breaks them
+    /// (frame solvers on the CDCL back end; see [`lazy_cst`]).
+    lazy: Option<LazyConstraints>,
 }
 
 impl<'a> FrameSolver<'a> {
@@ -105,11 +110,15 @@ impl<'a> FrameSolver<'a> {
             temp_vars: Vec::new(),
             visited: Vec::new(),
             stamp: 0,
+            lazy: None,
         };
         if role != Role::Lift {
             for &c in &ts.constraints {
                 let l = s.un.lit(&mut s.sat, c, 0);
                 s.sat.add_clause(&[l]);
+            }
+            if backend == Ic3Sat::Cdcl && !ts.constraints.is_empty() {
+                s.lazy = Some(LazyConstraints::new(&ts.aig, &ts.constraints));
             }
         }
         s
@@ -187,13 +196,16 @@ impl<'a> FrameSolver<'a> {
         all.extend_from_slice(assumptions);
         let result = match self.sat {
             Backend::Cadical(ref mut s) => s.solve(&all),
-            Backend::Cdcl(_) => {
+            Backend::Cdcl(_) => loop {
                 let domain = self.domain(target, &all);
                 let Backend::Cdcl(ref mut s) = self.sat else {
                     unreachable!("matched above")
                 };
-                s.solve_in(&all, &domain)
-            }
+                let result = s.solve_in(&all, &domain);
+                if result != SatResult::Sat || !self.activate_broken() {
+                    break result;
+                }
+            },
         };
         match result {
             SatResult::Sat => Ok(true),

@@ -55,8 +55,17 @@ impl FrameSolver<'_> {
         } else {
             &[0]
         };
-        let mut roots: Vec<(aig::Var, usize)> = (ts.constraints.iter())
-            .flat_map(|c| frames.iter().map(|&k| (c.var(), k)))
+        // In the current state, the constraints or only their active conjuncts (see
+        // [`super::lazy_cst`]).
+        let current = match &self.lazy {
+            Some(lazy) => lazy.roots(),
+            None => &ts.constraints,
+        };
+        let mut roots: Vec<(aig::Var, usize)> = (current.iter().map(|c| (c.var(), 0)))
+            .chain(
+                (frames[1..].iter())
+                    .flat_map(|&k| ts.constraints.iter().map(move |c| (c.var(), k))),
+            )
             .chain(self.signals.iter().map(|&v| (v, 0)))
             .collect();
         match target {
