@@ -397,6 +397,23 @@ mod tests {
     }
 
     #[test]
+    fn constraint_abstraction_is_void_without_constraints_only() {
+        let mut ts = TransitionSystem::default();
+        let x = ts.add_input(None).lit();
+        ts.bad.push(x);
+        ts.names.bad.push(None);
+        let abs_cst = config("ic3-abs-cst").unwrap().row();
+        let plain = config("ic3-cdcl-dynamic").unwrap().row();
+        assert!(abs_cst.void_on(&ts) && !plain.void_on(&ts));
+        ts.constraints.push(!x);
+        assert!(!abs_cst.void_on(&ts) && !plain.void_on(&ts));
+        // Every other configuration runs on any system.
+        for c in CONFIGS.iter().filter(|c| c.name != "ic3-abs-cst") {
+            assert!(!c.row().void_on(&TransitionSystem::default()), "{}", c.name);
+        }
+    }
+
+    #[test]
     fn names_are_unique() {
         for (i, c) in CONFIGS.iter().enumerate() {
             assert!(CONFIGS[..i].iter().all(|d| d.name != c.name));
