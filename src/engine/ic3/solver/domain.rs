@@ -7,7 +7,8 @@
 //! of the query's temporary clause and of every clause the IC3 layer added (lemmas, shared
 //! candidates and their guards: [`FrameSolver::add_clause`] names them), and the cones of the
 //! roots, closed under gate inputs: the target (the cube's latches in the next state, or the
-//! bad literals and `bad` itself), the constraints of the current state, those of the next
+//! bad literals and `bad` itself), the constraints of the current state (in frame solvers on
+//! this back end only the conjuncts a model has broken: [`super::lazy_cst`]), those of the next
 //! state when the query assumes `next_valid`, and the state signals (`--ic3-inn`) that lemmas
 //! or temporary clauses name in the current state. Latches and inputs in none of these are not
 //! decided (rIC3 decides the same set: the cone of the cube plus the variables of the lemmas);
@@ -19,7 +20,8 @@
 //! of domain variables only: lemmas, candidates and guards (named) and the query's temporary
 //! clause, the clauses of the gates of the domain (whose inputs are in it: the walk goes
 //! through the gates the unroller merged into wider ones to their operands), the constraint
-//! units, the definition of `valid`, and that of `next_valid` when it is assumed (their cones
+//! units (those whose cones are not roots are checked by evaluation before `Sat` is
+//! answered, see [`super::lazy_cst`]), the definition of `valid`, and that of `next_valid` when it is assumed (their cones
 //! are roots); or (b) the definition of a gate outside the domain, or of `bad` when the target
 //! is a cube; or (c) a retired temporary clause, satisfied by its level-0 unit, or the
 //! definition of an unassumed `next_valid` (`v -> c'`), satisfied by `v` false. Take the
