@@ -112,14 +112,14 @@ impl FrameSolver<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{FrameSolver, Role, Target};
     use crate::engine::ic3::options::Ic3Sat;
     use crate::ts::TransitionSystem;
     use crate::Budget;
 
     /// Two independent latches, each loading an input of its own: `a' = x`, `b' = y`.
-    fn two_registers() -> TransitionSystem {
+    pub(in crate::engine::ic3::solver) fn two_registers() -> TransitionSystem {
         let mut ts = TransitionSystem::default();
         let x = ts.add_input(None).lit();
         let y = ts.add_input(None).lit();

@@ -25,21 +25,23 @@
 use super::FrameSolver;
 use crate::aig::{self, Node};
 
-/// The conjuncts of a frame solver's current-state constraints and which are active.
+/// The conjuncts of a frame solver's current-state constraints, active or not.
 #[derive(Default)]
 pub(super) struct LazyConstraints {
-    /// The conjuncts: the constraint literals, split through the AND gates they are (not
-    /// negated) into their inputs, without repeats.
-    conjuncts: Vec<aig::Lit>,
-    /// Per conjunct: whether its cone is in every domain.
-    active: Vec<bool>,
-    /// The active conjuncts, the roots [`FrameSolver::domain`] takes.
-    roots: Vec<aig::Lit>,
+    /// The conjuncts no model has broken yet, outside every domain. The conjuncts are the
+    /// constraint literals split through the AND gates they are (not negated) into their
+    /// inputs ([`aig::Aig::conjuncts`]), without repeats.
+    inactive: Vec<aig::Lit>,
+    /// The conjuncts a model has broken: roots of every domain, in the current state.
+    active: Vec<aig::Lit>,
     /// The evaluation's marks: `mark[v] == stamp` when `value[v]` is the value of AIG
     /// variable `v` in the current model.
     mark: Vec<u32>,
     value: Vec<bool>,
     stamp: u32,
+    /// The evaluation's stack, kept between calls (one evaluation per inactive conjunct of
+    /// every satisfiable answer).
+    stack: Vec<(aig::Var, bool)>,
     /// Satisfiable answers asked again because a model broke an inactive conjunct.
     retries: u64,
 }
@@ -47,32 +49,22 @@ pub(super) struct LazyConstraints {
 impl LazyConstraints {
     /// The conjuncts of `constraints` in `aig`, none active.
     pub(super) fn new(aig: &aig::Aig, constraints: &[aig::Lit]) -> LazyConstraints {
-        let mut conjuncts = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
-        let mut stack: Vec<aig::Lit> = constraints.to_vec();
-        while let Some(l) = stack.pop() {
-            if !seen.insert(l) {
-                continue;
-            }
-            match aig.node(l.var()) {
-                Node::And(a, b) if !l.is_negated() => stack.extend([a, b]),
-                _ => conjuncts.push(l),
-            }
-        }
+        let inactive = (constraints.iter().rev())
+            .flat_map(|&c| aig.conjuncts(c))
+            .filter(|&l| seen.insert(l))
+            .collect();
         LazyConstraints {
-            active: vec![false; conjuncts.len()],
-            conjuncts,
-            roots: Vec::new(),
+            inactive,
             mark: vec![0; aig.num_vars()],
             value: vec![false; aig.num_vars()],
-            stamp: 0,
-            retries: 0,
+            ..Default::default()
         }
     }
 
     /// The active conjuncts (roots of every domain, in the current state).
     pub(super) fn roots(&self) -> &[aig::Lit] {
-        &self.roots
+        &self.active
     }
 }
 
@@ -93,15 +85,17 @@ impl FrameSolver<'_> {
             lazy.mark.iter_mut().for_each(|m| *m = 0);
             lazy.stamp = 1;
         }
-        let mut broken = false;
-        for i in 0..lazy.conjuncts.len() {
-            let conjunct = lazy.conjuncts[i];
-            if !lazy.active[i] && !self.evaluate(&mut lazy, conjunct) {
-                lazy.active[i] = true;
-                lazy.roots.push(lazy.conjuncts[i]);
-                broken = true;
+        let before = lazy.active.len();
+        let mut inactive = std::mem::take(&mut lazy.inactive);
+        inactive.retain(|&conjunct| {
+            let holds = self.evaluate(&mut lazy, conjunct);
+            if !holds {
+                lazy.active.push(conjunct);
             }
-        }
+            holds
+        });
+        lazy.inactive = inactive;
+        let broken = lazy.active.len() > before;
         lazy.retries += u64::from(broken);
         self.lazy = Some(lazy);
         broken
@@ -117,7 +111,8 @@ impl FrameSolver<'_> {
         let lit =
             |lazy: &LazyConstraints, l: aig::Lit| lazy.value[l.var().index()] ^ l.is_negated();
         // (variable, whether its first input has been found true)
-        let mut stack = vec![(l.var(), false)];
+        let mut stack = std::mem::take(&mut lazy.stack);
+        stack.push((l.var(), false));
         while let Some(&(v, second)) = stack.last() {
             if known(lazy, v) {
                 stack.pop();
@@ -149,33 +144,28 @@ impl FrameSolver<'_> {
             lazy.value[v.index()] = value;
             stack.pop();
         }
+        lazy.stack = stack;
         lit(lazy, l)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::domain::tests::two_registers;
     use super::super::{FrameSolver, Role};
     use crate::engine::ic3::options::Ic3Sat;
     use crate::ts::TransitionSystem;
     use crate::Budget;
 
-    /// Latches `a' = x`, `b' = y` under two constraints on the inputs: `x -> y` and `z`.
+    /// [`two_registers`] (latches `a' = x`, `b' = y`) under two constraints on the inputs:
+    /// `x -> y` and `z`.
     fn constrained() -> TransitionSystem {
-        let mut ts = TransitionSystem::default();
-        let x = ts.add_input(None).lit();
-        let y = ts.add_input(None).lit();
+        let mut ts = two_registers();
+        let (x, y) = (ts.inputs[0].lit(), ts.inputs[1].lit());
         let z = ts.add_input(None).lit();
-        ts.add_latch(Some(false), None);
-        ts.add_latch(Some(false), None);
-        ts.set_next(0, x);
-        ts.set_next(1, y);
         let x_implies_y = !ts.aig.and(x, !y);
         let both = ts.aig.and(x_implies_y, z);
         ts.constraints.push(both);
-        let bad = ts.latches[0].var.lit();
-        ts.bad.push(bad);
-        ts.names.bad.push(None);
         ts
     }
 
@@ -191,7 +181,7 @@ mod tests {
             )
         };
         // The AND above the two constraints is split: two conjuncts, none active.
-        assert_eq!(s.lazy.as_ref().unwrap().conjuncts.len(), 2);
+        assert_eq!(s.lazy.as_ref().unwrap().inactive.len(), 2);
         assert_eq!(lazy(&s), (0, 0));
 
         // `a'` needs `x`; `y` is outside the cube's cone and would read false, breaking
@@ -214,7 +204,7 @@ mod tests {
         let nand = !ts.aig.and(x, y);
         ts.constraints = vec![nand];
         let s = FrameSolver::new(&ts, Role::Frame, &Budget::new(None), Ic3Sat::Cdcl);
-        assert_eq!(s.lazy.as_ref().unwrap().conjuncts, vec![nand]);
+        assert_eq!(s.lazy.as_ref().unwrap().inactive, vec![nand]);
         // Lifting and CaDiCaL keep every constraint in the domain.
         let lift = FrameSolver::new(&ts, Role::Lift, &Budget::new(None), Ic3Sat::Cdcl);
         let cadical = FrameSolver::new(&ts, Role::Frame, &Budget::new(None), Ic3Sat::Cadical);
