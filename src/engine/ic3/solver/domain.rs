@@ -51,12 +51,7 @@ impl FrameSolver<'_> {
         // through the next-state functions of their latches and is most of the domain on
         // designs with many constraints (zipcpu: 8,172 variables of it in the next state,
         // 1,200 in the current one).
-        let assumed = |v: sat::Lit| assumptions.contains(&v);
-        let frames: &[usize] = if self.next_valid.is_some_and(assumed) {
-            &[0, 1]
-        } else {
-            &[0]
-        };
+        let next = self.next_valid.is_some_and(|v| assumptions.contains(&v));
         // In the current state, the constraints or only their active conjuncts (see
         // [`super::lazy_cst`]).
         let current = match &self.lazy {
@@ -64,10 +59,7 @@ impl FrameSolver<'_> {
             None => &ts.constraints,
         };
         let mut roots: Vec<(aig::Var, usize)> = (current.iter().map(|c| (c.var(), 0)))
-            .chain(
-                (frames[1..].iter())
-                    .flat_map(|&k| ts.constraints.iter().map(move |c| (c.var(), k))),
-            )
+            .chain(ts.constraints.iter().filter(|_| next).map(|c| (c.var(), 1)))
             .chain(self.signals.iter().map(|&v| (v, 0)))
             .collect();
         match target {
