@@ -94,6 +94,8 @@ pub enum Opt {
     NondetFn,
     StrictExtern,
     Blocks,
+    Spec,
+    WitnessFormat,
     WlSimplify,
     Domain,
     Refinement,
@@ -119,6 +121,8 @@ impl Opt {
             Opt::NondetFn => "--nondet-fn",
             Opt::StrictExtern => "--strict-extern",
             Opt::Blocks => "--blocks",
+            Opt::Spec => "--spec",
+            Opt::WitnessFormat => "--witness-format",
             Opt::WlSimplify => "--wl-simplify",
             Opt::Domain => "--domain",
             Opt::Refinement => "--refinement",
@@ -209,7 +213,12 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // of a C program (`--engine cegar`) works on the program itself, and the SMT engine
         // on the word-level model.
         Opt::Prep => engine != EngineKind::Smt && (circuit || engine != EngineKind::Cegar),
-        Opt::DataModel | Opt::NondetFn | Opt::StrictExtern | Opt::Blocks => !circuit,
+        Opt::DataModel
+        | Opt::NondetFn
+        | Opt::StrictExtern
+        | Opt::Blocks
+        | Opt::Spec
+        | Opt::WitnessFormat => !circuit,
         // BTOR2 models only (the command line rejects it on AIGER once the file is read);
         // C programs are encoded without it.
         Opt::WlSimplify => circuit,

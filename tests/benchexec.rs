@@ -71,5 +71,8 @@ fn determine_result_reads_real_warden_output() {
         return;
     }
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("ok: false, true, ERROR (input)"), "{text}");
+    assert!(
+        text.contains("ok: false, true, ERROR (input), false(unreach-call)"),
+        "{text}"
+    );
 }

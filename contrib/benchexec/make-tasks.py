@@ -5,7 +5,9 @@
     contrib/benchexec/make-tasks.py ../shared/bench/eval-aiger.tsv contrib/benchexec/tasks
 
 writes OUT/eval-aiger/NAME.yml per task (format 2.0: the model, `safety.prp`, and the
-expected verdict: `sat`/`false` -> false, `unsat`/`true` -> true, anything else none)
+expected verdict: `sat`/`false` -> false, `unsat`/`true` -> true, anything else none;
+a C program of SV-COMP's older kind, which calls `__VERIFIER_error` and not `reach_error`,
+gets `verifier-error.prp` instead, the property it was written for)
 and OUT/eval-aiger.set listing them, which warden.xml includes. Paths in the files are
 relative, so OUT may be moved together with the models it points to only if both move.
 """
@@ -18,11 +20,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = {"sat": "false", "false": "false", "unsat": "true", "true": "true"}
 
 
+def property_file(model):
+    """`verifier-error.prp` for a C program that calls `__VERIFIER_error` and not
+    `reach_error`, else `safety.prp`."""
+    if not model.endswith((".c", ".i")):
+        return "safety.prp"
+    with open(model, errors="replace") as f:
+        text = f.read()
+    old = "__VERIFIER_error(" in text and "reach_error(" not in text
+    return "verifier-error.prp" if old else "safety.prp"
+
+
 def main(tsv, out):
     name = os.path.splitext(os.path.basename(tsv))[0]
     tasks_dir = os.path.join(out, name)
     os.makedirs(tasks_dir, exist_ok=True)
-    prp = os.path.relpath(os.path.join(HERE, "safety.prp"), tasks_dir)
+    prps = {name: os.path.relpath(os.path.join(HERE, name), tasks_dir)
+            for name in ("safety.prp", "verifier-error.prp")}
     ymls = []
     with open(tsv, newline="") as f:
         for row in csv.DictReader(f, delimiter="\t"):
@@ -32,7 +46,7 @@ def main(tsv, out):
                 "format_version: '2.0'",
                 f"input_files: '{os.path.relpath(model, tasks_dir)}'",
                 "properties:",
-                f"  - property_file: {prp}",
+                f"  - property_file: {prps[property_file(model)]}",
             ]
             verdict = EXPECTED.get(row.get("expected", "").strip())
             if verdict:

@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import warden  # noqa: E402
 
 
-def run(tool, executable, model, options):
-    task = BaseTool2.Task.with_files([model])
+def run(tool, executable, model, options, prp=None, task_options=None):
+    task = BaseTool2.Task.with_files([model], property_file=prp, options=task_options)
     limits = BaseTool2.ResourceLimits(cputime=20, memory=2 * 1024**3)
     cmd = tool.cmdline(executable, options, task, limits)
     assert cmd[:2] == [executable, "check"] and cmd[-1] == model, cmd
@@ -53,7 +53,16 @@ def main(executable, root):
         bad.flush()
         got, out = run(tool, executable, bad.name, [])
     assert got == "ERROR (input)", (got, list(out))
-    print("ok: false, true, ERROR (input)")
+    # A C task: its property file goes to warden, whose SV-COMP verdict is the result.
+    prp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "safety.prp")
+    program = os.path.join(circuits, "c", "wrap_sat.c")
+    got, out = run(tool, executable, program, [], prp, {"data_model": "LP64"})
+    assert got == result.RESULT_FALSE_REACH, (got, list(out))
+    cmd = tool.cmdline(executable, [], BaseTool2.Task.with_files(
+        [program], property_file=prp, options={"data_model": "LP64"}),
+        BaseTool2.ResourceLimits())
+    assert cmd[cmd.index("--spec") + 1] == prp and "lp64" in cmd, cmd
+    print("ok: false, true, ERROR (input), false(unreach-call)")
 
 
 if __name__ == "__main__":

@@ -6,10 +6,15 @@
 # from BenchExec's limits (unless OPTIONS set them): warden then answers `unknown` itself
 # at the limit, so a run that reaches it still has a result and its statistics.
 #
-# The verdict is the line of stdout that is exactly `sat`, `unsat` or `unknown` (stderr,
-# which BenchExec logs in the same file, has no such line: its lines start with `warden:`
-# or `c `). `sat` (a property fails) is BenchExec's `false`, `unsat` (all hold) `true`,
-# as in SV-COMP's and HWMCC's campaigns. Exit codes (README "Output"): 1 usage error,
+# A C task's property file goes to warden as `--spec FILE` (and its `data_model: LP64`
+# option as `--data-model lp64`): warden then checks the property the file states, refuses
+# other SV-COMP properties as unsupported (`unknown`), and prints SV-COMP's verdict on stderr
+# (`warden: SV-COMP verdict: false(unreach-call)`), which is the result.
+#
+# Otherwise the verdict is the line of stdout that is exactly `sat`, `unsat` or `unknown`
+# (stderr, which BenchExec logs in the same file, has no such line: its lines start with
+# `warden:` or `c `). `sat` (a property fails) is BenchExec's `false`, `unsat` (all hold)
+# `true`, as in SV-COMP's and HWMCC's campaigns. Exit codes (README "Output"): 1 usage error,
 # 2 input error, 3 internal error (an answer that failed its own check, or a panic).
 
 import re
@@ -27,6 +32,14 @@ ERRORS = {1: "ERROR (usage)", 2: "ERROR (input)", 3: "ERROR (internal)"}
 
 STATISTIC = re.compile(r"^c (\S+) = (.*)$")
 
+SVCOMP_VERDICT = re.compile(r"^warden: SV-COMP verdict: (\S+)$")
+
+SVCOMP_RESULTS = {
+    "true": result.RESULT_TRUE_PROP,
+    "false(unreach-call)": result.RESULT_FALSE_REACH,
+    "unknown": result.RESULT_UNKNOWN,
+}
+
 
 class Tool(benchexec.tools.template.BaseTool2):
     """warden: a hardware model checker for AIGER, BTOR2 and C reachability tasks."""
@@ -43,6 +56,13 @@ class Tool(benchexec.tools.template.BaseTool2):
 
     def cmdline(self, executable, options, task, rlimits):
         cmd = [executable, "check", *options]
+        program = task.single_input_file
+        if program.endswith((".c", ".i")):
+            if task.property_file and "--spec" not in options:
+                cmd += ["--spec", task.property_file]
+            model = (task.options or {}).get("data_model")
+            if model == "LP64" and "--data-model" not in options:
+                cmd += ["--data-model", "lp64"]
         # BenchExec's soft CPU-time limit (`timelimit`), else its wall-time limit.
         limit = rlimits.cputime or rlimits.walltime
         if limit and "--timeout" not in options:
@@ -52,8 +72,11 @@ class Tool(benchexec.tools.template.BaseTool2):
         return cmd + [task.single_input_file]
 
     def determine_result(self, run):
-        verdict = next((VERDICTS[line.strip()] for line in run.output
-                        if line.strip() in VERDICTS), None)
+        svcomp = (SVCOMP_VERDICT.match(line.strip()) for line in run.output)
+        verdict = next((SVCOMP_RESULTS.get(m.group(1)) for m in svcomp if m), None)
+        if verdict is None:
+            verdict = next((VERDICTS[line.strip()] for line in run.output
+                            if line.strip() in VERDICTS), None)
         code = run.exit_code.value
         if code in ERRORS:
             return ERRORS[code]

@@ -90,6 +90,9 @@ pub struct Nondet {
     pub what: String,
     /// The source line of the call.
     pub line: u32,
+    /// For a call, the (1-based) column of its closing parenthesis on `line`: where an
+    /// SV-COMP witness places the value the call returns.
+    pub column: Option<u32>,
     /// Whether the value prints as a signed number.
     pub signed: bool,
 }
@@ -176,6 +179,7 @@ impl Cfa {
             term,
             what,
             line,
+            column: None,
             signed,
         });
         self.nondets.len() - 1

@@ -121,7 +121,8 @@ fn show(v: &Value, signed: bool) -> String {
     }
 }
 
-fn decimal(b: &BitVec, signed: bool) -> String {
+/// `b` in decimal, as a two's-complement number if `signed`.
+pub fn decimal(b: &BitVec, signed: bool) -> String {
     let w = b.width();
     let raw = b.to_u64().unwrap_or(0);
     if signed && b.msb() {

@@ -34,6 +34,7 @@ mod report;
 mod rtl;
 mod run;
 mod stdout;
+mod svcomp;
 
 use files::blast;
 use replay::{certify, sim};
@@ -132,6 +133,17 @@ struct CheckArgs {
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
+    /// What `--witness` writes: warden's own witness (the one printed on stdout), or SV-COMP's
+    /// YAML witness 2.0 (C programs only): a violation witness for `sat`, a correctness
+    /// witness for `unsat` [default: native].
+    #[arg(long, value_enum)]
+    witness_format: Option<WitnessFormat>,
+    /// An SV-COMP property file (`.prp`, C programs only): `unreach-call` of the function it
+    /// names is checked (calls of that function alone are the error) and SV-COMP's verdict
+    /// (`true`, `false(unreach-call)`, `unknown`) is printed on stderr; any other property is
+    /// reported unsupported (`unknown`).
+    #[arg(long, value_name = "FILE")]
+    spec: Option<PathBuf>,
     /// Writes the counterexample as a VCD waveform.
     #[arg(long, value_name = "FILE")]
     vcd: Option<PathBuf>,
@@ -196,6 +208,8 @@ impl CheckArgs {
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
             (self.strict_extern, Opt::StrictExtern),
             (self.blocks.is_some(), Opt::Blocks),
+            (self.spec.is_some(), Opt::Spec),
+            (self.witness_format.is_some(), Opt::WitnessFormat),
             (self.words.wl_simplify.is_some(), Opt::WlSimplify),
         ])
     }
@@ -205,6 +219,12 @@ impl CheckArgs {
 enum DataModelArg {
     Ilp32,
     Lp64,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum WitnessFormat {
+    Native,
+    Svcomp,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -313,6 +333,8 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         data_model: None,
         nondet_fn: Vec::new(),
         strict_extern: false,
+        spec: None,
+        witness_format: None,
         blocks: None,
         witness: args.get(2).map(PathBuf::from),
         vcd: None,

@@ -11,7 +11,8 @@ use super::properties;
 use super::report::{json, print_stats, verdict_word};
 use super::rtl::{explain_counterexample, show_script};
 use super::stdout::{give_up, input_error, print_verdict, VERDICT_DUE};
-use super::{BlocksArg, CheckArgs, DataModelArg};
+use super::svcomp;
+use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options};
@@ -60,7 +61,18 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             return ExitCode::Usage;
         }
     };
+    let svcomp_witness = args.witness_format == Some(WitnessFormat::Svcomp);
+    if svcomp_witness && args.witness.is_none() {
+        eprintln!(
+            "warden: error: --witness-format svcomp writes the file of --witness FILE: give it"
+        );
+        return ExitCode::Usage;
+    }
     VERDICT_DUE.store(true, Ordering::SeqCst);
+    let spec = match args.spec.as_deref().map(svcomp::read_spec).transpose() {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
     crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
@@ -80,6 +92,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         externs: front::c::Externs {
             strict: args.strict_extern,
             nondet: args.nondet_fn.clone(),
+            error: spec.as_ref().map(|s| s.error_function().to_owned()),
         },
         single_blocks: args.blocks == Some(BlocksArg::Single),
         ..args.words.load_options()
@@ -262,7 +275,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             if let Err(code) = explain_counterexample(&model, trace, &title, &explain, yw) {
                 return code;
             }
-            write_file(args.witness.as_deref(), text.as_bytes()).and_then(|()| match &args.vcd {
+            let native = args.witness.as_deref().filter(|_| !svcomp_witness);
+            write_file(native, text.as_bytes()).and_then(|()| match &args.vcd {
                 Some(path) => write_file(Some(path), vcd.unwrap_or_default().as_bytes()),
                 None => Ok(()),
             })
@@ -279,10 +293,22 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             Ok(())
         }
     };
+    let written = written.and_then(|()| match (&args.witness, svcomp_witness) {
+        (Some(path), true) => {
+            svcomp::write_witness(&model, &args.model, spec.as_ref(), &report.answer, path)
+        }
+        _ => Ok(()),
+    });
     if let Err(code) = written {
         return code;
     }
     print_verdict(&out);
+    if let Some(s) = &spec {
+        eprintln!(
+            "warden: SV-COMP verdict: {}",
+            svcomp::verdict(s, &report.answer)
+        );
+    }
     if args.stats {
         print_stats(&report);
         for (rule, n) in model.wl_stats.iter().flat_map(|s| s.iter()) {
@@ -395,20 +421,11 @@ pub(super) fn counterexample(
         }
         Source::C {
             cfa: program,
-            blocks,
             model: words,
-            bits,
             read_with,
             ..
         } => {
-            let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted)?;
-            let path = cfa::path::from_trace(program, blocks, &lifted).map_err(|source| {
-                InternalError::PathReplay {
-                    path: "the error path",
-                    source,
-                }
-            })?;
+            let (lifted, path) = error_path(model, trace)?.expect("a C program");
             let waveform = match vcd {
                 true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
@@ -417,6 +434,34 @@ pub(super) fn counterexample(
             Ok((text, waveform))
         }
     }
+}
+
+/// Of a C program's counterexample, the word-level trace (replayed on the encoded model)
+/// and the program's error path it takes (replayed by the CFA interpreter); `None` for
+/// other models.
+pub(super) fn error_path(
+    model: &Model,
+    trace: &Trace,
+) -> Result<Option<(wl::Trace, cfa::path::ErrorPath)>, InternalError> {
+    let Source::C {
+        cfa: program,
+        blocks,
+        model: words,
+        bits,
+        ..
+    } = &model.source
+    else {
+        return Ok(None);
+    };
+    let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+    wl::replay(words, &lifted)?;
+    let path = cfa::path::from_trace(program, blocks, &lifted).map_err(|source| {
+        InternalError::PathReplay {
+            path: "the error path",
+            source,
+        }
+    })?;
+    Ok(Some((lifted, path)))
 }
 
 /// Writes the witness circuit of `inv`: binary AIGER for a `.aig` path, ASCII otherwise.

@@ -190,6 +190,9 @@ impl LoadOptions {
         for f in &self.externs.nondet {
             line.push_str(&format!(" --nondet-fn {f}"));
         }
+        if let Some(f) = &self.externs.error {
+            line.push_str(&format!(" --error-call {f}"));
+        }
         if self.recursion.bound != c::Recursion::default().bound {
             line.push_str(&format!(" --recursion-bound {}", self.recursion.bound));
         }
@@ -217,6 +220,8 @@ impl LoadOptions {
                         .ok_or_else(|| WitnessError::DataModel(value.to_owned()))?
                 }
                 "--nondet-fn" => options.externs.nondet.push(value.to_owned()),
+                // What `--spec` made the error (the property file itself is not recorded).
+                "--error-call" => options.externs.error = Some(value.to_owned()),
                 "--recursion-bound" => {
                     options.recursion.bound = value
                         .parse()

@@ -1,7 +1,9 @@
 //! Counterexample output: the AIGER witness format, VCD waveforms, a per-cycle table with the
-//! model's names, and Yosys witnesses for Verilog designs.
+//! model's names, Yosys witnesses for Verilog designs, and SV-COMP's YAML witnesses for C
+//! programs.
 
 pub mod aiger;
+pub mod svcomp;
 pub mod table;
 pub mod vcd;
 pub mod yw;

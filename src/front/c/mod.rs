@@ -32,6 +32,7 @@
 mod decl;
 mod expr;
 pub mod preprocess;
+pub mod spec;
 mod stmt;
 mod tail;
 pub mod types;
@@ -114,6 +115,11 @@ pub struct Externs {
     pub strict: bool,
     /// Functions assumed nondet under `strict` too (`--nondet-fn`).
     pub nondet: Vec<String>,
+    /// The function whose calls are the error, as a property file names it (`--spec`,
+    /// [`spec::Spec`]): then calls of it alone are, its body (if any) is never run, and the
+    /// assert family (`__assert_fail`, a failing `assert`) ends the program as the `abort`
+    /// it is. `None`: `reach_error`, `__VERIFIER_error` and the assert family are the error.
+    pub error: Option<String>,
 }
 
 /// How far recursive calls are inlined, and what a deeper call does.

@@ -132,11 +132,22 @@ impl LineMap {
 
     /// The source line of byte `offset`.
     pub fn line(&self, offset: usize) -> u32 {
-        match self.starts.binary_search_by_key(&offset, |&(o, _)| o) {
-            Ok(i) => self.starts[i].1,
-            Err(0) => 1,
-            Err(i) => self.starts[i - 1].1,
-        }
+        self.start(offset).map_or(1, |(_, line)| line)
+    }
+
+    /// The 1-based column of byte `offset` in its line (`gcc -E` keeps a line's text where
+    /// no macro expands in it, so this is the source column there).
+    pub fn column(&self, offset: usize) -> u32 {
+        (offset - self.start(offset).map_or(0, |(start, _)| start)) as u32 + 1
+    }
+
+    /// Where the preprocessed line that holds byte `offset` starts, and its source line.
+    fn start(&self, offset: usize) -> Option<(usize, u32)> {
+        let i = match self.starts.binary_search_by_key(&offset, |&(o, _)| o) {
+            Ok(i) => i,
+            Err(i) => i.checked_sub(1)?,
+        };
+        Some(self.starts[i])
     }
 }
 

@@ -253,20 +253,23 @@ impl<'a> Translator<'a> {
         };
         let line = self.line(span);
         self.note_line(line);
-        if !is_builtin(name) {
+        if self.is_error_call(name) {
+            let error = self.cfa.error;
+            self.jump(error)?;
+            return Ok(None);
+        }
+        if !self.is_builtin(name) {
             return match self.functions.get(name).copied() {
                 Some(f) => self.inline(f, &c.arguments, span),
-                None => self.external(name, &c.arguments, span, line),
+                None => self.external(name, &c.arguments, span),
             };
         }
         match name {
-            "reach_error"
-            | "__VERIFIER_error"
-            | "__assert_fail"
-            | "__assert_perror_fail"
-            | "__assert" => {
-                let error = self.cfa.error;
-                self.jump(error)?;
+            // The assert family when a property file names another error function: the
+            // program aborts (its string arguments are not evaluated).
+            "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+                let exit = self.cfa.exit;
+                self.jump(exit)?;
                 Ok(None)
             }
             "abort" | "exit" | "_exit" | "_Exit" => {
@@ -284,8 +287,11 @@ impl<'a> Translator<'a> {
                 let t = self.truth(arg)?;
                 if name == "assert" {
                     let go_on = self.new_loc(span);
-                    let error = self.cfa.error;
-                    self.branch_to(t, go_on, error)?;
+                    let failed = match self.externs.error {
+                        None => self.cfa.error,
+                        Some(_) => self.cfa.exit,
+                    };
+                    self.branch_to(t, go_on, failed)?;
                     self.start(go_on);
                 } else {
                     self.assume(t)?;
@@ -296,21 +302,15 @@ impl<'a> Translator<'a> {
                 let Some(ty) = self.nondet_type(&name["__VERIFIER_nondet_".len()..]) else {
                     return self.unsupported(span, format!("{name} (a non-integer type)"));
                 };
-                Ok(Some(self.nondet(name, ty, line)))
+                Ok(Some(self.nondet(name, ty, span)))
             }
         }
     }
 
     /// A call of `name`, a function without a body: a nondet value of its return type after
     /// the arguments are evaluated, unless [`super::Externs`] or the call's form rules that
-    /// out (then unsupported, with the reason). `line` is the call's source line.
-    fn external(
-        &mut self,
-        name: &str,
-        args: &[Node<Expression>],
-        span: &Span,
-        line: u32,
-    ) -> R<Option<Rv>> {
+    /// out (then unsupported, with the reason).
+    fn external(&mut self, name: &str, args: &[Node<Expression>], span: &Span) -> R<Option<Rv>> {
         let declared = self.prototypes.get(name).cloned();
         let allowed = self.externs.nondet.iter().any(|f| f == name);
         if self.externs.strict && !allowed {
@@ -352,12 +352,16 @@ impl<'a> Translator<'a> {
             self.eval(a)?;
         }
         self.assumed_nondet.insert(name.to_owned());
-        Ok(ret.map(|ty| self.nondet(name, ty, line)))
+        Ok(ret.map(|ty| self.nondet(name, ty, span)))
     }
 
     /// A fresh value of `ty` drawn by a call of `name` at `line`.
-    fn nondet(&mut self, name: &str, ty: IntTy, line: u32) -> Rv {
+    /// A fresh value of `ty` returned by the call of `name` at `span`.
+    fn nondet(&mut self, name: &str, ty: IntTy, span: &Span) -> Rv {
+        let line = self.line(span);
         let n = (self.cfa).add_nondet(Sort::Bv(ty.bits), format!("{name}()"), line, ty.signed);
+        // The span ends just after the closing parenthesis.
+        self.cfa.nondets[n].column = Some(self.lines.column(span.end.saturating_sub(1)));
         self.drawn.push(n);
         Rv {
             t: self.cfa.nondets[n].term,
@@ -533,23 +537,42 @@ impl<'a> Translator<'a> {
     }
 }
 
-/// Whether calls of `name` are the verifier's built-ins ([`Translator::call`]), whatever the
-/// program defines.
-pub(super) fn is_builtin(name: &str) -> bool {
-    matches!(
-        name,
-        "reach_error"
-            | "__VERIFIER_error"
-            | "__assert_fail"
-            | "__assert_perror_fail"
-            | "__assert"
-            | "abort"
-            | "exit"
-            | "_exit"
-            | "_Exit"
-            | "__VERIFIER_assume"
-            | "assert"
-    ) || name.starts_with("__VERIFIER_nondet_")
+/// The functions whose calls are the error when no property file names one.
+const ERROR_CALLS: [&str; 5] = [
+    "reach_error",
+    "__VERIFIER_error",
+    "__assert_fail",
+    "__assert_perror_fail",
+    "__assert",
+];
+
+impl Translator<'_> {
+    /// Whether a call of `name` reaches the error location ([`super::Externs::error`]).
+    fn is_error_call(&self, name: &str) -> bool {
+        match &self.externs.error {
+            Some(f) => f == name,
+            None => ERROR_CALLS.contains(&name),
+        }
+    }
+
+    /// Whether calls of `name` are the verifier's built-ins ([`Translator::call`]), whatever
+    /// the program defines.
+    pub(super) fn is_builtin(&self, name: &str) -> bool {
+        self.is_error_call(name)
+            || matches!(
+                name,
+                "__assert_fail"
+                    | "__assert_perror_fail"
+                    | "__assert"
+                    | "abort"
+                    | "exit"
+                    | "_exit"
+                    | "_Exit"
+                    | "__VERIFIER_assume"
+                    | "assert"
+            )
+            || name.starts_with("__VERIFIER_nondet_")
+    }
 }
 
 /// The `case`/`default` labels of a switch body (not of nested switches), by source offset

@@ -16,7 +16,6 @@ use lang_c::ast::Expression;
 use lang_c::span::Node;
 
 use super::expr::{callee_name, has_call, Held};
-use super::stmt::is_builtin;
 use super::{IntTy, Translator, VarId, R};
 
 impl<'a> Translator<'a> {
@@ -30,7 +29,7 @@ impl<'a> Translator<'a> {
         let Some(name) = callee_name(&c.node) else {
             return Ok(false);
         };
-        if is_builtin(name) || !self.functions.contains_key(name) {
+        if self.is_builtin(name) || !self.functions.contains_key(name) {
             return Ok(false);
         }
         let Some(a) = self.frames.iter().rposition(|fr| fr.name == name) else {

@@ -1,0 +1,93 @@
+//! The SV-COMP conventions of `warden check` on C programs: the property file (`--spec`),
+//! SV-COMP's verdict words, and the YAML witnesses (`--witness-format svcomp`).
+
+use std::path::Path;
+
+use super::files::write_file;
+use super::stdout::print_verdict;
+use crate::check::Answer;
+use crate::error::{ExitCode, InternalError};
+use crate::front::c::spec::{Spec, SpecError};
+use crate::front::{Model, Source};
+use crate::witness::svcomp::{self, Task};
+
+/// The property of `--spec FILE`. A file that cannot be read or parsed is an input error
+/// (exit 2); a property warden does not check is the verdict `unknown`, said on stderr.
+pub(super) fn read_spec(path: &Path) -> Result<Spec, ExitCode> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("warden: error: {}: cannot read: {e}", path.display());
+            return Err(ExitCode::Input);
+        }
+    };
+    Spec::parse(&text).map_err(|e| match e {
+        SpecError::Syntax { .. } => {
+            eprintln!("warden: error: {}: {e}", path.display());
+            ExitCode::Input
+        }
+        SpecError::Unsupported { .. } => {
+            eprintln!("warden: {}: {e}", path.display());
+            print_verdict("unknown\n");
+            ExitCode::Verdict
+        }
+    })
+}
+
+/// SV-COMP's word for `answer` to `spec` (`true`, `false(unreach-call)`, `unknown`).
+pub(super) fn verdict(spec: &Spec, answer: &Answer) -> String {
+    match answer {
+        Answer::Sat(_) => format!("false({})", spec.category()),
+        Answer::Unsat(_) => "true".into(),
+        Answer::Unknown { .. } => "unknown".into(),
+    }
+}
+
+/// Writes the YAML witness of `answer` (a C program's) to `path`: a violation witness of
+/// a counterexample, a correctness witness of a proof, nothing for `unknown`.
+pub(super) fn write_witness(
+    model: &Model,
+    program: &Path,
+    spec: Option<&Spec>,
+    answer: &Answer,
+    path: &Path,
+) -> Result<(), ExitCode> {
+    let Source::C { cfa, read_with, .. } = &model.source else {
+        unreachable!("--witness-format svcomp is refused for circuits");
+    };
+    let source = match std::fs::read_to_string(program) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("warden: error: {}: cannot read: {e}", program.display());
+            return Err(ExitCode::Input);
+        }
+    };
+    let default = Spec::UnreachCall {
+        function: "reach_error".into(),
+    };
+    let spec = spec.unwrap_or(&default);
+    let file = program.display().to_string();
+    let task = Task {
+        file: &file,
+        source: &source,
+        specification: spec.text(),
+        error_function: spec.error_function(),
+        data_model: match read_with.data_model {
+            crate::front::c::DataModel::Ilp32 => "ILP32",
+            crate::front::c::DataModel::Lp64 => "LP64",
+        },
+    };
+    let text = match answer {
+        Answer::Sat(trace) => {
+            let path = super::run::error_path(model, trace).map_err(|e: InternalError| {
+                eprintln!("warden: {e}");
+                ExitCode::Internal
+            })?;
+            let (_, path) = path.expect("a C program");
+            svcomp::violation(cfa, &path, &task)
+        }
+        Answer::Unsat(_) => svcomp::correctness(&task),
+        Answer::Unknown { .. } => return Ok(()),
+    };
+    write_file(Some(path), text.as_bytes())
+}
