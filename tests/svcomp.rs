@@ -201,6 +201,19 @@ fn other_properties_are_unsupported_and_bad_files_are_input_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("overflow.prp: line 2:"));
+    // An unsupported construct is `unknown` in SV-COMP's words too.
+    let pointers = scratch_file("svcomp", "pointer.c");
+    std::fs::write(
+        &pointers,
+        "int main() { int x = 0; int *p = &x; *p = 1; return 0; }\n",
+    )
+    .unwrap();
+    let (verdict, stderr, _) = check(&pointers, "reach_error", "pointer");
+    assert_eq!(verdict, "unknown");
+    assert!(
+        stderr.contains("unsupported") && stderr.contains("SV-COMP verdict: unknown"),
+        "{stderr}"
+    );
     // The YAML witness is for C programs, and needs the file to write.
     let aiger = common::circuit("counter4_sat.aag");
     let out = warden(&["check", &aiger, "--witness-format", "svcomp"]);

@@ -246,7 +246,7 @@ pub fn main() -> ExitCode {
                 panic_message(&*payload)
             );
             if VERDICT_DUE.load(Ordering::SeqCst) && claim_stdout() {
-                println!("unknown");
+                stdout::println_verdict("unknown");
             }
             ExitCode::Internal
         }

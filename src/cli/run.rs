@@ -10,7 +10,7 @@ use super::files::{write_aiger, write_file};
 use super::properties;
 use super::report::{json, print_stats, verdict_word};
 use super::rtl::{explain_counterexample, show_script};
-use super::stdout::{give_up, input_error, print_verdict, VERDICT_DUE};
+use super::stdout::{give_up, input_error, print_verdict, SVCOMP_PROPERTY, VERDICT_DUE};
 use super::svcomp;
 use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
@@ -73,6 +73,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if let Some(s) = &spec {
+        let _ = SVCOMP_PROPERTY.set(s.category());
+    }
     let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
     crate::signals::stop_on_signals(&budget);
     crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
@@ -303,12 +306,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         return code;
     }
     print_verdict(&out);
-    if let Some(s) = &spec {
-        eprintln!(
-            "warden: SV-COMP verdict: {}",
-            svcomp::verdict(s, &report.answer)
-        );
-    }
     if args.stats {
         print_stats(&report);
         for (rule, n) in model.wl_stats.iter().flat_map(|s| s.iter()) {

@@ -1,7 +1,9 @@
 //! The one-verdict contract of stdout: exactly one verdict line reaches it, whether the run
-//! ends normally, a watchdog gives up, or input turns out unsupported.
+//! ends normally, a watchdog gives up, or input turns out unsupported; with `--spec`, SV-COMP's
+//! word for that verdict follows on stderr, whichever way it was printed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use crate::error::ExitCode;
 use crate::front::LoadError;
@@ -10,12 +12,34 @@ use crate::front::LoadError;
 /// `unknown`.
 pub(super) static VERDICT_DUE: AtomicBool = AtomicBool::new(false);
 
+/// The category of the SV-COMP property this run checks (`--spec`: `unreach-call`), if any.
+pub(super) static SVCOMP_PROPERTY: OnceLock<&'static str> = OnceLock::new();
+
+/// Prints the verdict line `verdict` (`sat`, `unsat`, `unknown`), and after it SV-COMP's word
+/// for it on stderr when the run checks an SV-COMP property: `false(unreach-call)`, `true`,
+/// `unknown`.
+pub(super) fn println_verdict(verdict: &str) {
+    println!("{verdict}");
+    say_svcomp(verdict);
+}
+
+fn say_svcomp(verdict: &str) {
+    if let Some(property) = SVCOMP_PROPERTY.get() {
+        let word = match verdict {
+            "sat" => format!("false({property})"),
+            "unsat" => "true".into(),
+            _ => "unknown".into(),
+        };
+        eprintln!("warden: SV-COMP verdict: {word}");
+    }
+}
+
 /// The last resort of the watchdogs: prints `unknown` (unless a verdict is being printed) and
 /// ends the process, saying why on stderr.
 pub(super) fn give_up(why: std::fmt::Arguments) {
     if claim_stdout() {
         eprintln!("warden: {why}: stopping");
-        println!("unknown");
+        println_verdict("unknown");
         let _ = std::io::Write::flush(&mut std::io::stdout());
         std::process::exit(0);
     }
@@ -38,6 +62,7 @@ pub(super) fn print_verdict(text: &str) {
         }
     }
     print!("{text}");
+    say_svcomp(text.lines().next().unwrap_or(""));
 }
 
 /// Exit code 2 for bad input; an unsupported construct, or a stop (timeout, memory, signal)

@@ -1,5 +1,6 @@
-//! The SV-COMP conventions of `warden check` on C programs: the property file (`--spec`),
-//! SV-COMP's verdict words, and the YAML witnesses (`--witness-format svcomp`).
+//! The SV-COMP conventions of `warden check` on C programs: the property file (`--spec`) and
+//! the YAML witnesses (`--witness-format svcomp`); SV-COMP's verdict words are printed with
+//! the verdict line ([`super::stdout`]).
 
 use std::path::Path;
 
@@ -32,15 +33,6 @@ pub(super) fn read_spec(path: &Path) -> Result<Spec, ExitCode> {
             ExitCode::Verdict
         }
     })
-}
-
-/// SV-COMP's word for `answer` to `spec` (`true`, `false(unreach-call)`, `unknown`).
-pub(super) fn verdict(spec: &Spec, answer: &Answer) -> String {
-    match answer {
-        Answer::Sat(_) => format!("false({})", spec.category()),
-        Answer::Unsat(_) => "true".into(),
-        Answer::Unknown { .. } => "unknown".into(),
-    }
 }
 
 /// Writes the YAML witness of `answer` (a C program's) to `path`: a violation witness of
