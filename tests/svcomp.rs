@@ -154,6 +154,30 @@ fn violation_witnesses_lead_the_interpreter_to_the_error_call() {
 }
 
 #[test]
+fn an_error_path_found_under_a_property_replays_with_warden_sim() {
+    // The native path records the error function (`--error-call`), so `warden sim` reads
+    // the program as the property made the check read it.
+    let program = common::circuit("c/inline_calls_sat.c");
+    let path = scratch_file("svcomp", "assert.path");
+    let prp = spec("__VERIFIER_assert");
+    let args = ["check", &program, "--spec", prp.to_str().unwrap()];
+    let out = warden(&[&args[..], &["--witness", path.to_str().unwrap()]].concat());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some("sat")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("--error-call __VERIFIER_assert"), "{text}");
+    let sim = warden(&["sim", &program, path.to_str().unwrap()]);
+    assert_eq!(
+        sim.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+}
+
+#[test]
 fn a_correctness_witness_names_its_task() {
     let program = root().join("circuits/c/loop_counter_unsat.c");
     let (verdict, stderr, yaml) = check(&program, "reach_error", "correct");
