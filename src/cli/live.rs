@@ -93,7 +93,7 @@ fn safety(
         report.time.as_secs_f64()
     );
     Ok(match report.answer {
-        Answer::Sat(trace) => ("sat", Some(counterexample(model, &trace, false)?.0)),
+        Answer::Sat(trace) => ("sat", Some(counterexample(model, &trace, false)?.text)),
         Answer::Unsat(_) => ("unsat", None),
         Answer::Unknown { .. } => ("unknown", None),
     })

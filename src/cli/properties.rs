@@ -147,16 +147,16 @@ fn write_counterexample(
     n: usize,
     clocks: &[String],
 ) -> Result<String, ExitCode> {
-    let (text, vcd) = counterexample(model, trace, args.vcd.is_some()).map_err(|e| {
+    let found = counterexample(model, trace, args.vcd.is_some()).map_err(|e| {
         eprintln!("warden: {e}");
         print_verdict("unknown\n");
         ExitCode::Internal
     })?;
     let file = |p: &Option<std::path::PathBuf>| p.as_deref().map(|p| property_file(p, n, name));
-    write_file(file(&args.witness).as_deref(), text.as_bytes())?;
+    write_file(file(&args.witness).as_deref(), found.text.as_bytes())?;
     write_file(
         file(&args.vcd).as_deref(),
-        vcd.unwrap_or_default().as_bytes(),
+        found.waveform.unwrap_or_default().as_bytes(),
     )?;
     let title = format!(
         "counterexample of {name}, failing at cycle {}:",
@@ -165,7 +165,7 @@ fn write_counterexample(
     let yw = file(&args.rtl.yw);
     let explain = args.rtl.explain(&args.model, clocks);
     explain_counterexample(model, trace, &title, &explain, yw.as_deref())?;
-    Ok(text)
+    Ok(found.text)
 }
 
 /// What a row's verdict means beyond its word.

@@ -259,9 +259,11 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     }
     let mut out = String::from(verdict_word(&report.answer));
     out.push('\n');
+    // A C program's error path, kept for its SV-COMP witness.
+    let mut error_path = None;
     let written = match &report.answer {
         Answer::Sat(trace) => {
-            let (text, vcd) = match counterexample(&model, trace, args.vcd.is_some()) {
+            let found = match counterexample(&model, trace, args.vcd.is_some()) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("warden: {e}");
@@ -270,7 +272,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 }
             };
             if print_witness {
-                out.push_str(&text);
+                out.push_str(&found.text);
             }
             let title = format!("counterexample, failing at cycle {}:", trace.depth());
             let yw = args.rtl.yw.as_deref();
@@ -279,10 +281,15 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 return code;
             }
             let native = args.witness.as_deref().filter(|_| !svcomp_witness);
-            write_file(native, text.as_bytes()).and_then(|()| match &args.vcd {
-                Some(path) => write_file(Some(path), vcd.unwrap_or_default().as_bytes()),
-                None => Ok(()),
-            })
+            let written =
+                write_file(native, found.text.as_bytes()).and_then(|()| match &args.vcd {
+                    Some(path) => {
+                        write_file(Some(path), found.waveform.unwrap_or_default().as_bytes())
+                    }
+                    None => Ok(()),
+                });
+            error_path = found.path;
+            written
         }
         Answer::Unsat(inv) => match &args.cert {
             Some(path) => write_certificate(&model, inv, path),
@@ -298,7 +305,15 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     };
     let written = written.and_then(|()| match (&args.witness, svcomp_witness) {
         (Some(path), true) => {
-            svcomp::write_witness(&model, &args.model, spec.as_ref(), &report.answer, path)
+            let found = error_path.as_ref();
+            svcomp::write_witness(
+                &model,
+                &args.model,
+                spec.as_ref(),
+                &report.answer,
+                found,
+                path,
+            )
         }
         _ => Ok(()),
     });
@@ -394,19 +409,31 @@ fn deepen(
     }
 }
 
+/// A counterexample as warden prints it.
+pub(super) struct Counterexample {
+    /// The witness in the model's own format.
+    pub text: String,
+    /// The waveform, when it was asked for.
+    pub waveform: Option<String>,
+    /// For a C program, the error path the trace takes (replayed by the CFA interpreter).
+    pub path: Option<cfa::path::ErrorPath>,
+}
+
 /// The witness text of a counterexample in the model's own format, and its waveform when
 /// `vcd` is asked for. A BTOR2 counterexample is lifted to words and replayed by the
-/// word-level simulator (independent of the blaster) before it is printed.
+/// word-level simulator (independent of the blaster) before it is printed; a C program's is
+/// also turned into the program's error path, replayed by the CFA interpreter.
 pub(super) fn counterexample(
     model: &Model,
     trace: &Trace,
     vcd: bool,
-) -> Result<(String, Option<String>), InternalError> {
+) -> Result<Counterexample, InternalError> {
     match &model.source {
-        Source::Aiger(_) => Ok((
-            witness::aiger::write(trace),
-            vcd.then(|| witness::vcd::write(&model.ts, trace)),
-        )),
+        Source::Aiger(_) => Ok(Counterexample {
+            text: witness::aiger::write(trace),
+            waveform: vcd.then(|| witness::vcd::write(&model.ts, trace)),
+            path: None,
+        }),
         Source::Btor2 { model: words, bits } => {
             let lifted = wl::lift_trace(words, bits, &model.ts, trace);
             wl::replay(words, &lifted)?;
@@ -414,51 +441,39 @@ pub(super) fn counterexample(
                 true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
             };
-            Ok((btor2::write_witness(words, &lifted), waveform))
+            Ok(Counterexample {
+                text: btor2::write_witness(words, &lifted),
+                waveform,
+                path: None,
+            })
         }
         Source::C {
             cfa: program,
+            blocks,
             model: words,
+            bits,
             read_with,
             ..
         } => {
-            let (lifted, path) = error_path(model, trace)?.expect("a C program");
+            let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+            wl::replay(words, &lifted)?;
+            let path = cfa::path::from_trace(program, blocks, &lifted).map_err(|source| {
+                InternalError::PathReplay {
+                    path: "the error path",
+                    source,
+                }
+            })?;
             let waveform = match vcd {
                 true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
             };
-            let text = read_with.witness_line() + &cfa::path::write(program, &path);
-            Ok((text, waveform))
+            Ok(Counterexample {
+                text: read_with.witness_line() + &cfa::path::write(program, &path),
+                waveform,
+                path: Some(path),
+            })
         }
     }
-}
-
-/// Of a C program's counterexample, the word-level trace (replayed on the encoded model)
-/// and the program's error path it takes (replayed by the CFA interpreter); `None` for
-/// other models.
-pub(super) fn error_path(
-    model: &Model,
-    trace: &Trace,
-) -> Result<Option<(wl::Trace, cfa::path::ErrorPath)>, InternalError> {
-    let Source::C {
-        cfa: program,
-        blocks,
-        model: words,
-        bits,
-        ..
-    } = &model.source
-    else {
-        return Ok(None);
-    };
-    let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-    wl::replay(words, &lifted)?;
-    let path = cfa::path::from_trace(program, blocks, &lifted).map_err(|source| {
-        InternalError::PathReplay {
-            path: "the error path",
-            source,
-        }
-    })?;
-    Ok(Some((lifted, path)))
 }
 
 /// Writes the witness circuit of `inv`: binary AIGER for a `.aig` path, ASCII otherwise.

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use super::files::write_file;
 use super::stdout::print_verdict;
+use crate::cfa::path::ErrorPath;
 use crate::check::Answer;
-use crate::error::{ExitCode, InternalError};
+use crate::error::ExitCode;
 use crate::front::c::spec::{Spec, SpecError};
 use crate::front::{Model, Source};
 use crate::witness::svcomp::{self, Task};
@@ -36,12 +37,14 @@ pub(super) fn read_spec(path: &Path) -> Result<Spec, ExitCode> {
 }
 
 /// Writes the YAML witness of `answer` (a C program's) to `path`: a violation witness of
-/// a counterexample, a correctness witness of a proof, nothing for `unknown`.
+/// a counterexample (`found`, its error path, which [`super::run::counterexample`] gave),
+/// a correctness witness of a proof, nothing for `unknown`.
 pub(super) fn write_witness(
     model: &Model,
     program: &Path,
     spec: Option<&Spec>,
     answer: &Answer,
+    found: Option<&ErrorPath>,
     path: &Path,
 ) -> Result<(), ExitCode> {
     let Source::C { cfa, read_with, .. } = &model.source else {
@@ -70,13 +73,9 @@ pub(super) fn write_witness(
         },
     };
     let text = match answer {
-        Answer::Sat(trace) => {
-            let path = super::run::error_path(model, trace).map_err(|e: InternalError| {
-                eprintln!("warden: {e}");
-                ExitCode::Internal
-            })?;
-            let (_, path) = path.expect("a C program");
-            svcomp::violation(cfa, &path, &task)
+        Answer::Sat(_) => {
+            let found = found.expect("a C program's counterexample has its error path");
+            svcomp::violation(cfa, found, &task)
         }
         Answer::Unsat(_) => svcomp::correctness(&task),
         Answer::Unknown { .. } => return Ok(()),
