@@ -265,9 +265,9 @@ impl<'a> Translator<'a> {
             };
         }
         match name {
-            // The assert family when a property file names another error function: the
-            // program aborts (its string arguments are not evaluated).
-            "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+            // An assertion failure that is not the error (a property file names another
+            // function): the program aborts (its string arguments are not evaluated).
+            n if ASSERT_FAILURES.contains(&n) => {
                 let exit = self.cfa.exit;
                 self.jump(exit)?;
                 Ok(None)
@@ -287,9 +287,10 @@ impl<'a> Translator<'a> {
                 let t = self.truth(arg)?;
                 if name == "assert" {
                     let go_on = self.new_loc(span);
-                    let failed = match self.externs.error {
-                        None => self.cfa.error,
-                        Some(_) => self.cfa.exit,
+                    // A false condition calls the C library's assertion failure.
+                    let failed = match self.is_error_call(ASSERT_FAILURES[0]) {
+                        true => self.cfa.error,
+                        false => self.cfa.exit,
                     };
                     self.branch_to(t, go_on, failed)?;
                     self.start(go_on);
@@ -537,21 +538,19 @@ impl<'a> Translator<'a> {
     }
 }
 
-/// The functions whose calls are the error when no property file names one.
-const ERROR_CALLS: [&str; 5] = [
-    "reach_error",
-    "__VERIFIER_error",
-    "__assert_fail",
-    "__assert_perror_fail",
-    "__assert",
-];
+/// The C library's assertion-failure functions (glibc's first): a failing `assert` calls one.
+/// They are the error unless a property file names another function.
+const ASSERT_FAILURES: [&str; 3] = ["__assert_fail", "__assert_perror_fail", "__assert"];
 
 impl Translator<'_> {
     /// Whether a call of `name` reaches the error location ([`super::Externs::error`]).
     fn is_error_call(&self, name: &str) -> bool {
         match &self.externs.error {
             Some(f) => f == name,
-            None => ERROR_CALLS.contains(&name),
+            None => {
+                matches!(name, "reach_error" | "__VERIFIER_error")
+                    || ASSERT_FAILURES.contains(&name)
+            }
         }
     }
 
@@ -559,17 +558,10 @@ impl Translator<'_> {
     /// the program defines.
     pub(super) fn is_builtin(&self, name: &str) -> bool {
         self.is_error_call(name)
+            || ASSERT_FAILURES.contains(&name)
             || matches!(
                 name,
-                "__assert_fail"
-                    | "__assert_perror_fail"
-                    | "__assert"
-                    | "abort"
-                    | "exit"
-                    | "_exit"
-                    | "_Exit"
-                    | "__VERIFIER_assume"
-                    | "assert"
+                "abort" | "exit" | "_exit" | "_Exit" | "__VERIFIER_assume" | "assert"
             )
             || name.starts_with("__VERIFIER_nondet_")
     }
