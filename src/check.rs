@@ -132,10 +132,23 @@ impl Options {
 pub enum Answer {
     /// A bad state is reachable; the trace replays on the original system.
     Sat(Trace),
-    /// No bad state is reachable; the invariant (over the original system) passed the check.
-    Unsat(Invariant),
+    /// No bad state is reachable, for the reason the proof gives.
+    Unsat(Proof),
     /// Undecided; `depth: Some(k)` means no counterexample of `k` transitions or fewer.
     Unknown { depth: Option<usize> },
+}
+
+/// Why no bad state is reachable.
+/// One proof per run: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Proof {
+    /// An invariant over the original system that passed the check (initiation,
+    /// consecution, safety).
+    Invariant(Invariant),
+    /// The program draws no nondet value, so it has one run, and the CFA interpreter ran it
+    /// to its end, `steps` edges, without reaching the error ([`crate::engine::execute`]).
+    Execution { steps: usize },
 }
 
 /// The answer plus what it cost.
@@ -360,7 +373,7 @@ fn verify(
                 ),
             );
             match checked {
-                Ok(()) => Answer::Unsat(lifted),
+                Ok(()) => Answer::Unsat(Proof::Invariant(lifted)),
                 Err(CertError::Interrupted) => Answer::Unknown { depth: None },
                 Err(e) => {
                     let reason = e.to_string();

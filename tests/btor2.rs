@@ -6,7 +6,7 @@ mod common;
 
 use common::warden;
 
-use warden::check::{Answer, EngineKind};
+use warden::check::{Answer, EngineKind, Proof};
 use warden::front::{btor2, Source};
 use warden::{cert, wl};
 
@@ -37,7 +37,7 @@ fn every_engine_decides_the_btor2_circuits_with_replayed_word_witnesses() {
                 let w = btor2::parse_witness(&text, words).unwrap();
                 assert_eq!(wl::replay(words, &w.trace), Ok(frame), "{name}");
             }
-            (Answer::Unsat(inv), "unsat") => {
+            (Answer::Unsat(Proof::Invariant(inv)), "unsat") => {
                 assert_eq!(cert::check(&model.ts, inv, budget), Ok(()), "{name}");
             }
             (Answer::Unknown { depth }, "unsat") if engine == EngineKind::Bmc => {

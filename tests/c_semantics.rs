@@ -112,15 +112,21 @@ fn agree(name: &str, program: &str, inputs: usize) -> usize {
     let text = format!(
         "{DECLS}#define CHECK(r) if ((long long)(r) != __VERIFIER_nondet_longlong()) reach_error()\n{program}"
     );
-    // Recursion inlined deep enough for the tests' programs; a call beyond the bound would
-    // reach the error and fail the test.
-    let recursion = c::Recursion {
-        bound: 8,
-        exceeded_is_error: true,
-    };
-    let cfa = c::translate_with(&text, DataModel::Lp64, &c::Externs::default(), recursion)
-        .unwrap()
-        .cfa;
+    // Recursion inlined deep enough for the tests' programs (a call beyond the bound would
+    // reach the error and fail the test), with a copy per call and with shared copies.
+    let cfas: Vec<_> = [false, true]
+        .into_iter()
+        .map(|shared| {
+            let recursion = c::Recursion {
+                bound: 8,
+                exceeded_is_error: true,
+                shared,
+            };
+            c::translate_with(&text, DataModel::Lp64, &c::Externs::default(), recursion)
+                .unwrap()
+                .cfa
+        })
+        .collect();
     let mut compared = 0;
     for seed in 0..40 {
         let ins = values(seed, inputs);
@@ -133,17 +139,20 @@ fn agree(name: &str, program: &str, inputs: usize) -> usize {
             continue;
         }
         let results: Vec<i64> = printed.lines().map(|l| l.parse().unwrap()).collect();
-        let mut all: Vec<i64> = ins.iter().copied().chain(results.iter().copied()).collect();
-        assert!(
-            !interp_reaches(&cfa, &all),
-            "{name}: inputs {ins:?}: gcc printed {results:?}, the interpreter disagrees"
-        );
-        let last = all.len() - 1;
-        all[last] = all[last].wrapping_add(1);
-        assert!(
-            interp_reaches(&cfa, &all),
-            "{name}: a wrong value was accepted"
-        );
+        let all: Vec<i64> = ins.iter().copied().chain(results.iter().copied()).collect();
+        let mut wrong = all.clone();
+        let last = wrong.len() - 1;
+        wrong[last] = wrong[last].wrapping_add(1);
+        for (cfa, copies) in cfas.iter().zip(["a copy per call", "shared copies"]) {
+            assert!(
+                !interp_reaches(cfa, &all),
+                "{name} ({copies}): inputs {ins:?}: gcc printed {results:?}, the interpreter disagrees"
+            );
+            assert!(
+                interp_reaches(cfa, &wrong),
+                "{name} ({copies}): a wrong value was accepted"
+            );
+        }
         compared += 1;
     }
     compared

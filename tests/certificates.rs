@@ -10,7 +10,7 @@ use common::warden;
 
 use warden::aig::{Lit, Node};
 use warden::cert::{self, witness_circuit, Invariant};
-use warden::check::{self, Answer, EngineKind, Options};
+use warden::check::{self, Answer, EngineKind, Options, Proof};
 use warden::front;
 use warden::Budget;
 
@@ -66,7 +66,9 @@ fn a_certificate_with_a_clause_dropped_is_rejected() {
         let model = front::load(&path).unwrap();
         let opts = Options::new(EngineKind::Ic3);
         let budget = Budget::new(None);
-        let Answer::Unsat(inv) = check::run(&model.ts, &opts, &budget).unwrap().answer else {
+        let Answer::Unsat(Proof::Invariant(inv)) =
+            check::run(&model.ts, &opts, &budget).unwrap().answer
+        else {
             panic!("{name}: IC3 did not prove it");
         };
         let mut clauses = Vec::new();

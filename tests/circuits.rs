@@ -5,7 +5,7 @@
 mod common;
 
 use warden::cert;
-use warden::check::{self, Answer, EngineKind, Options};
+use warden::check::{self, Answer, EngineKind, Options, Proof};
 use warden::engine::cegar::{AbstractEngine, CegarOptions, Domain, Refinement};
 use warden::front;
 use warden::ts::replay;
@@ -51,7 +51,7 @@ fn run_on(
                     "{name}: witness does not replay"
                 );
             }
-            Answer::Unsat(inv) => {
+            Answer::Unsat(Proof::Invariant(inv)) => {
                 assert_eq!(c.expected, "unsat", "{name}: wrong unsat");
                 // Re-checked without a deadline: the run's budget may be spent by now.
                 let unlimited = Budget::new(None);
@@ -60,6 +60,9 @@ fn run_on(
                     Ok(()),
                     "{name}: invariant"
                 );
+            }
+            Answer::Unsat(Proof::Execution { .. }) => {
+                panic!("{name}: circuits have no program to execute")
             }
             Answer::Unknown { .. } => {}
         }

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use warden::check::{self, Answer, EngineKind, Options};
+use warden::check::{self, Answer, EngineKind, Options, Proof};
 use warden::front::{self, aiger, btor2, c, Model, Source};
 use warden::{cert, cfa, ts, witness, wl, Budget};
 
@@ -108,7 +108,7 @@ fn witness_of(model: &Model) -> Option<Vec<u8>> {
 
 /// The witness circuit warden writes for an `unsat` model (ASCII and binary).
 fn certificates_of(model: &Model) -> Vec<Vec<u8>> {
-    let Some(Answer::Unsat(inv)) = solve(model, EngineKind::Ic3) else {
+    let Some(Answer::Unsat(Proof::Invariant(inv))) = solve(model, EngineKind::Ic3) else {
         return Vec::new();
     };
     let circuit = cert::witness_circuit(&model.aiger(), &inv);

@@ -49,6 +49,11 @@ pub trait Oracle {
     fn peek(&mut self, step: usize, nondet: usize, position: usize) -> Value;
     /// `edge` fired in `step` (and drew its nondets).
     fn commit(&mut self, step: usize, edge: &Edge);
+    /// Whether the run stops before step `step` (it ends where it is, as if `max_steps` had
+    /// run out).
+    fn stopped(&mut self, _step: usize) -> bool {
+        false
+    }
 }
 
 /// Values given per call site, consumed in order; a site with no value left gives zero.
@@ -147,14 +152,14 @@ impl Run {
     }
 }
 
-/// Executes `cfa` from its entry for at most `max_steps` edges, stopping at the error or
-/// where no edge is enabled. Two enabled edges at once break the CFA's contract: an error.
+/// Executes `cfa` from its entry for at most `max_steps` edges, stopping at the error, where
+/// no edge is enabled, or where the oracle says so. Two enabled edges at once break the CFA's contract: an error.
 pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, RunError> {
     let outgoing = cfa.outgoing();
     let mut vars: Vec<Value> = cfa.vars.iter().map(|v| Value::zero(v.sort)).collect();
     let mut loc = cfa.entry;
     let mut steps = Vec::new();
-    while loc != cfa.error && steps.len() < max_steps {
+    while loc != cfa.error && steps.len() < max_steps && !oracle.stopped(steps.len()) {
         let k = steps.len();
         let mut fired = None;
         for &e in &outgoing[loc.index()] {

@@ -35,6 +35,12 @@ pub fn from_trace(cfa: &Cfa, blocks: &Cfa, trace: &wl::Trace) -> Result<ErrorPat
     })
 }
 
+/// The most edges a run of a whole program takes in the interpreter, when a program is
+/// executed ([`crate::engine::execute`]) or an error path read back (`warden sim`, whose
+/// paths list the nondet values and not the steps between them): seconds of the interpreter,
+/// and the memory of the steps it records (32 bytes each).
+pub const PROGRAM_STEPS: usize = 10_000_000;
+
 /// Runs `cfa` on the nondet values `drawn` (in drawing order); the run must reach the error
 /// within `max_steps` edges.
 pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, RunError> {

@@ -23,7 +23,7 @@ use super::report::{depth, run_record, verdict_word};
 use super::run::counterexample;
 use crate::abc::{self, run::AbcRun};
 use crate::cert;
-use crate::check::{self, Answer, EngineKind, Options};
+use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::ExitCode;
 use crate::front::{self, aiger, InputKind, Model};
 use crate::options::{self, CegarArgs, Opt};
@@ -279,13 +279,16 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
     let time = start.elapsed();
     let check = match &report.answer {
         Answer::Sat(trace) => replayed(model, trace),
-        Answer::Unsat(inv) => {
+        Answer::Unsat(Proof::Invariant(inv)) => {
             let file = model.aiger();
             let circuit = cert::witness_circuit(&file, inv);
             match cert::certify(&model.ts, &file, &circuit, &Budget::new(Some(timeout))) {
                 Ok(()) => Checked::Passed("certificate checked".into()),
                 Err(e) => Checked::Failed(format!("certificate: {e}")),
             }
+        }
+        Answer::Unsat(Proof::Execution { steps }) => {
+            Checked::Passed(format!("the only run ends after {steps} steps"))
         }
         Answer::Unknown { .. } => Checked::Unchecked(report.note.clone().unwrap_or_default()),
     };

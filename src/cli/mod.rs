@@ -26,6 +26,7 @@ use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
 mod compare;
+mod execute;
 mod files;
 mod live;
 mod properties;

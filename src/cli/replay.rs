@@ -155,8 +155,7 @@ pub(super) fn sim_c(program: &cfa::Cfa, text: &str) -> ExitCode {
             return ExitCode::Input;
         }
     };
-    // Generous: loops without nondet calls take steps that the path does not list.
-    match cfa::path::replay_program(program, values, 1_000_000) {
+    match cfa::path::replay_program(program, values, cfa::path::PROGRAM_STEPS) {
         Ok(run) => {
             println!(
                 "valid: the error is reached after {} steps",

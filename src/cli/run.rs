@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::execute;
 use super::files::{write_aiger, write_file};
 use super::properties;
 use super::report::{json, print_stats, verdict_word};
@@ -15,7 +16,7 @@ use super::svcomp;
 use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
 use crate::cfa;
-use crate::check::{self, Answer, EngineKind, Options};
+use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::engine::configs;
 use crate::engine::smt::Words;
 use crate::error::{ExitCode, InternalError};
@@ -123,7 +124,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     // whose inlining is too large is retried one above the largest bound translated, and
     // no larger bound is tried again.
     let (mut translated, mut too_large) = (0, u32::MAX);
-    let (model, compiled, report) = loop {
+    // A C program is first executed (`execute`), once, under the default engine choice.
+    let mut executing = opts.engine == EngineKind::Portfolio && !verilog;
+    let (model, compiled, report, mut executed_path) = loop {
         crate::fault::inject("front");
         let loaded = match verilog {
             true => front::load_verilog(&args.rtl.design(&args.model), &load, &budget)
@@ -139,6 +142,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 load.recursion = front::c::Recursion {
                     bound: translated + 1,
                     exceeded_is_error: true,
+                    ..load.recursion
                 };
                 continue;
             }
@@ -154,6 +158,17 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         }
         // Kept for the whole run (replay, invariant check, witness), never built on again.
         model.ts.aig.compact();
+        if executing && matches!(model.source, Source::C { .. }) {
+            executing = false;
+            match execute::execute_program(model, &args.model, &load, &budget) {
+                execute::Executed::Decided {
+                    model,
+                    report,
+                    found,
+                } => break (model, compiled, report, found),
+                execute::Executed::Undecided(back) => model = back,
+            }
+        }
         if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
             // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
             eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
@@ -218,7 +233,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             Some(_) if budget.expired() => {
                 let mut report = report;
                 report.answer = Answer::Unknown { depth: None };
-                break (model, compiled, report);
+                break (model, compiled, report, None);
             }
             Some(mut next) => {
                 if next.bound >= too_large && too_large - 1 > load.recursion.bound {
@@ -242,7 +257,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 );
                 load.recursion = next;
             }
-            _ => break (model, compiled, report),
+            _ => break (model, compiled, report, None),
         }
     };
     let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
@@ -263,7 +278,11 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     let mut error_path = None;
     let written = match &report.answer {
         Answer::Sat(trace) => {
-            let found = match counterexample(&model, trace, args.vcd.is_some()) {
+            // An executed run is its own replay; a waveform comes from the trace.
+            let executed = executed_path.take().filter(|_| args.vcd.is_none());
+            let found = match executed
+                .map_or_else(|| counterexample(&model, trace, args.vcd.is_some()), Ok)
+            {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("warden: {e}");
@@ -291,10 +310,20 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             error_path = found.path;
             written
         }
-        Answer::Unsat(inv) => match &args.cert {
+        Answer::Unsat(Proof::Invariant(inv)) => match &args.cert {
             Some(path) => write_certificate(&model, inv, path),
             None => Ok(()),
         },
+        Answer::Unsat(Proof::Execution { steps }) => {
+            if args.cert.is_some() {
+                eprintln!(
+                    "warden: warning: no certificate written: the program draws no nondet \
+                     value and its one run ends after {steps} steps without the error (no \
+                     invariant was computed)"
+                );
+            }
+            Ok(())
+        }
         Answer::Unknown { depth } => {
             match depth {
                 Some(k) => eprintln!("warden: no counterexample up to depth {k}"),
@@ -404,6 +433,7 @@ fn deepen(
         Answer::Unsat(_) if !recursion.exceeded_is_error => Some(front::c::Recursion {
             bound: recursion.bound.saturating_add(recursion.bound.div_ceil(2)),
             exceeded_is_error: true,
+            ..recursion
         }),
         _ => None,
     }

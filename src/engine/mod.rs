@@ -6,6 +6,7 @@ pub mod bmc;
 pub mod cegar;
 pub mod cfa_cegar;
 pub mod configs;
+pub mod execute;
 pub mod ic3;
 pub mod imc;
 pub mod kind;

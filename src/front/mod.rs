@@ -196,6 +196,9 @@ impl LoadOptions {
         if self.recursion.bound != c::Recursion::default().bound {
             line.push_str(&format!(" --recursion-bound {}", self.recursion.bound));
         }
+        if self.recursion.shared {
+            line.push_str(" --shared-recursion");
+        }
         line + "\n"
     }
 
@@ -209,6 +212,10 @@ impl LoadOptions {
         while let Some(flag) = words.next() {
             if flag == "--strict-extern" {
                 options.externs.strict = true;
+                continue;
+            }
+            if flag == "--shared-recursion" {
+                options.recursion.shared = true;
                 continue;
             }
             let value = words

@@ -380,7 +380,7 @@ impl<'a> Translator<'a> {
 
     /// The variable of `key` (a declaration's offset and level), created as `base` (made
     /// unique) when it is new.
-    fn variable(&mut self, base: String, ty: &CType, key: (usize, u32)) -> R<VarId> {
+    pub(super) fn variable(&mut self, base: String, ty: &CType, key: (usize, u32)) -> R<VarId> {
         if let Some(&v) = self.decl_vars.get(&key) {
             return Ok(v);
         }

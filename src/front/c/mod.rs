@@ -130,10 +130,15 @@ pub struct Externs {
 /// the program (no error reachable: safe at every depth); without, it blocks and the CFA
 /// under-approximates it (an error path is a real one). Programs without recursion are the
 /// same either way. `warden check` deepens the bound until one of the two answers decides.
+///
+/// With `shared`, the recursive calls made with the same chain of active calls run one shared
+/// copy of the body ([`stmt::SharedCall`]): the CFA grows linearly with the bound instead of
+/// exponentially, for executing programs that recurse deep ([`crate::engine::execute`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Recursion {
     pub bound: u32,
     pub exceeded_is_error: bool,
+    pub shared: bool,
 }
 
 impl Default for Recursion {
@@ -141,6 +146,7 @@ impl Default for Recursion {
         Recursion {
             bound: 1,
             exceeded_is_error: true,
+            shared: false,
         }
     }
 }
@@ -282,6 +288,8 @@ struct Translator<'a> {
     /// The variable of each declaration, by source offset and recursion level (how many
     /// calls of its function are active), reused by every inlining at that level.
     decl_vars: HashMap<(usize, u32), VarId>,
+    /// The shared copies of recursive bodies, by the chain of active calls they run in.
+    shared: HashMap<Vec<(String, bool)>, stmt::SharedCall>,
     /// The variable and type of each `static` local, by the source offset of its declarator:
     /// one variable for every call, initialised at the program's start.
     statics: HashMap<usize, (VarId, CType)>,
@@ -323,6 +331,7 @@ impl<'a> Translator<'a> {
             jumps: Vec::new(),
             cases: Vec::new(),
             decl_vars: HashMap::new(),
+            shared: HashMap::new(),
             statics: HashMap::new(),
             vla_lengths: HashMap::new(),
             names: HashMap::new(),

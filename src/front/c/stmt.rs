@@ -11,12 +11,13 @@ use lang_c::visit::{self, Visit};
 
 use super::decl::declarator_name;
 use super::expr::{callee_name, Rv};
-use super::{Binding, CType, Frame, IntTy, Jumps, Translator, R};
+use super::{Binding, CType, Frame, IntTy, Jumps, Loc, Translator, VarId, R};
 use crate::wl::{Binary, Op, Sort};
 
 /// The size of the CFA past which recursive calls are no longer inlined (the translation
 /// gives up as unsupported): inlining a function that calls itself twice doubles the CFA with
-/// every level, and the large-block encoding and the engines must still handle it.
+/// every level (unless copies are shared, [`SharedCall`]), and the large-block encoding and
+/// the engines must still handle it.
 pub(super) const MAX_RECURSIVE_EDGES: usize = 20_000;
 
 impl<'a> Translator<'a> {
@@ -459,6 +460,16 @@ impl<'a> Translator<'a> {
                 function: name,
             });
         }
+        // With shared copies, a recursive call in straight-line context runs the copy of the
+        // body that every call with the same chain of active calls shares ([`SharedCall`]).
+        let shared = active > 0 && self.recursion.shared && self.is_true(self.cond);
+        let key = shared.then(|| self.call_string(&name, tail));
+        if let Some(k) = &key {
+            if let Some(copy) = self.shared.get(k).filter(|c| c.sites < SITES).cloned() {
+                self.assign_parameters(&copy.params, held)?;
+                return self.enter_copy(k, copy);
+            }
+        }
         let ret = self.new_loc(span);
         self.frames.push(Frame {
             name: name.clone(),
@@ -485,6 +496,18 @@ impl<'a> Translator<'a> {
             vars.push((v, pty));
         }
         self.assign_parameters(&vars, held)?;
+        let site = match key {
+            Some(_) => {
+                let level = self.frames.iter().filter(|fr| fr.name == name).count() as u32;
+                let site_ty = CType::Int(SITE_TY);
+                let key = (f.declarator.span.end, level);
+                let site = self.variable(format!("{name}::call_site"), &site_ty, key)?;
+                let first = self.int_const(SITE_TY, 0).t;
+                self.write(site, first)?;
+                Some(site)
+            }
+            None => None,
+        };
         let entry = match self.is_true(self.cond) {
             true => {
                 let entry = self.new_loc(span);
@@ -494,7 +517,7 @@ impl<'a> Translator<'a> {
             false => None,
         };
         let frame = self.frames.last_mut().expect("pushed");
-        (frame.params, frame.entry) = (vars, entry);
+        (frame.params, frame.entry) = (vars.clone(), entry);
         let scopes = std::mem::replace(&mut self.scopes, vec![scope]);
         let jumps = std::mem::take(&mut self.jumps);
         let cases = std::mem::take(&mut self.cases);
@@ -505,7 +528,62 @@ impl<'a> Translator<'a> {
         body?;
         self.goto_and_start(ret)?;
         self.frames.pop();
+        if let (Some(k), Some(site), Some(entry)) = (key, site, entry) {
+            let copy = SharedCall {
+                entry,
+                ret,
+                site,
+                sites: 1,
+                ret_var,
+                params: vars,
+            };
+            self.shared.insert(k, copy.clone());
+            return self.return_to_site(&copy, 0);
+        }
         Ok(ret_var.map(|(v, ty)| Rv {
+            t: self.read(v),
+            ty,
+        }))
+    }
+
+    /// The chain of active calls (function and whether it was a tail call) that a call of
+    /// `name` would push: what the translation of its body depends on.
+    fn call_string(&self, name: &str, tail: bool) -> Vec<(String, bool)> {
+        let active = self.frames.iter().map(|fr| (fr.name.clone(), fr.tail));
+        active.chain([(name.to_owned(), tail)]).collect()
+    }
+
+    /// A call that runs the shared `copy` of the body (its parameters already assigned):
+    /// records the call site, jumps to the body and continues after it.
+    fn enter_copy(&mut self, key: &[(String, bool)], copy: SharedCall) -> R<Option<Rv>> {
+        let site = copy.sites;
+        let value = self.int_const(SITE_TY, site.into()).t;
+        self.write(copy.site, value)?;
+        let t = self.cfa.bool_const(true);
+        self.edge_to(copy.entry, t)?;
+        self.shared.get_mut(key).expect("entered").sites += 1;
+        self.return_to_site(&copy, site)
+    }
+
+    /// Adds the return of `copy` to its call site `site` (an edge from the body's end, taken
+    /// when the call-site variable says `site`) and continues the caller there.
+    fn return_to_site(&mut self, copy: &SharedCall, site: u32) -> R<Option<Rv>> {
+        let cont = self
+            .cfa
+            .add_location(self.cfa.locations[copy.ret.index()].line);
+        let here = self.int_const(SITE_TY, site.into()).t;
+        let site_term = self.cfa.vars[copy.site.index()].term;
+        let guard = self.op(Op::Binary(Binary::Eq), &[site_term, here])?;
+        self.cfa.edges.push(crate::cfa::Edge {
+            from: copy.ret,
+            to: cont,
+            guard,
+            assigns: Vec::new(),
+            nondets: Vec::new(),
+            lines: Vec::new(),
+        });
+        self.start(cont);
+        Ok(copy.ret_var.map(|(v, ty)| Rv {
             t: self.read(v),
             ty,
         }))
@@ -537,6 +615,34 @@ impl<'a> Translator<'a> {
         self.jump(unwind)
     }
 }
+
+/// The body of a recursive function translated once for every call made with the same chain
+/// of active calls (the same variables, the same recursion level): each call site writes its
+/// number into the copy's call-site variable and jumps to the body, whose end returns to the
+/// site that number names. A function that calls itself twice then makes a CFA linear in the
+/// recursion bound, not exponential (each level of `fib(n-1) + fib(n-2)` once, not 2^level
+/// times), so deep recursion bounds stay small enough to translate and to execute
+/// ([`crate::engine::execute`] runs such CFAs). Only with [`super::Recursion::shared`]: the
+/// symbolic engines prove more from one copy per call, whose paths stay separate (SV-COMP's
+/// Fibonacci02 is proved with them and not with shared copies).
+#[derive(Clone)]
+pub(super) struct SharedCall {
+    /// The start of the body, after the parameters are assigned.
+    entry: Loc,
+    /// The end of the body, where `return` goes.
+    ret: Loc,
+    /// The call-site variable.
+    site: VarId,
+    /// Call sites so far.
+    sites: u32,
+    ret_var: Option<(VarId, IntTy)>,
+    params: Vec<(VarId, IntTy)>,
+}
+
+/// The type of call-site variables, and how many sites one copy serves (past that, a call
+/// is inlined on its own).
+const SITE_TY: IntTy = IntTy::new(16, false);
+const SITES: u32 = 1 << 16;
 
 /// The C library's assertion-failure functions (glibc's first): a failing `assert` calls one.
 /// They are the error unless a property file names another function.

@@ -1,0 +1,90 @@
+//! Execution of programs that draw no nondet value: such a program has one run, so running it
+//! in the CFA interpreter decides it, however deep its recursion or long its loops.
+//!
+//! The symbolic engines need an invariant for a program like `fib(25) == 75025` or a loop
+//! that counts to a million, and have none short enough to find; executing it takes a few
+//! million interpreter steps. The interpreter is the reference semantics that every error
+//! path is replayed on ([`crate::cfa::interp`]), so the run is its own check: an error reached
+//! is a replayed error path, and a run that ends without the error is the only execution
+//! there is. Recursion is inlined up to a bound ([`crate::front::c::Recursion`]), with shared
+//! copies of the recursive bodies so the CFA stays linear in it; a run that goes deeper than
+//! the bound is reported so the caller executes a deeper inlining.
+
+use crate::cfa::interp::{self, Oracle, Run, RunError};
+use crate::cfa::{Cfa, Edge};
+use crate::wl::{Sort, Value};
+use crate::Budget;
+
+/// What executing a program found.
+#[derive(Debug)]
+pub enum Execution {
+    /// The only run reaches the error within the recursion bound: a real error path.
+    Error(Run),
+    /// The only run ends (`main` returns, `exit` or `abort` is called, or an assumption
+    /// fails) after `steps` edges without reaching the error.
+    Safe { steps: usize },
+    /// The only run makes a call deeper than the recursion bound.
+    Unwound,
+    /// Executing does not decide: the program draws a nondet value (an input, an
+    /// uninitialised local) at step `steps`, or its run goes on past the time or the steps
+    /// allowed.
+    Undecided { steps: usize, reason: &'static str },
+}
+
+/// Runs `cfa` from its entry for at most `max_steps` edges, while `budget` lasts.
+pub fn execute(cfa: &Cfa, budget: &Budget, max_steps: usize) -> Result<Execution, RunError> {
+    let mut oracle = Deterministic {
+        asked: false,
+        late: false,
+        budget,
+        sorts: cfa.nondets.iter().map(|n| cfa.terms.sort(n.term)).collect(),
+    };
+    let run = interp::run(cfa, &mut oracle, max_steps)?;
+    let steps = run.steps.len();
+    Ok(if oracle.asked {
+        Execution::Undecided {
+            steps,
+            reason: "the program draws a nondet value",
+        }
+    } else if run.unwound(cfa) {
+        Execution::Unwound
+    } else if run.reached(cfa) {
+        Execution::Error(run)
+    } else if oracle.late || steps == max_steps {
+        Execution::Undecided {
+            steps,
+            reason: "the run did not end in the time or steps allowed",
+        }
+    } else {
+        Execution::Safe { steps }
+    })
+}
+
+/// The oracle of a run that must draw nothing: asked for a value, it gives zero and notes
+/// that it was asked (the run is then not the only one, and stops); it also stops the run
+/// when the budget ends.
+struct Deterministic<'a> {
+    asked: bool,
+    late: bool,
+    budget: &'a Budget,
+    sorts: Vec<Sort>,
+}
+
+/// Steps between two looks at the budget.
+const CLOCK_EVERY: usize = 4096;
+
+impl Oracle for Deterministic<'_> {
+    fn peek(&mut self, _step: usize, nondet: usize, _position: usize) -> Value {
+        self.asked = true;
+        Value::zero(self.sorts[nondet])
+    }
+
+    fn commit(&mut self, _step: usize, _edge: &Edge) {}
+
+    fn stopped(&mut self, step: usize) -> bool {
+        if step.is_multiple_of(CLOCK_EVERY) && self.budget.expired() {
+            self.late = true;
+        }
+        self.asked || self.late
+    }
+}
