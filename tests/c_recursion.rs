@@ -155,3 +155,34 @@ int main() { int n = __VERIFIER_nondet_int() % 4; if (n < 0) n = -n;
   if (f(n) != 4294967296LL) reach_error(); return 0; }";
     assert_eq!(check("convert", body, "20").0, "sat");
 }
+
+/// A program that draws no nondet value is executed: fib(22) makes 57,313 calls 22 deep,
+/// which no inlining of a copy per call reaches, and the run decides it either way. The
+/// error path records the shared copies it was found with, and `warden sim` replays it.
+#[test]
+fn deterministic_deep_recursion_is_decided_by_executing_it() {
+    let fib = "int fib(int n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }
+int main() { int r = fib(22); if (r != EXPECTED) reach_error(); return 0; }";
+    let json = scratch_file("crec", "fib22.json");
+    let program = scratch_file("crec", "fib22.c");
+    std::fs::write(
+        &program,
+        format!("{DECLS}{}", fib.replace("EXPECTED", "17711")),
+    )
+    .unwrap();
+    let out = warden(&[
+        "check",
+        program.to_str().unwrap(),
+        "--timeout",
+        "20",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+    let report = std::fs::read_to_string(&json).unwrap();
+    assert!(report.contains("\"engine\":\"execute\""), "{report}");
+    let (verdict, _) = check("fib22_bug", &fib.replace("EXPECTED", "17712"), "20");
+    assert_eq!(verdict, "sat");
+    let path = std::fs::read_to_string(scratch_file("crec", "fib22_bug.path")).unwrap();
+    assert!(path.contains("--shared-recursion"), "{path}");
+}

@@ -88,3 +88,81 @@ impl Oracle for Deterministic<'_> {
         self.asked || self.late
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::c::{self, DataModel, Externs, Recursion};
+
+    const DECLS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n";
+
+    fn execute_at(body: &str, recursion: Recursion) -> Execution {
+        let text = format!("{DECLS}{body}");
+        let cfa = c::translate_with(&text, DataModel::Ilp32, &Externs::default(), recursion)
+            .unwrap()
+            .cfa;
+        execute(&cfa, &Budget::new(None), 1_000_000).unwrap()
+    }
+
+    fn execute_c(body: &str) -> Execution {
+        execute_at(body, Recursion::default())
+    }
+
+    #[test]
+    fn a_loop_without_nondet_values_runs_to_its_end_or_to_the_error() {
+        // 0 + 1 + ... + 999 = 499500, in a thousand iterations.
+        let sum = "int main() { int s = 0; for (int i = 0; i < 1000; i++) s += i; \
+                   if (s != EXPECTED) reach_error(); return 0; }";
+        let safe = execute_c(&sum.replace("EXPECTED", "499500"));
+        assert!(
+            matches!(safe, Execution::Safe { steps } if steps > 1000),
+            "{safe:?}"
+        );
+        let Execution::Error(run) = execute_c(&sum.replace("EXPECTED", "499501")) else {
+            panic!("the error is reached");
+        };
+        assert!(run.steps.len() > 1000);
+    }
+
+    #[test]
+    fn a_nondet_value_or_the_step_limit_leaves_the_program_undecided() {
+        let drawn = execute_c(
+            "int main() { int x = 0; for (int i = 0; i < 10; i++) x += i; \
+                               if (__VERIFIER_nondet_int() == x) reach_error(); return 0; }",
+        );
+        assert!(
+            matches!(drawn, Execution::Undecided { steps, .. } if steps > 10),
+            "{drawn:?}"
+        );
+        let endless = execute_c("int main() { int x = 0; while (1) x++; return 0; }");
+        assert!(matches!(
+            endless,
+            Execution::Undecided {
+                steps: 1_000_000,
+                ..
+            }
+        ));
+        let uninitialised = execute_c("int main() { int x; if (x == 3) reach_error(); return 0; }");
+        assert!(matches!(uninitialised, Execution::Undecided { .. }));
+    }
+
+    #[test]
+    fn recursion_deeper_than_the_bound_unwinds_and_shared_copies_reach_the_bottom() {
+        // fib(20) calls fib 21891 times, 20 deep: shared copies make the CFA linear in depth.
+        let fib = "int fib(int n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }
+                   int main() { if (fib(20) != 6765) reach_error(); return 0; }";
+        assert!(matches!(execute_c(fib), Execution::Unwound));
+        let deep = Recursion {
+            bound: 24,
+            exceeded_is_error: true,
+            shared: true,
+        };
+        let run = execute_at(fib, deep);
+        assert!(
+            matches!(run, Execution::Safe { steps } if steps > 21891),
+            "{run:?}"
+        );
+        let wrong = execute_at(&fib.replace("6765", "6766"), deep);
+        assert!(matches!(wrong, Execution::Error(_)), "{wrong:?}");
+    }
+}
