@@ -69,13 +69,22 @@ int main() { int n = __VERIFIER_nondet_int() % 6; if (n < 0) n = -n;
 }
 
 #[test]
-fn safe_recursion_deeper_than_any_bound_is_never_unsat_or_sat() {
-    // Safe, but only at every depth: no inlining bound covers it.
+fn safe_recursion_deeper_than_any_bound_is_proved_only_without_effects() {
+    // Safe at every depth: no inlining bound covers it. Without effects, a call beyond the
+    // bound is any value, and `sum(n) < 0 && n <= 0` is still impossible (n <= 0 returns 0
+    // at once): proved.
     let body = "int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }
 int main() { int n = __VERIFIER_nondet_int(); if (sum(n) < 0 && n <= 0) reach_error(); return 0; }";
-    let (verdict, stderr) = check("unbounded", body, "4");
-    // Given up at the time limit (while checking, or while bit-blasting a deeper inlining),
-    // or where the inlined program grew too large.
+    let (verdict, stderr) = check("unbounded", body, "20");
+    assert_eq!(verdict, "unsat", "{stderr}");
+    // Counting the calls in a global is an effect: calls beyond the bound go to the error,
+    // and the run gives up at the time limit (while checking, or while bit-blasting a deeper
+    // inlining), or where the inlined program grew too large.
+    let counted = format!(
+        "int calls;\n{}",
+        body.replace("{ if (n <= 0)", "{ calls++; if (n <= 0)")
+    );
+    let (verdict, stderr) = check("unbounded_counted", &counted, "4");
     assert_eq!(verdict, "unknown", "{stderr}");
 }
 
@@ -185,4 +194,42 @@ int main() { int r = fib(22); if (r != EXPECTED) reach_error(); return 0; }";
     assert_eq!(verdict, "sat");
     let path = std::fs::read_to_string(scratch_file("crec", "fib22_bug.path")).unwrap();
     assert!(path.contains("--shared-recursion"), "{path}");
+}
+
+/// A call deeper than the bound of a function without effects returns any value in the
+/// over-approximation: `id` caps its result at 5 whatever the inner call returns, so no
+/// input gives 10, at every depth (SV-COMP's `id2_b5_o10`), proved at bound 1.
+#[test]
+fn capped_recursion_without_effects_is_proved_at_every_depth() {
+    let body = "unsigned id2(unsigned x);
+unsigned id(unsigned x) { if (x == 0) return 0; unsigned r = id2(x - 1) + 1; if (r > 5) return 5; return r; }
+unsigned id2(unsigned x) { if (x == 0) return 0; unsigned r = id(x - 1) + 1; if (r > 5) return 5; return r; }
+int main() { unsigned in = __VERIFIER_nondet_int(); if (id(in) == 10) reach_error(); return 0; }";
+    let (verdict, stderr) = check("capped", body, "20");
+    assert_eq!(verdict, "unsat", "{stderr}");
+}
+
+/// Functions with an effect are never cut to a value: a global counted in each call, or the
+/// error reached deep inside, keeps the over-approximation's calls beyond the bound going to
+/// the error, so these unsafe programs are never `unsat` (`sat` or `unknown` in a short run).
+#[test]
+fn deep_calls_with_effects_are_never_cut_to_a_value() {
+    let global = "int calls = 0;
+int f(int n) { calls++; if (n <= 0) return 0; return 1 + f(n - 1); }
+int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 100) return 0; f(n);
+  if (calls == 30) reach_error(); return 0; }";
+    let deep_error =
+        "int f(int n) { if (n == 30) reach_error(); if (n <= 0) return 0; return 1 + f(n - 1); }
+int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 100) return 0; f(n); return 0; }";
+    let array = "int f(int a[], int n) { if (n <= 0) return 0; a[n % 4] = 1; return 1 + f(a, n - 1); }
+int main() { int a[4] = {0, 0, 0, 0}; int n = __VERIFIER_nondet_int(); if (n < 0 || n > 100) return 0;
+  f(a, n); if (n > 20 && a[3] == 1) reach_error(); return 0; }";
+    for (name, body) in [
+        ("global", global),
+        ("deep_error", deep_error),
+        ("array", array),
+    ] {
+        let (verdict, stderr) = check(name, body, "4");
+        assert_ne!(verdict, "unsat", "{name}: {stderr}");
+    }
 }

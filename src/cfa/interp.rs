@@ -145,10 +145,13 @@ impl Run {
         self.end == cfa.error
     }
 
-    /// Whether the run passed [`Cfa::unwind`] (a call deeper than the recursion bound).
+    /// Whether the run passed [`Cfa::unwind`] or drew the value of a call beyond the bound
+    /// ([`super::Nondet::beyond_bound`]): a call deeper than the recursion bound.
     pub fn unwound(&self, cfa: &Cfa) -> bool {
-        cfa.unwind
-            .is_some_and(|u| self.steps.iter().any(|s| cfa.edges[s.edge].to == u))
+        self.steps.iter().any(|s| {
+            Some(cfa.edges[s.edge].to) == cfa.unwind
+                || s.drawn.iter().any(|&(n, _)| cfa.nondets[n].beyond_bound)
+        })
     }
 }
 

@@ -21,8 +21,13 @@
 //! - a program with recursion is inlined up to a bound: a call deeper than the bound goes to
 //!   [`Cfa::unwind`] instead, which either leads on to the error (an over-approximation: the
 //!   error unreachable means the program is safe, at every depth) or blocks (an
-//!   under-approximation: a path to the error is a real one). A run that passes
-//!   [`Cfa::unwind`] is never a counterexample ([`path::from_trace`] rejects it).
+//!   under-approximation: a path to the error is a real one). In the over-approximation, a
+//!   deeper call of a function without effects (one that writes no global, `static` or array
+//!   argument and cannot reach the error, nor can any function it calls) returns an
+//!   arbitrary value instead ([`Nondet::beyond_bound`]): every value it could return is
+//!   covered, and the error stays unreachable only if it is in the program. A run that passes
+//!   [`Cfa::unwind`] or draws such a value is never a counterexample ([`path::from_trace`]
+//!   rejects it).
 //!
 //! Transformations: [`lbe::large_blocks`] merges loop-free regions into single edges
 //! (large-block encoding; remaining locations keep their indices), [`slice::slice`] removes
@@ -95,6 +100,9 @@ pub struct Nondet {
     pub column: Option<u32>,
     /// Whether the value prints as a signed number.
     pub signed: bool,
+    /// The value of a call deeper than the recursion bound of a function without effects
+    /// (see [`Cfa::unwind`]): a run that draws it is not a run of the program.
+    pub beyond_bound: bool,
 }
 
 /// A transition between two locations (see the module documentation for its semantics).
@@ -181,8 +189,15 @@ impl Cfa {
             line,
             column: None,
             signed,
+            beyond_bound: false,
         });
         self.nondets.len() - 1
+    }
+
+    /// Whether recursion was cut at the inlining bound: a call went to [`Cfa::unwind`] or
+    /// returns a value [`Nondet::beyond_bound`].
+    pub fn cuts_recursion(&self) -> bool {
+        self.unwind.is_some() || self.nondets.iter().any(|n| n.beyond_bound)
     }
 
     /// The variable whose state term is `t`, if any.

@@ -52,17 +52,22 @@ pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::
     }
 }
 
-/// [`replay`], for an error path of the program itself: the run must not pass
-/// [`Cfa::unwind`] (a call beyond the recursion bound of the inlining).
+/// [`replay`], for an error path of the program itself: the run must not make a call beyond
+/// the recursion bound of the inlining ([`interp::Run::unwound`]; a run that does is rejected
+/// as such, whether or not it then reaches the error).
 pub fn replay_program(
     cfa: &Cfa,
     drawn: Vec<Value>,
     max_steps: usize,
 ) -> Result<interp::Run, RunError> {
-    let run = replay(cfa, drawn, max_steps)?;
-    match run.unwound(cfa) {
-        true => Err(RunError::BoundExceeded),
-        false => Ok(run),
+    let mut sequence = Sequence::new(cfa, drawn);
+    let run = interp::run(cfa, &mut sequence, max_steps)?;
+    if run.unwound(cfa) {
+        return Err(RunError::BoundExceeded);
+    }
+    match run.reached(cfa) {
+        true => Ok(run),
+        false => Err(RunError::ReplayMisses),
     }
 }
 

@@ -265,7 +265,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         eprintln!("warden: {n}");
     }
     if let (Source::C { cfa, .. }, Answer::Unknown { .. }) = (&model.source, &report.answer) {
-        if cfa.unwind.is_some() {
+        if cfa.cuts_recursion() {
             eprintln!(
                 "warden: recursion was inlined up to {} nested calls of a function",
                 load.recursion.bound
@@ -418,7 +418,7 @@ fn deepen(
     let Source::C { cfa, .. } = &model.source else {
         return None;
     };
-    cfa.unwind?;
+    cfa.cuts_recursion().then_some(())?;
     match answer {
         Answer::Sat(trace) => match counterexample(model, trace, false) {
             Err(InternalError::PathReplay {

@@ -11,7 +11,7 @@
 //! the bound is reported so the caller executes a deeper inlining.
 
 use crate::cfa::interp::{self, Oracle, Run, RunError};
-use crate::cfa::{Cfa, Edge};
+use crate::cfa::{Cfa, Edge, Nondet};
 use crate::wl::{Sort, Value};
 use crate::Budget;
 
@@ -35,19 +35,21 @@ pub enum Execution {
 pub fn execute(cfa: &Cfa, budget: &Budget, max_steps: usize) -> Result<Execution, RunError> {
     let mut oracle = Deterministic {
         asked: false,
+        beyond: false,
         late: false,
         budget,
+        nondets: &cfa.nondets,
         sorts: cfa.nondets.iter().map(|n| cfa.terms.sort(n.term)).collect(),
     };
     let run = interp::run(cfa, &mut oracle, max_steps)?;
     let steps = run.steps.len();
-    Ok(if oracle.asked {
+    Ok(if oracle.beyond || run.unwound(cfa) {
+        Execution::Unwound
+    } else if oracle.asked {
         Execution::Undecided {
             steps,
             reason: "the program draws a nondet value",
         }
-    } else if run.unwound(cfa) {
-        Execution::Unwound
     } else if run.reached(cfa) {
         Execution::Error(run)
     } else if oracle.late || steps == max_steps {
@@ -61,12 +63,15 @@ pub fn execute(cfa: &Cfa, budget: &Budget, max_steps: usize) -> Result<Execution
 }
 
 /// The oracle of a run that must draw nothing: asked for a value, it gives zero and notes
-/// that it was asked (the run is then not the only one, and stops); it also stops the run
-/// when the budget ends.
+/// that it was asked (the run is then not the only one, and stops), or that a call went
+/// deeper than the recursion bound (the value of such a call, [`Nondet::beyond_bound`]); it
+/// also stops the run when the budget ends.
 struct Deterministic<'a> {
     asked: bool,
+    beyond: bool,
     late: bool,
     budget: &'a Budget,
+    nondets: &'a [Nondet],
     sorts: Vec<Sort>,
 }
 
@@ -75,7 +80,10 @@ const CLOCK_EVERY: usize = 4096;
 
 impl Oracle for Deterministic<'_> {
     fn peek(&mut self, _step: usize, nondet: usize, _position: usize) -> Value {
-        self.asked = true;
+        match self.nondets[nondet].beyond_bound {
+            true => self.beyond = true,
+            false => self.asked = true,
+        }
         Value::zero(self.sorts[nondet])
     }
 
@@ -85,7 +93,7 @@ impl Oracle for Deterministic<'_> {
         if step.is_multiple_of(CLOCK_EVERY) && self.budget.expired() {
             self.late = true;
         }
-        self.asked || self.late
+        self.asked || self.beyond || self.late
     }
 }
 

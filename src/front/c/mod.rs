@@ -30,6 +30,7 @@
 //! [`CError::Unsupported`] naming the construct and its line.
 
 mod decl;
+mod effects;
 mod expr;
 pub mod preprocess;
 pub mod spec;

@@ -449,6 +449,9 @@ impl<'a> Translator<'a> {
         let held = self.arguments(args)?;
         let active = self.frames.iter().filter(|fr| fr.name == name).count();
         if active >= self.recursion.bound as usize {
+            if self.recursion.exceeded_is_error && self.without_effects(&name) {
+                return Ok(ret_ty.map(|t| self.beyond_bound(&name, t, span)));
+            }
             self.exceed_recursion_bound()?;
             // What follows is unreachable: any value of the return type does.
             return Ok(ret_ty.map(|t| self.int_const(t, 0)));
@@ -589,6 +592,21 @@ impl<'a> Translator<'a> {
         }))
     }
 
+    /// The value of a call of `name`, a function without effects ([`super::effects`]), deeper
+    /// than the recursion bound, in the over-approximation: any value of its return type
+    /// ([`crate::cfa::Nondet::beyond_bound`]).
+    fn beyond_bound(&mut self, name: &str, ty: IntTy, span: &Span) -> Rv {
+        let line = self.line(span);
+        let what = format!("{name}() beyond the recursion bound");
+        let n = (self.cfa).add_nondet(Sort::Bv(ty.bits), what, line, ty.signed);
+        self.cfa.nondets[n].beyond_bound = true;
+        self.drawn.push(n);
+        Rv {
+            t: self.cfa.nondets[n].term,
+            ty,
+        }
+    }
+
     /// Ends the block with a jump to [`crate::cfa::Cfa::unwind`] (made on first use, with its
     /// edge to the error when exceeding the bound is an error, see [`super::Recursion`]).
     fn exceed_recursion_bound(&mut self) -> R<()> {
@@ -646,11 +664,11 @@ const SITES: u32 = 1 << 16;
 
 /// The C library's assertion-failure functions (glibc's first): a failing `assert` calls one.
 /// They are the error unless a property file names another function.
-const ASSERT_FAILURES: [&str; 3] = ["__assert_fail", "__assert_perror_fail", "__assert"];
+pub(super) const ASSERT_FAILURES: [&str; 3] = ["__assert_fail", "__assert_perror_fail", "__assert"];
 
 impl Translator<'_> {
     /// Whether a call of `name` reaches the error location ([`super::Externs::error`]).
-    fn is_error_call(&self, name: &str) -> bool {
+    pub(super) fn is_error_call(&self, name: &str) -> bool {
         match &self.externs.error {
             Some(f) => f == name,
             None => {
