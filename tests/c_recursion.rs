@@ -233,3 +233,14 @@ int main() { int a[4] = {0, 0, 0, 0}; int n = __VERIFIER_nondet_int(); if (n < 0
         assert_ne!(verdict, "unsat", "{name}: {stderr}");
     }
 }
+
+/// A `void` call beyond the bound that never returns (it ends the program deep down) is not
+/// taken to return: the error after it is unreachable, and never `sat`.
+#[test]
+fn a_cut_void_call_is_no_counterexample() {
+    let body = "extern void abort(void);
+void down(int n) { if (n > 0) down(n - 1); else abort(); }
+int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 50) return 0; down(n); reach_error(); return 0; }";
+    let (verdict, stderr) = check("void_cut", body, "4");
+    assert_ne!(verdict, "sat", "{stderr}");
+}

@@ -1,14 +1,15 @@
 //! Functions without effects: a call of one does nothing but compute its return value.
 //!
 //! A function has no effect of its own when its body writes only its own parameters and
-//! locals (no global, no `static` local, no array or pointer parameter, no `*p` or `&x`) and
-//! calls nothing that can reach the error (the error calls, the assert family, `assert`);
+//! locals (no global, no `static` or `extern` local, no array or pointer parameter, no `*p`
+//! or `&x`) and calls nothing that can reach the error (the error calls, the assert family, `assert`);
 //! it is *without effects* when every function it can call, itself included, has none. A
 //! call of such a function deeper than the recursion bound can then be over-approximated by
 //! an arbitrary return value instead of by the error (see [`crate::cfa::Cfa::unwind`]): what
 //! the call could do to the rest of the run is only its value, and arbitrary values cover it.
-//! `abort`, `exit` and failing assumptions inside the call only cut runs, which the
-//! over-approximation may keep. The test is syntactic and conservative: names are compared,
+//! `abort`, `exit`, failing assumptions and endless recursion inside the call only cut runs,
+//! which the over-approximation may keep (a run that draws such a value is never taken for
+//! a counterexample). The test is syntactic and conservative: names are compared,
 //! so a write to a name that is also a global's counts as an effect even when a local
 //! shadows it.
 
@@ -83,7 +84,8 @@ impl<'ast> Visit<'ast> for Body {
     }
 
     fn visit_storage_class_specifier(&mut self, s: &'ast StorageClassSpecifier, span: &'ast Span) {
-        if *s == StorageClassSpecifier::Static {
+        // A `static` local outlives the call; an `extern` one names a global.
+        if matches!(s, StorageClassSpecifier::Static | StorageClassSpecifier::Extern) {
             self.opaque = true;
         }
         visit::visit_storage_class_specifier(self, s, span);

@@ -450,7 +450,7 @@ impl<'a> Translator<'a> {
         let active = self.frames.iter().filter(|fr| fr.name == name).count();
         if active >= self.recursion.bound as usize {
             if self.recursion.exceeded_is_error && self.without_effects(&name) {
-                return Ok(ret_ty.map(|t| self.beyond_bound(&name, t, span)));
+                return Ok(self.beyond_bound(&name, ret_ty, span));
             }
             self.exceed_recursion_bound()?;
             // What follows is unreachable: any value of the return type does.
@@ -594,17 +594,18 @@ impl<'a> Translator<'a> {
 
     /// The value of a call of `name`, a function without effects ([`super::effects`]), deeper
     /// than the recursion bound, in the over-approximation: any value of its return type
-    /// ([`crate::cfa::Nondet::beyond_bound`]).
-    fn beyond_bound(&mut self, name: &str, ty: IntTy, span: &Span) -> Rv {
+    /// ([`crate::cfa::Nondet::beyond_bound`]). A `void` function draws a bit nothing reads,
+    /// so that a run through the call is still known to have cut it (the real call might
+    /// never return, or end the program).
+    fn beyond_bound(&mut self, name: &str, ty: Option<IntTy>, span: &Span) -> Option<Rv> {
         let line = self.line(span);
         let what = format!("{name}() beyond the recursion bound");
-        let n = (self.cfa).add_nondet(Sort::Bv(ty.bits), what, line, ty.signed);
+        let (bits, signed) = ty.map_or((1, false), |t| (t.bits, t.signed));
+        let n = self.cfa.add_nondet(Sort::Bv(bits), what, line, signed);
         self.cfa.nondets[n].beyond_bound = true;
         self.drawn.push(n);
-        Rv {
-            t: self.cfa.nondets[n].term,
-            ty,
-        }
+        let t = self.cfa.nondets[n].term;
+        ty.map(|ty| Rv { t, ty })
     }
 
     /// Ends the block with a jump to [`crate::cfa::Cfa::unwind`] (made on first use, with its
