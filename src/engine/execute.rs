@@ -23,7 +23,8 @@ pub enum Execution {
     /// The only run ends (`main` returns, `exit` or `abort` is called, or an assumption
     /// fails) after `steps` edges without reaching the error.
     Safe { steps: usize },
-    /// The only run makes a call deeper than the recursion bound.
+    /// The only run makes a call deeper than the recursion bound (it reaches
+    /// [`Cfa::unwind`], or the value of a call cut there, [`Nondet::beyond_bound`]).
     Unwound,
     /// Executing does not decide: the program draws a nondet value (an input, an
     /// uninitialised local) at step `steps`, or its run goes on past the time or the steps

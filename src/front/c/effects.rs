@@ -85,7 +85,10 @@ impl<'ast> Visit<'ast> for Body {
 
     fn visit_storage_class_specifier(&mut self, s: &'ast StorageClassSpecifier, span: &'ast Span) {
         // A `static` local outlives the call; an `extern` one names a global.
-        if matches!(s, StorageClassSpecifier::Static | StorageClassSpecifier::Extern) {
+        if matches!(
+            s,
+            StorageClassSpecifier::Static | StorageClassSpecifier::Extern
+        ) {
             self.opaque = true;
         }
         visit::visit_storage_class_specifier(self, s, span);
