@@ -124,8 +124,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     // whose inlining is too large is retried one above the largest bound translated, and
     // no larger bound is tried again.
     let (mut translated, mut too_large) = (0, u32::MAX);
-    // A C program is first executed (`execute`), once, under the default engine choice.
-    let mut executing = opts.engine == EngineKind::Portfolio && !verilog;
+    // A C program is first executed (`execute`), once, under the default engine choice and
+    // unless a certificate is asked for (an execution proves without an invariant).
+    let mut executing = opts.engine == EngineKind::Portfolio && !verilog && args.cert.is_none();
     let (model, compiled, report, mut executed_path) = loop {
         crate::fault::inject("front");
         let loaded = match verilog {
@@ -310,20 +311,11 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             error_path = found.path;
             written
         }
-        Answer::Unsat(Proof::Invariant(inv)) => match &args.cert {
-            Some(path) => write_certificate(&model, inv, path),
-            None => Ok(()),
+        Answer::Unsat(proof) => match (&args.cert, proof) {
+            (Some(path), Proof::Invariant(inv)) => write_certificate(&model, inv, path),
+            // No execution runs when a certificate is asked for.
+            _ => Ok(()),
         },
-        Answer::Unsat(Proof::Execution { steps }) => {
-            if args.cert.is_some() {
-                eprintln!(
-                    "warden: warning: no certificate written: the program draws no nondet \
-                     value and its one run ends after {steps} steps without the error (no \
-                     invariant was computed)"
-                );
-            }
-            Ok(())
-        }
         Answer::Unknown { depth } => {
             match depth {
                 Some(k) => eprintln!("warden: no counterexample up to depth {k}"),
