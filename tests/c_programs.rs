@@ -250,3 +250,26 @@ fn single_statement_cfas_give_the_same_verdicts() {
         assert_eq!(verdict, c.expected, "{}", c.path.display());
     }
 }
+
+/// Execution runs beside the engines, not before them: a loop of 2^28 - 1 iterations, past
+/// the interpreter's step limit, is proved by a symbolic engine at once.
+#[test]
+fn a_long_deterministic_loop_is_left_to_the_engines() {
+    let p = temp_c(
+        "longloop",
+        "extern void reach_error(void);\nint main() { unsigned i = 0; while (i < 0x0fffffff) i++;\n\
+         if (i != 0x0fffffff) reach_error(); return 0; }\n",
+    );
+    let json = std::env::temp_dir().join(format!("warden-c-{}-longloop.json", std::process::id()));
+    let out = warden(&[
+        "check",
+        p.to_str().unwrap(),
+        "--timeout",
+        "60",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+    let report = std::fs::read_to_string(&json).unwrap();
+    assert!(!report.contains("\"engine\":\"execute\""), "{report}");
+}

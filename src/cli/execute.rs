@@ -1,6 +1,6 @@
 //! `warden check` on a C program that draws no nondet value: its one run is executed
-//! ([`crate::engine::execute`]) before any symbolic engine, with the recursion bound deepened
-//! while the run goes deeper.
+//! ([`crate::engine::execute`]) beside the symbolic engines, with the recursion bound
+//! deepened while the run goes deeper.
 
 use std::time::Instant;
 
@@ -12,57 +12,44 @@ use crate::front::{self, LoadOptions, Model, Source};
 use crate::ts::Trace;
 use crate::Budget;
 
-/// The share of the time left that executing may take (the symbolic engines get the rest
-/// when it does not decide).
-const TIME_SHARE: u32 = 2;
-
-/// What executing a program gave (once per run: the variants' sizes do not matter).
-#[allow(clippy::large_enum_variant)]
-pub(super) enum Executed {
-    /// A decision: the model it was made on (read at the recursion bound the run needed),
-    /// the report, and for an error path the counterexample (the run is its replay).
-    Decided {
-        model: Model,
-        report: Report,
-        found: Option<Counterexample>,
-    },
-    /// No decision: the model as given.
-    Undecided(Model),
+/// A decision by execution: the model it was made on when that is a deeper reading than the
+/// one given (the recursion bound the run needed), the report, and for an error path the
+/// counterexample (the run is its replay).
+pub(super) struct Executed {
+    pub deeper: Option<Model>,
+    pub report: Report,
+    pub found: Option<Counterexample>,
 }
 
 /// Executes the program of `model` (read with `load`, recursion bound 1), and while its run
-/// calls deeper than the bound, the program read again at a deeper bound with shared copies
-/// of the recursive bodies. It does not decide when the program draws a nondet value, the
-/// time or steps run out, or a deeper reading fails.
+/// calls deeper than the bound, the program read again at twice the bound with shared
+/// copies of the recursive bodies. `None` when executing does not decide: the program draws
+/// a nondet value, the steps or the budget run out, or a deeper reading fails.
 pub(super) fn execute_program(
-    model: Model,
+    model: &Model,
     path: &std::path::Path,
     load: &LoadOptions,
     budget: &Budget,
-) -> Executed {
+) -> Option<Executed> {
     let start = Instant::now();
-    let share = match budget.remaining() {
-        Some(left) => budget.child_for(left / TIME_SHARE),
-        None => budget.child(),
-    };
     let mut deeper: Option<Model> = None;
     let mut read = load.clone();
     loop {
-        let current = deeper.as_ref().unwrap_or(&model);
+        let current = deeper.as_ref().unwrap_or(model);
         let Source::C { cfa, .. } = &current.source else {
-            return Executed::Undecided(model);
+            return None;
         };
-        let outcome = match execute(cfa, &share, cfa::path::PROGRAM_STEPS) {
+        let outcome = match execute(cfa, budget, cfa::path::PROGRAM_STEPS) {
             Ok(o) => o,
             Err(e) => {
                 crate::log::info(1, format_args!("execution stopped: {e}"));
-                return Executed::Undecided(model);
+                return None;
             }
         };
         let (answer, found, steps) = match outcome {
             Execution::Undecided { steps, reason } => {
                 crate::log::info(1, format_args!("execution: {reason} (step {steps})"));
-                return Executed::Undecided(model);
+                return None;
             }
             Execution::Unwound => {
                 read.recursion = front::c::Recursion {
@@ -77,9 +64,9 @@ pub(super) fn execute_program(
                         read.recursion.bound
                     ),
                 );
-                match front::load_with(path, &read, &share) {
-                    Ok(m) if !share.expired() => deeper = Some(m),
-                    _ => return Executed::Undecided(model),
+                match front::load_with(path, &read, budget) {
+                    Ok(m) if !budget.expired() => deeper = Some(m),
+                    _ => return None,
                 }
                 continue;
             }
@@ -98,11 +85,11 @@ pub(super) fn execute_program(
             time: start.elapsed(),
             note: None,
         };
-        return Executed::Decided {
-            model: deeper.unwrap_or(model),
+        return Some(Executed {
+            deeper,
             report,
             found,
-        };
+        });
     }
 }
 

@@ -159,17 +159,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         }
         // Kept for the whole run (replay, invariant check, witness), never built on again.
         model.ts.aig.compact();
-        if executing && matches!(model.source, Source::C { .. }) {
-            executing = false;
-            match execute::execute_program(model, &args.model, &load, &budget) {
-                execute::Executed::Decided {
-                    model,
-                    report,
-                    found,
-                } => break (model, compiled, report, found),
-                execute::Executed::Undecided(back) => model = back,
-            }
-        }
         if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
             // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
             eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
@@ -199,27 +188,63 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
             return properties::run(&args, &model, clocks, &opts, &budget, print_witness);
         }
-        let result = match (&model.source, opts.engine) {
-            // The CFA whose encoding `model.ts` is: invariants speak of its locations.
-            (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
-                check::run_cfa(blocks, &model.ts, bits, &opts, &budget)
+        // A C program is executed beside the engines in the first round (`execute`): the
+        // first of the two to decide stops the other.
+        let execute_now =
+            std::mem::take(&mut executing) && matches!(model.source, Source::C { .. });
+        let (exec_budget, engines_budget) = (budget.child(), budget.child());
+        let (result, executed) = std::thread::scope(|scope| {
+            let execution = execute_now.then(|| {
+                scope.spawn(|| {
+                    let e = execute::execute_program(&model, &args.model, &load, &exec_budget);
+                    if e.is_some() {
+                        engines_budget.stop();
+                    }
+                    e
+                })
+            });
+            let result = match (&model.source, opts.engine) {
+                // The CFA whose encoding `model.ts` is: invariants speak of its locations.
+                (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
+                    check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget)
+                }
+                _ => {
+                    // The SMT engine checks the word-level model: alone, or as the worker of a
+                    // portfolio on a BTOR2 model whose counterexamples it can bring down to the
+                    // bit level (no lazy arrays).
+                    let smt = match (&model.source, opts.engine) {
+                        (_, EngineKind::Smt) => words,
+                        (Source::Btor2 { bits, .. }, EngineKind::Portfolio) if !bits.is_lazy() => {
+                            words
+                        }
+                        _ => None,
+                    };
+                    let smt = smt.map(|(m, b)| Words {
+                        model: Arc::new(m.clone()),
+                        bits: Arc::new(b.clone()),
+                    });
+                    check::run_with(&model.ts, smt.as_ref(), &opts, &engines_budget)
+                }
+            };
+            // An answer that stands ends the execution; one that a deeper inlining or the exact
+            // runs of lazy arrays may overturn (see `deepen`, `drop_spurious`) waits for it.
+            let stands = match &result {
+                Ok(r) => match &r.answer {
+                    Answer::Unsat(_) => true,
+                    Answer::Sat(_) => !model.is_abstract() && !cuts_recursion(&model),
+                    Answer::Unknown { .. } => false,
+                },
+                Err(_) => true,
+            };
+            if stands {
+                exec_budget.stop();
             }
-            _ => {
-                // The SMT engine checks the word-level model: alone, or as the worker of a
-                // portfolio on a BTOR2 model whose counterexamples it can bring down to the
-                // bit level (no lazy arrays).
-                let smt = match (&model.source, opts.engine) {
-                    (_, EngineKind::Smt) => words,
-                    (Source::Btor2 { bits, .. }, EngineKind::Portfolio) if !bits.is_lazy() => words,
-                    _ => None,
-                };
-                let smt = smt.map(|(m, b)| Words {
-                    model: Arc::new(m.clone()),
-                    bits: Arc::new(b.clone()),
-                });
-                check::run_with(&model.ts, smt.as_ref(), &opts, &budget)
-            }
-        };
+            let executed = execution.and_then(|h| h.join().ok().flatten());
+            (result, executed)
+        });
+        if let Some(e) = executed {
+            break (e.deeper.unwrap_or(model), compiled, e.report, e.found);
+        }
         let mut report = match result {
             Ok(r) => r,
             Err(e) => {
@@ -394,6 +419,11 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
     };
 }
 
+/// Whether `model` is a C program whose recursion was cut at the inlining bound.
+fn cuts_recursion(model: &Model) -> bool {
+    matches!(&model.source, Source::C { cfa, .. } if cfa.cuts_recursion())
+}
+
 /// What to check next after `answer` on `model` read with recursion inlined as `recursion`
 /// says, if the answer does not decide (see [`front::c::Recursion`]): an error path through a
 /// call beyond the bound is checked again with such calls cut (does a real error path exist
@@ -407,10 +437,7 @@ fn deepen(
     answer: &Answer,
     recursion: front::c::Recursion,
 ) -> Option<front::c::Recursion> {
-    let Source::C { cfa, .. } = &model.source else {
-        return None;
-    };
-    cfa.cuts_recursion().then_some(())?;
+    cuts_recursion(model).then_some(())?;
     match answer {
         Answer::Sat(trace) => match counterexample(model, trace, false) {
             Err(InternalError::PathReplay {
