@@ -156,7 +156,8 @@ impl Run {
 }
 
 /// Executes `cfa` from its entry for at most `max_steps` edges, stopping at the error, where
-/// no edge is enabled, or where the oracle says so. Two enabled edges at once break the CFA's contract: an error.
+/// no edge is enabled, or where the oracle says so. Two enabled edges at once break the
+/// CFA's contract: an error.
 pub fn run(cfa: &Cfa, oracle: &mut dyn Oracle, max_steps: usize) -> Result<Run, RunError> {
     let outgoing = cfa.outgoing();
     let mut vars: Vec<Value> = cfa.vars.iter().map(|v| Value::zero(v.sort)).collect();

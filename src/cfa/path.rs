@@ -44,12 +44,7 @@ pub const PROGRAM_STEPS: usize = 10_000_000;
 /// Runs `cfa` on the nondet values `drawn` (in drawing order); the run must reach the error
 /// within `max_steps` edges.
 pub fn replay(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, RunError> {
-    let mut sequence = Sequence::new(cfa, drawn);
-    let run = interp::run(cfa, &mut sequence, max_steps)?;
-    match run.reached(cfa) {
-        true => Ok(run),
-        false => Err(RunError::ReplayMisses),
-    }
+    reaching(run_drawn(cfa, drawn, max_steps)?, cfa)
 }
 
 /// [`replay`], for an error path of the program itself: the run must not make a call beyond
@@ -60,11 +55,19 @@ pub fn replay_program(
     drawn: Vec<Value>,
     max_steps: usize,
 ) -> Result<interp::Run, RunError> {
-    let mut sequence = Sequence::new(cfa, drawn);
-    let run = interp::run(cfa, &mut sequence, max_steps)?;
+    let run = run_drawn(cfa, drawn, max_steps)?;
     if run.unwound(cfa) {
         return Err(RunError::BoundExceeded);
     }
+    reaching(run, cfa)
+}
+
+fn run_drawn(cfa: &Cfa, drawn: Vec<Value>, max_steps: usize) -> Result<interp::Run, RunError> {
+    interp::run(cfa, &mut Sequence::new(cfa, drawn), max_steps)
+}
+
+/// `run`, if it reached the error.
+fn reaching(run: interp::Run, cfa: &Cfa) -> Result<interp::Run, RunError> {
     match run.reached(cfa) {
         true => Ok(run),
         false => Err(RunError::ReplayMisses),

@@ -98,11 +98,7 @@ fn counterexample(model: &Model, path: ErrorPath) -> Counterexample {
     let Source::C { cfa, read_with, .. } = &model.source else {
         unreachable!("executed programs are C programs")
     };
-    Counterexample {
-        text: read_with.witness_line() + &cfa::path::write(cfa, &path),
-        waveform: None,
-        path: Some(path),
-    }
+    Counterexample::of_program(read_with, cfa, path, None)
 }
 
 /// The trace of the encoded system that the run is: its initial state, and one frame per

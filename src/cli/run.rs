@@ -437,7 +437,9 @@ fn deepen(
     answer: &Answer,
     recursion: front::c::Recursion,
 ) -> Option<front::c::Recursion> {
-    cuts_recursion(model).then_some(())?;
+    if !cuts_recursion(model) {
+        return None;
+    }
     match answer {
         Answer::Sat(trace) => match counterexample(model, trace, false) {
             Err(InternalError::PathReplay {
@@ -466,6 +468,23 @@ pub(super) struct Counterexample {
     pub waveform: Option<String>,
     /// For a C program, the error path the trace takes (replayed by the CFA interpreter).
     pub path: Option<cfa::path::ErrorPath>,
+}
+
+impl Counterexample {
+    /// A C program's error path in `cfa`, read with `read_with`: the options line, then the
+    /// path.
+    pub fn of_program(
+        read_with: &front::LoadOptions,
+        cfa: &cfa::Cfa,
+        path: cfa::path::ErrorPath,
+        waveform: Option<String>,
+    ) -> Counterexample {
+        Counterexample {
+            text: read_with.witness_line() + &cfa::path::write(cfa, &path),
+            waveform,
+            path: Some(path),
+        }
+    }
 }
 
 /// The witness text of a counterexample in the model's own format, and its waveform when
@@ -516,11 +535,9 @@ pub(super) fn counterexample(
                 true => Some(witness::vcd::write_words(words, &lifted)?),
                 false => None,
             };
-            Ok(Counterexample {
-                text: read_with.witness_line() + &cfa::path::write(program, &path),
-                waveform,
-                path: Some(path),
-            })
+            Ok(Counterexample::of_program(
+                read_with, program, path, waveform,
+            ))
         }
     }
 }

@@ -11,8 +11,8 @@
 //! the bound is reported so the caller executes a deeper inlining.
 
 use crate::cfa::interp::{self, Oracle, Run, RunError};
-use crate::cfa::{Cfa, Edge, Nondet};
-use crate::wl::{Sort, Value};
+use crate::cfa::{Cfa, Edge};
+use crate::wl::Value;
 use crate::Budget;
 
 /// What executing a program found.
@@ -24,7 +24,7 @@ pub enum Execution {
     /// fails) after `steps` edges without reaching the error.
     Safe { steps: usize },
     /// The only run makes a call deeper than the recursion bound (it reaches
-    /// [`Cfa::unwind`], or the value of a call cut there, [`Nondet::beyond_bound`]).
+    /// [`Cfa::unwind`], or the value of a call cut there, [`crate::cfa::Nondet::beyond_bound`]).
     Unwound,
     /// Executing does not decide: the program draws a nondet value (an input, an
     /// uninitialised local) at step `steps`, or its run goes on past the time or the steps
@@ -39,8 +39,7 @@ pub fn execute(cfa: &Cfa, budget: &Budget, max_steps: usize) -> Result<Execution
         beyond: false,
         late: false,
         budget,
-        nondets: &cfa.nondets,
-        sorts: cfa.nondets.iter().map(|n| cfa.terms.sort(n.term)).collect(),
+        cfa,
     };
     let run = interp::run(cfa, &mut oracle, max_steps)?;
     let steps = run.steps.len();
@@ -65,15 +64,15 @@ pub fn execute(cfa: &Cfa, budget: &Budget, max_steps: usize) -> Result<Execution
 
 /// The oracle of a run that must draw nothing: asked for a value, it gives zero and notes
 /// that it was asked (the run is then not the only one, and stops), or that a call went
-/// deeper than the recursion bound (the value of such a call, [`Nondet::beyond_bound`]); it
+/// deeper than the recursion bound (the value of such a call,
+/// [`crate::cfa::Nondet::beyond_bound`]); it
 /// also stops the run when the budget ends.
 struct Deterministic<'a> {
     asked: bool,
     beyond: bool,
     late: bool,
     budget: &'a Budget,
-    nondets: &'a [Nondet],
-    sorts: Vec<Sort>,
+    cfa: &'a Cfa,
 }
 
 /// Steps between two looks at the budget.
@@ -81,11 +80,12 @@ const CLOCK_EVERY: usize = 4096;
 
 impl Oracle for Deterministic<'_> {
     fn peek(&mut self, _step: usize, nondet: usize, _position: usize) -> Value {
-        match self.nondets[nondet].beyond_bound {
+        let source = &self.cfa.nondets[nondet];
+        match source.beyond_bound {
             true => self.beyond = true,
             false => self.asked = true,
         }
-        Value::zero(self.sorts[nondet])
+        Value::zero(self.cfa.terms.sort(source.term))
     }
 
     fn commit(&mut self, _step: usize, _edge: &Edge) {}

@@ -33,6 +33,7 @@ mod decl;
 mod effects;
 mod expr;
 pub mod preprocess;
+mod recursion;
 pub mod spec;
 mod stmt;
 mod tail;
@@ -133,7 +134,7 @@ pub struct Externs {
 /// same either way. `warden check` deepens the bound until one of the two answers decides.
 ///
 /// With `shared`, the recursive calls made with the same chain of active calls run one shared
-/// copy of the body ([`stmt::SharedCall`]): the CFA grows linearly with the bound instead of
+/// copy of the body ([`recursion::SharedCall`]): the CFA grows linearly with the bound instead of
 /// exponentially, for executing programs that recurse deep ([`crate::engine::execute`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Recursion {
@@ -290,7 +291,7 @@ struct Translator<'a> {
     /// calls of its function are active), reused by every inlining at that level.
     decl_vars: HashMap<(usize, u32), VarId>,
     /// The shared copies of recursive bodies, by the chain of active calls they run in.
-    shared: HashMap<Vec<(String, bool)>, stmt::SharedCall>,
+    shared: HashMap<Vec<(String, bool)>, recursion::SharedCall>,
     /// The variable and type of each `static` local, by the source offset of its declarator:
     /// one variable for every call, initialised at the program's start.
     statics: HashMap<usize, (VarId, CType)>,
