@@ -17,8 +17,8 @@ use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::reach::Reach;
 use crate::engine::{
-    bmc::Bmc,
     bmc::BmcOptions,
+    bmc::{Bmc, Bounded},
     ic3::{Ic3, Ic3Options},
     kind::Kind,
     portfolio::Portfolio,
@@ -27,6 +27,7 @@ use crate::engine::{
 };
 use crate::error::InternalError;
 use crate::prep::{preprocess, PrepOptions};
+use crate::sat::SatResult;
 use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
@@ -94,6 +95,12 @@ pub struct Options {
     /// The time the SMT engine may spend translating frames and solving (`None`: all it
     /// gets; a portfolio limits its SMT worker, [`PORTFOLIO_SMT_LIMIT`]).
     pub smt_limit: Option<Duration>,
+    /// A bound on the length of every counterexample of the checked system, where one is
+    /// known (a C program none of whose paths to the error loops,
+    /// [`crate::cfa::depth::longest_error_path`]): BMC of the original system up to it runs
+    /// beside the engine (a portfolio gives it one of its `jobs`) and decides alone
+    /// ([`Proof::Bounded`]).
+    pub complete_depth: Option<usize>,
 }
 
 impl Options {
@@ -110,6 +117,7 @@ impl Options {
             prep: PrepOptions::default(),
             mem_limit: None,
             smt_limit: None,
+            complete_depth: None,
         }
     }
 
@@ -149,6 +157,9 @@ pub enum Proof {
     /// The program draws no nondet value, so it has one run, and the CFA interpreter ran it
     /// to its end, `steps` edges, without reaching the error ([`crate::engine::execute`]).
     Execution { steps: usize },
+    /// No counterexample has more than `depth` transitions ([`Options::complete_depth`]), and
+    /// BMC of the original system found none of `depth` transitions or fewer.
+    Bounded { depth: usize },
 }
 
 /// The answer plus what it cost.
@@ -271,11 +282,82 @@ pub fn run_with(
         lowering: Arc::new(crate::wl::Lowering::new(ts)),
         restore: restore.clone(),
     });
-    let mut engine = build(reduced, opts, &LemmaPool::new(), context.as_ref());
+    let bound = opts
+        .complete_depth
+        .filter(|_| opts.engine != EngineKind::Smt);
+    let engine_opts = Options {
+        jobs: opts
+            .jobs
+            .saturating_sub(usize::from(bound.is_some()))
+            .max(1),
+        ..opts.clone()
+    };
+    let mut engine = build(reduced, &engine_opts, &LemmaPool::new(), context.as_ref());
     crate::fault::inject(engine.name());
-    let verdict = engine.check(reduced, budget);
-    let answer = verify(ts, reduced, &restore, verdict, engine.name(), budget)?;
-    Ok(Report::of(answer, &*engine, start))
+    let (engine_budget, bound_budget) = (budget.child(), budget.child());
+    let (verdict, bounded) = std::thread::scope(|s| {
+        let (engine_budget, bound_budget) = (&engine_budget, &bound_budget);
+        let bounded = bound.map(|d| {
+            s.spawn(move || {
+                let found = bmc_to(ts, d, bound_budget);
+                if found.is_some() {
+                    engine_budget.stop();
+                }
+                found
+            })
+        });
+        let verdict = engine.check(reduced, engine_budget);
+        if !matches!(verdict, Verdict::Unknown { .. }) {
+            bound_budget.stop();
+        }
+        let bounded = bounded.and_then(|h| h.join().expect("BMC to the bound does not panic"));
+        (verdict, bounded)
+    });
+    let decided = bounded.is_some();
+    let answer = match bounded {
+        // Found on `ts` itself: the trace is replayed there.
+        Some(Verdict::Unsafe(t)) => {
+            let identity = Restore::identity(ts);
+            verify(ts, ts, &identity, Verdict::Unsafe(t), BOUNDED_BMC, budget)?
+        }
+        Some(_) => Answer::Unsat(Proof::Bounded {
+            depth: bound.expect("a bounded answer has its bound"),
+        }),
+        None => verify(ts, reduced, &restore, verdict, engine.name(), budget)?,
+    };
+    let mut report = Report::of(answer, &*engine, start);
+    if decided {
+        report.engine = BOUNDED_BMC;
+    }
+    Ok(report)
+}
+
+/// The name reported for BMC up to [`Options::complete_depth`] when it decided.
+const BOUNDED_BMC: &str = "bmc-bound";
+
+/// BMC of `ts` up to `bound`, the length of its longest counterexample
+/// ([`Options::complete_depth`]): its counterexample, or `Unknown` at the bound once every
+/// depth up to it is clean (the property holds); `None` when it was stopped first. It checks
+/// the original system, not the reduced one, so that the proof trusts no preprocessing.
+fn bmc_to(ts: &TransitionSystem, bound: usize, budget: &Budget) -> Option<Verdict> {
+    let start = Instant::now();
+    let mut frames = Bounded::new(ts, budget);
+    for k in 0..=bound {
+        match frames.check(k) {
+            SatResult::Sat => return Some(Verdict::Unsafe(frames.trace(k))),
+            SatResult::Unsat => {}
+            SatResult::Interrupted => return None,
+        }
+    }
+    crate::log::info(
+        1,
+        format_args!(
+            "bmc: no counterexample within the bound {bound} (the longest path to the error), \
+             {:.2} s",
+            start.elapsed().as_secs_f64()
+        ),
+    );
+    Some(Verdict::Unknown { depth: Some(bound) })
 }
 
 /// IC3 on `ts` as [`run`] runs it, offered `carried` (clauses over the latches of `ts`,

@@ -7,7 +7,7 @@ mod common;
 use common::warden;
 
 use warden::cfa::{self, interp};
-use warden::check::{self, Answer, EngineKind, Options};
+use warden::check::{self, Answer, EngineKind, Options, Proof};
 use warden::front::{self, Source};
 use warden::{wl, Budget};
 
@@ -272,4 +272,94 @@ fn a_long_deterministic_loop_is_left_to_the_engines() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
     let report = std::fs::read_to_string(&json).unwrap();
     assert!(!report.contains("\"engine\":\"execute\""), "{report}");
+}
+
+/// A program none of whose paths to the error loops is decided by BMC up to its longest
+/// path, beside an engine that alone would stop at depth 0: a bug with a counterexample that
+/// replays, a correct program with [`Proof::Bounded`] at the bound.
+#[test]
+fn bmc_to_the_longest_path_decides_a_loop_free_program() {
+    let body = "extern void reach_error(void); extern int __VERIFIER_nondet_int(void);\n\
+                int main() { int x = __VERIFIER_nondet_int(); int y;\n\
+                if (x > 0) { y = x; } else { y = -x; }\n";
+    for (name, tail, sat) in [
+        ("absbug", "if (y < 0) reach_error(); return 0; }\n", true),
+        (
+            "absok",
+            "if (x != -2147483647 - 1 && y < 0) reach_error(); return 0; }\n",
+            false,
+        ),
+    ] {
+        let p = temp_c(name, &format!("{body}{tail}"));
+        let model = front::load(&p).unwrap();
+        let Source::C {
+            cfa,
+            blocks,
+            model: words,
+            bits,
+            ..
+        } = &model.source
+        else {
+            panic!("not C")
+        };
+        let bound = cfa::depth::longest_error_path(blocks).expect("no loop");
+        assert!(bound >= 1, "{name}: {bound}");
+        let opts = Options {
+            max_depth: Some(0),
+            complete_depth: Some(bound),
+            ..Options::new(EngineKind::Bmc)
+        };
+        let budget = Budget::new(Some(std::time::Duration::from_secs(60)));
+        let report = check::run(&model.ts, &opts, &budget).unwrap();
+        assert_eq!(report.engine, "bmc-bound", "{name}");
+        match (report.answer, sat) {
+            (Answer::Sat(trace), true) => {
+                let lifted = wl::lift_trace(words, bits, &model.ts, &trace);
+                let path = cfa::path::from_trace(cfa, blocks, &lifted).unwrap();
+                let values = cfa::path::parse_values(cfa, &cfa::path::write(cfa, &path)).unwrap();
+                let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
+                assert!(run.reached(cfa), "{name}");
+            }
+            (Answer::Unsat(Proof::Bounded { depth }), false) => assert_eq!(depth, bound),
+            (a, _) => panic!("{name}: {a:?}"),
+        }
+    }
+    // A loop on the way to the error leaves counterexamples unbounded.
+    let p = temp_c(
+        "loopbound",
+        "extern void reach_error(void);\nint main() { unsigned i = 0; while (i < 10) i++;\n\
+         if (i != 10) reach_error(); return 0; }\n",
+    );
+    let model = front::load(&p).unwrap();
+    let Source::C { blocks, .. } = &model.source else {
+        panic!("not C")
+    };
+    assert_eq!(cfa::depth::longest_error_path(blocks), None);
+}
+
+/// On the command line BMC alone proves a loop-free program correct (it never did before
+/// the bound: BMC finds counterexamples only).
+#[test]
+fn check_with_bmc_proves_a_loop_free_program() {
+    let p = temp_c(
+        "bmcproves",
+        "extern void reach_error(void); extern int __VERIFIER_nondet_int(void);\n\
+         int main() { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int();\n\
+         if (a < 0 || a > 10 || b < 0 || b > 10) return 0;\n\
+         if (a + b > 20) reach_error(); return 0; }\n",
+    );
+    let json = std::env::temp_dir().join(format!("warden-c-{}-bmcproves.json", std::process::id()));
+    let out = warden(&[
+        "check",
+        p.to_str().unwrap(),
+        "--engine",
+        "bmc",
+        "--timeout",
+        "60",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+    let report = std::fs::read_to_string(&json).unwrap();
+    assert!(report.contains("\"engine\":\"bmc-bound\""), "{report}");
 }

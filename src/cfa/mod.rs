@@ -34,8 +34,10 @@
 //! assignments that cannot influence reaching the error (cone of influence).
 //! [`encode::encode`] turns a CFA into a word-level transition system for the engines;
 //! [`interp`] executes a CFA concretely and [`path`] turns an engine's counterexample into a
-//! replayed error path of the original CFA.
+//! replayed error path of the original CFA. [`depth::longest_error_path`] bounds the length of
+//! every counterexample of a CFA whose paths to the error do not loop.
 
+pub mod depth;
 pub mod encode;
 pub mod interp;
 pub mod lbe;

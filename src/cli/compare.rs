@@ -290,6 +290,9 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
         Answer::Unsat(Proof::Execution { steps }) => {
             Checked::Passed(format!("the only run ends after {steps} steps"))
         }
+        Answer::Unsat(Proof::Bounded { depth }) => Checked::Passed(format!(
+            "no counterexample within {depth} steps, the longest path to the error"
+        )),
         Answer::Unknown { .. } => Checked::Unchecked(report.note.clone().unwrap_or_default()),
     };
     Outcome {

@@ -118,6 +118,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
         smt_limit: None,
+        complete_depth: None,
     };
     // A C program with recursion is checked at deeper and deeper inlining bounds until an
     // answer decides (see `deepen`); any other model is loaded and checked once. A bound
@@ -223,6 +224,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                         model: Arc::new(m.clone()),
                         bits: Arc::new(b.clone()),
                     });
+                    let opts = Options {
+                        complete_depth: complete_depth(&model, args.cert.is_some()),
+                        ..opts.clone()
+                    };
                     check::run_with(&model.ts, smt.as_ref(), &opts, &engines_budget)
                 }
             };
@@ -417,6 +422,15 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
         }
         _ => Answer::Unknown { depth: None },
     };
+}
+
+/// The bound on counterexamples of a C program none of whose paths to the error loops
+/// ([`crate::cfa::depth`]), unless a certificate is asked for (a bounded proof has none).
+fn complete_depth(model: &Model, certificate: bool) -> Option<usize> {
+    match &model.source {
+        Source::C { blocks, .. } if !certificate => crate::cfa::depth::longest_error_path(blocks),
+        _ => None,
+    }
 }
 
 /// Whether `model` is a C program whose recursion was cut at the inlining bound.

@@ -414,6 +414,10 @@ fn load_c(
     cfa::slice::slice(&mut blocks);
     if !options.single_blocks {
         cfa::lbe::large_blocks(&mut blocks);
+        // Inside a block a variable's value flows into the guards by substitution: one read
+        // only within its block is no longer read, and its assignments go (a straight-line
+        // constraint program keeps none: 4.4 M gates of SV-COMP's Haystacks-09 fall to 0.7 M).
+        cfa::slice::slice(&mut blocks);
     }
     let model =
         cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
