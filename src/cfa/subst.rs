@@ -1,6 +1,6 @@
 //! Substitution of terms for terms in the CFA's term store (how edges are composed).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::wl::{Model, Op, TermId};
 
@@ -10,8 +10,8 @@ use crate::wl::{Model, Op, TermId};
 pub(crate) fn substitute(
     model: &mut Model,
     t: TermId,
-    map: &HashMap<TermId, TermId>,
-    memo: &mut HashMap<TermId, TermId>,
+    map: &FxHashMap<TermId, TermId>,
+    memo: &mut FxHashMap<TermId, TermId>,
 ) -> TermId {
     if let Some(&r) = map.get(&t).or_else(|| memo.get(&t)) {
         return r;
