@@ -245,3 +245,73 @@ fn other_properties_are_unsupported_and_bad_files_are_input_errors() {
     let out = warden(&["check", &program, "--witness-format", "svcomp"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The loop invariant of a proof by IC3 names the loop's variables and holds in the program
+/// compiled by gcc: checked before every test of the loop condition on random runs.
+#[test]
+fn loop_invariants_of_a_proof_hold_in_the_compiled_program() {
+    let text = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+                int main() {\n  int x = 0;\n  int n = __VERIFIER_nondet_int();\n  \
+                while (__VERIFIER_nondet_int()) {\n    x = 1 - x;\n  }\n  \
+                if (x != 0 && x != 1) reach_error();\n  return n - n;\n}\n";
+    let program = scratch_file("svcomp", "toggle.c");
+    std::fs::write(&program, text).unwrap();
+    let witness = scratch_file("svcomp", "toggle.yml");
+    let out = warden(&[
+        "check".as_ref(),
+        program.as_os_str(),
+        "--engine".as_ref(),
+        "ic3".as_ref(),
+        "--witness-format".as_ref(),
+        "svcomp".as_ref(),
+        "--witness".as_ref(),
+        witness.as_os_str(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+    let yaml: Yaml = serde_yaml::from_str(&std::fs::read_to_string(&witness).unwrap()).unwrap();
+    let e = entry(&yaml, "invariant_set", &program, "reach_error");
+    let content = e["content"].as_sequence().expect("content");
+    assert_eq!(content.len(), 1, "{content:?}");
+    let inv = &content[0]["invariant"];
+    assert_eq!(inv["type"].as_str(), Some("loop_invariant"));
+    assert_eq!(inv["format"].as_str(), Some("c_expression"));
+    assert_eq!(inv["location"]["line"].as_u64(), Some(6));
+    assert_eq!(inv["location"]["column"].as_u64(), Some(3));
+    assert_eq!(inv["location"]["function"].as_str(), Some("main"));
+    let value = inv["value"].as_str().unwrap();
+    assert!(value.contains('x'), "{value}");
+    // The invariant, evaluated before each test of the loop condition, in the compiled
+    // program on random inputs: a false one aborts.
+    let checked = text
+        .replace(
+            "while (__VERIFIER_nondet_int())",
+            &format!("while (({value}) ? __VERIFIER_nondet_int() : (abort(), 0))"),
+        )
+        .replace(
+            "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n",
+            "#include <stdlib.h>\nvoid reach_error(void) { abort(); }\n\
+             int __VERIFIER_nondet_int(void) { return rand() % 4; }\n\
+             __attribute__((constructor)) static void seed(void) { srand(atoi(getenv(\"SEED\"))); }\n",
+        );
+    let source = scratch_file("svcomp", "toggle_checked.c");
+    std::fs::write(&source, checked).unwrap();
+    let binary = scratch_file("svcomp", "toggle_checked");
+    let gcc = std::process::Command::new("gcc")
+        .arg(&source)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .expect("gcc runs");
+    assert!(
+        gcc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gcc.stderr)
+    );
+    for seed in 0..20 {
+        let run = std::process::Command::new(&binary)
+            .env("SEED", seed.to_string())
+            .status()
+            .unwrap();
+        assert!(run.success(), "the loop invariant {value} failed");
+    }
+}

@@ -124,6 +124,21 @@ pub struct Edge {
     pub lines: Vec<u32>,
 }
 
+/// The head of a `while` or `for` loop as the source writes it: the location before every
+/// test of the loop condition, where SV-COMP's loop invariants hold
+/// ([`crate::witness::loop_invariants`]).
+#[derive(Clone, Debug)]
+pub struct LoopHead {
+    pub loc: Loc,
+    /// Where the loop statement starts (1-based line and column).
+    pub line: u32,
+    pub column: u32,
+    /// The function whose body has the loop (inlined: one head per copy).
+    pub function: String,
+    /// The scalar variables in scope at the loop, by the names the source uses there.
+    pub visible: Vec<(String, VarId)>,
+}
+
 /// A control-flow automaton with its term store (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Cfa {
@@ -139,6 +154,8 @@ pub struct Cfa {
     /// Where calls deeper than the recursion bound of the inlining go, if any was cut (see
     /// the module documentation).
     pub unwind: Option<Loc>,
+    /// The heads of the program's `while` and `for` loops.
+    pub loop_heads: Vec<LoopHead>,
 }
 
 impl Default for Cfa {
@@ -160,6 +177,7 @@ impl Cfa {
             error: Loc(1),
             exit: Loc(2),
             unwind: None,
+            loop_heads: Vec::new(),
         }
     }
 

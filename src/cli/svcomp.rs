@@ -7,10 +7,11 @@ use std::path::Path;
 use super::files::write_file;
 use super::stdout::print_verdict;
 use crate::cfa::path::ErrorPath;
-use crate::check::Answer;
+use crate::check::{Answer, Proof};
 use crate::error::ExitCode;
 use crate::front::c::spec::{Spec, SpecError};
 use crate::front::{Model, Source};
+use crate::witness::loop_invariants::loop_invariants;
 use crate::witness::svcomp::{self, Task};
 
 /// The property of `--spec FILE`. A file that cannot be read or parsed is an input error
@@ -77,7 +78,18 @@ pub(super) fn write_witness(
             let found = found.expect("a C program's counterexample has its error path");
             svcomp::violation(cfa, found, &task)
         }
-        Answer::Unsat(_) => svcomp::correctness(&task),
+        Answer::Unsat(proof) => {
+            let invariants = match (proof, &model.source) {
+                (
+                    Proof::Invariant(inv),
+                    Source::C {
+                        cfa, blocks, bits, ..
+                    },
+                ) => loop_invariants(cfa, blocks, bits, inv),
+                _ => Vec::new(),
+            };
+            svcomp::correctness(&task, &invariants)
+        }
         Answer::Unknown { .. } => return Ok(()),
     };
     write_file(Some(path), text.as_bytes())

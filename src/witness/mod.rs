@@ -1,8 +1,9 @@
 //! Counterexample output: the AIGER witness format, VCD waveforms, a per-cycle table with the
 //! model's names, Yosys witnesses for Verilog designs, and SV-COMP's YAML witnesses for C
-//! programs.
+//! programs (with the loop invariants of a proof, [`loop_invariants`]).
 
 pub mod aiger;
+pub mod loop_invariants;
 pub mod svcomp;
 pub mod table;
 pub mod vcd;

@@ -7,10 +7,11 @@
 //!   parenthesis), and a `target` waypoint at the error call. Values the path gives
 //!   uninitialised locals have no waypoint: the format has none for them, and a validator
 //!   explores them.
-//! - An `unsat` answer becomes an `invariant_set` with no invariants: warden's invariants
-//!   are over the bits of the encoded program (control location and variable bits, of
-//!   inlined copies of functions too), which no C expression at a source location states
-//!   in general, so the witness claims correctness and leaves the proof to the validator.
+//! - An `unsat` answer becomes an `invariant_set` of `loop_invariant`s: what the proof's
+//!   invariant says at each loop head in C ([`super::loop_invariants`]), possibly none (a
+//!   proof without an invariant, by execution or by BMC to the longest path; conjuncts C
+//!   cannot state at the loop), which claims correctness and leaves the proof to the
+//!   validator.
 //!
 //! Every entry names its task: the program file and its SHA-256, the property and the
 //! data model.
@@ -19,6 +20,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
+use super::loop_invariants::LoopInvariant;
 use crate::cfa::path::{decimal, ErrorPath};
 use crate::cfa::Cfa;
 use crate::wl::Value;
@@ -65,9 +67,27 @@ pub fn violation(cfa: &Cfa, path: &ErrorPath, task: &Task) -> String {
     out
 }
 
-/// The correctness witness of a program proved safe (no invariants, see the module doc).
-pub fn correctness(task: &Task) -> String {
-    header("invariant_set", task) + "  content: []\n"
+/// The correctness witness of a program proved safe, with the loop invariants the proof
+/// gave.
+pub fn correctness(task: &Task, invariants: &[LoopInvariant]) -> String {
+    let mut out = header("invariant_set", task);
+    out.push_str(match invariants.is_empty() {
+        true => "  content: []\n",
+        false => "  content:\n",
+    });
+    for inv in invariants {
+        out.push_str(&format!(
+            "    - invariant:\n        type: loop_invariant\n        location:\n          \
+             file_name: {}\n          line: {}\n          column: {}\n          function: {}\n        \
+             value: {}\n        format: c_expression\n",
+            quote(task.file),
+            inv.line,
+            inv.column,
+            quote(&inv.function),
+            quote(&inv.value)
+        ));
+    }
+    out
 }
 
 /// One segment holding one waypoint that the run follows.

@@ -506,4 +506,32 @@ impl<'a> Translator<'a> {
         let line = self.line(span);
         self.cfa.add_location(Some(line))
     }
+
+    /// A new location for the head of the loop statement at `span`, recorded with the scalar
+    /// variables its scope sees (globals, then each enclosing block: inner names shadow).
+    fn loop_head(&mut self, span: &Span) -> Loc {
+        let loc = self.new_loc(span);
+        let mut visible: HashMap<&str, Option<VarId>> = HashMap::new();
+        let bindings = std::iter::once(&self.globals).chain(&self.scopes);
+        for (name, b) in bindings.flat_map(|scope| scope.iter()) {
+            let var = match b {
+                Binding::Var(v, CType::Int(_)) => Some(*v),
+                _ => None,
+            };
+            visible.insert(name, var);
+        }
+        let mut visible: Vec<(String, VarId)> = visible
+            .into_iter()
+            .filter_map(|(name, v)| Some((name.to_owned(), v?)))
+            .collect();
+        visible.sort();
+        self.cfa.loop_heads.push(crate::cfa::LoopHead {
+            loc,
+            line: self.line(span),
+            column: self.lines.column(span.start),
+            function: self.frames.last().map_or("main", |f| &f.name).to_owned(),
+            visible,
+        });
+        loc
+    }
 }

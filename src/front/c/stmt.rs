@@ -59,7 +59,7 @@ impl<'a> Translator<'a> {
                 self.goto_and_start(join)?;
             }
             Statement::While(w) => {
-                let head = self.new_loc(&s.span);
+                let head = self.loop_head(&s.span);
                 self.goto_and_start(head)?;
                 self.loop_body(head, Some(&w.node.expression), &w.node.statement, None)?;
             }
@@ -89,7 +89,7 @@ impl<'a> Translator<'a> {
                     }
                     ForInitializer::Declaration(d) => self.declaration(d, false)?,
                 }
-                let head = self.new_loc(&s.span);
+                let head = self.loop_head(&s.span);
                 self.goto_and_start(head)?;
                 let cond = f.node.condition.as_deref();
                 self.loop_body(head, cond, &f.node.statement, f.node.step.as_deref())?;
