@@ -19,27 +19,8 @@ fn c_programs() -> Vec<common::Circuit> {
 fn engines_decide_the_c_programs_and_error_paths_replay() {
     common::each_engine_report(&c_programs(), |engine, c, model, report, _| {
         let name = format!("{} ({engine:?})", c.path.display());
-        let Source::C {
-            cfa,
-            blocks,
-            model: words,
-            bits,
-            ..
-        } = &model.source
-        else {
-            panic!("{name}: not read as C");
-        };
         match (&report.answer, c.expected.as_str()) {
-            (Answer::Sat(trace), "sat") => {
-                let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-                let path = cfa::path::from_trace(cfa, blocks, &lifted)
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-                // The printed values alone lead to the error again.
-                let text = cfa::path::write(cfa, &path);
-                let values = cfa::path::parse_values(cfa, &text).unwrap();
-                let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
-                assert!(run.reached(cfa), "{name}");
-            }
+            (Answer::Sat(trace), "sat") => assert_error_path_replays(model, trace, &name),
             (Answer::Unsat(_), "unsat") => {}
             (Answer::Unknown { .. }, "unsat") if engine == EngineKind::Bmc => {}
             (a, e) => panic!("{name}: expected {e}, got {a:?}"),
@@ -58,6 +39,28 @@ fn the_interpreter_reaches_no_error_of_an_unsat_program_on_zero_inputs() {
         assert!(!run.reached(cfa), "{}", c.path.display());
         assert_eq!(run.end, cfa.exit, "{}: ends normally", c.path.display());
     }
+}
+
+/// The error path of `trace`, a counterexample of the C program `model`, replays: its
+/// printed values alone lead the CFA interpreter to the error again.
+fn assert_error_path_replays(model: &front::Model, trace: &warden::ts::Trace, name: &str) {
+    let Source::C {
+        cfa,
+        blocks,
+        model: words,
+        bits,
+        ..
+    } = &model.source
+    else {
+        panic!("{name}: not read as C");
+    };
+    let lifted = wl::lift_trace(words, bits, &model.ts, trace);
+    let path =
+        cfa::path::from_trace(cfa, blocks, &lifted).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let text = cfa::path::write(cfa, &path);
+    let values = cfa::path::parse_values(cfa, &text).unwrap();
+    let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
+    assert!(run.reached(cfa), "{name}");
 }
 
 fn temp_c(name: &str, text: &str) -> std::path::PathBuf {
@@ -260,18 +263,21 @@ fn a_long_deterministic_loop_is_left_to_the_engines() {
         "extern void reach_error(void);\nint main() { unsigned i = 0; while (i < 0x0fffffff) i++;\n\
          if (i != 0x0fffffff) reach_error(); return 0; }\n",
     );
-    let json = std::env::temp_dir().join(format!("warden-c-{}-longloop.json", std::process::id()));
-    let out = warden(&[
-        "check",
-        p.to_str().unwrap(),
-        "--timeout",
-        "60",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
-    let report = std::fs::read_to_string(&json).unwrap();
+    let (verdict, report) = check_with_json(&p, &[]);
+    assert_eq!(verdict, "unsat\n");
     assert!(!report.contains("\"engine\":\"execute\""), "{report}");
+}
+
+/// `warden check` on the program `p` with `options` and a 60 s limit: the verdict line and
+/// the `--json` report.
+fn check_with_json(p: &std::path::Path, options: &[&str]) -> (String, String) {
+    let json = p.with_extension("json");
+    let mut args = vec!["check", p.to_str().unwrap(), "--timeout", "60", "--json"];
+    args.push(json.to_str().unwrap());
+    args.extend(options);
+    let out = warden(&args);
+    let report = std::fs::read_to_string(&json).unwrap();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), report)
 }
 
 /// A program none of whose paths to the error loops is decided by BMC up to its longest
@@ -292,14 +298,7 @@ fn bmc_to_the_longest_path_decides_a_loop_free_program() {
     ] {
         let p = temp_c(name, &format!("{body}{tail}"));
         let model = front::load(&p).unwrap();
-        let Source::C {
-            cfa,
-            blocks,
-            model: words,
-            bits,
-            ..
-        } = &model.source
-        else {
+        let Source::C { blocks, .. } = &model.source else {
             panic!("not C")
         };
         let bound = cfa::depth::longest_error_path(blocks).expect("no loop");
@@ -313,13 +312,7 @@ fn bmc_to_the_longest_path_decides_a_loop_free_program() {
         let report = check::run(&model.ts, &opts, &budget).unwrap();
         assert_eq!(report.engine, "bmc-bound", "{name}");
         match (report.answer, sat) {
-            (Answer::Sat(trace), true) => {
-                let lifted = wl::lift_trace(words, bits, &model.ts, &trace);
-                let path = cfa::path::from_trace(cfa, blocks, &lifted).unwrap();
-                let values = cfa::path::parse_values(cfa, &cfa::path::write(cfa, &path)).unwrap();
-                let run = cfa::path::replay(cfa, values, path.steps.len()).unwrap();
-                assert!(run.reached(cfa), "{name}");
-            }
+            (Answer::Sat(trace), true) => assert_error_path_replays(&model, &trace, name),
             (Answer::Unsat(Proof::Bounded { depth }), false) => assert_eq!(depth, bound),
             (a, _) => panic!("{name}: {a:?}"),
         }
@@ -348,18 +341,7 @@ fn check_with_bmc_proves_a_loop_free_program() {
          if (a < 0 || a > 10 || b < 0 || b > 10) return 0;\n\
          if (a + b > 20) reach_error(); return 0; }\n",
     );
-    let json = std::env::temp_dir().join(format!("warden-c-{}-bmcproves.json", std::process::id()));
-    let out = warden(&[
-        "check",
-        p.to_str().unwrap(),
-        "--engine",
-        "bmc",
-        "--timeout",
-        "60",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
-    let report = std::fs::read_to_string(&json).unwrap();
+    let (verdict, report) = check_with_json(&p, &["--engine", "bmc"]);
+    assert_eq!(verdict, "unsat\n");
     assert!(report.contains("\"engine\":\"bmc-bound\""), "{report}");
 }
