@@ -21,10 +21,11 @@ use super::rtl::{explain_counterexample, property_file};
 use super::run::counterexample;
 use super::stdout::print_verdict;
 use super::CheckArgs;
-use crate::check::{self, Answer, Options, Report};
-use crate::error::ExitCode;
+use crate::check::{self, Answer, EngineKind, Options, Report};
+use crate::engine::bmc::BmcOptions;
+use crate::error::{ExitCode, InternalError};
 use crate::front::{Model, Source};
-use crate::ts::Trace;
+use crate::ts::{Trace, TransitionSystem};
 use crate::Budget;
 
 /// One property's answer.
@@ -95,14 +96,15 @@ pub(super) fn run(
         if matches!(report.answer, Answer::Unsat(_)) && assumptions > 0 {
             let kept = ts.constraints.len() - assumptions;
             ts.constraints.truncate(kept);
-            without = match check::run(&ts, opts, budget) {
-                Ok(r) => Some(r.answer),
-                Err(e) => {
-                    eprintln!("warden: property {name} without the assumptions: {e}");
-                    print_verdict("unknown\n");
-                    return ExitCode::Internal;
-                }
-            };
+            without =
+                match check::run(&ts, opts, budget).and_then(|r| shortest(&ts, r, opts, budget)) {
+                    Ok(answer) => Some(answer),
+                    Err(e) => {
+                        eprintln!("warden: property {name} without the assumptions: {e}");
+                        print_verdict("unknown\n");
+                        return ExitCode::Internal;
+                    }
+                };
         }
         rows.push(Row {
             name,
@@ -135,6 +137,29 @@ pub(super) fn run(
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,
     }
+}
+
+/// `report`'s answer, a counterexample made the shortest there is: a portfolio's may come
+/// from a BMC that jumps (`bmc-deep`), and "fails at cycle N" should name the first cycle.
+fn shortest(
+    ts: &TransitionSystem,
+    report: Report,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<Answer, InternalError> {
+    let Answer::Sat(trace) = &report.answer else {
+        return Ok(report.answer);
+    };
+    let bmc = Options {
+        engine: EngineKind::Bmc,
+        max_depth: Some(trace.depth()),
+        bmc: BmcOptions::default(),
+        ..opts.clone()
+    };
+    Ok(match check::run(ts, &bmc, budget)?.answer {
+        found @ Answer::Sat(_) => found,
+        _ => report.answer,
+    })
 }
 
 /// Writes the witness, waveform and Yosys witness of the `n`-th failing property (see
