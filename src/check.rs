@@ -17,8 +17,8 @@ use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::reach::Reach;
 use crate::engine::{
+    bmc::Bmc,
     bmc::BmcOptions,
-    bmc::{Bmc, Bounded},
     ic3::{Ic3, Ic3Options},
     kind::Kind,
     portfolio::Portfolio,
@@ -27,7 +27,6 @@ use crate::engine::{
 };
 use crate::error::InternalError;
 use crate::prep::{preprocess, PrepOptions};
-use crate::sat::SatResult;
 use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
@@ -341,13 +340,10 @@ const BOUNDED_BMC: &str = "bmc-bound";
 /// the original system, not the reduced one, so that the proof trusts no preprocessing.
 fn bmc_to(ts: &TransitionSystem, bound: usize, budget: &Budget) -> Option<Verdict> {
     let start = Instant::now();
-    let mut frames = Bounded::new(ts, budget);
-    for k in 0..=bound {
-        match frames.check(k) {
-            SatResult::Sat => return Some(Verdict::Unsafe(frames.trace(k))),
-            SatResult::Unsat => {}
-            SatResult::Interrupted => return None,
-        }
+    match Bmc::new(Some(bound)).check(ts, budget) {
+        Verdict::Unknown { depth } if depth != Some(bound) => return None,
+        Verdict::Unknown { .. } => {}
+        found => return Some(found),
     }
     crate::log::info(
         1,

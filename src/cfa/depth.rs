@@ -10,7 +10,7 @@
 //! inlined to its bound without loops) are decided this way, where induction may have to
 //! prove the same hard query again from an arbitrary state.
 
-use super::Cfa;
+use super::{reachable, Cfa};
 
 /// The number of edges of the longest path from the entry to the error, or `None` when a
 /// path to the error can go round a cycle (then counterexamples have no bound).
@@ -31,8 +31,8 @@ pub fn longest_error_path(cfa: &Cfa) -> Option<usize> {
         succ[from].push(to);
         pred[to].push(from);
     }
-    let reached = closure(entry, &succ);
-    let reaching = closure(error, &pred);
+    let reached = reachable(entry, &succ);
+    let reaching = reachable(error, &pred);
     if !reached[error] {
         return Some(0);
     }
@@ -59,18 +59,6 @@ pub fn longest_error_path(cfa: &Cfa) -> Option<usize> {
         }
     }
     (ordered == on_path.iter().filter(|&&p| p).count()).then_some(longest[error])
-}
-
-/// The locations reachable from `start` along `next`.
-fn closure(start: usize, next: &[Vec<usize>]) -> Vec<bool> {
-    let mut seen = vec![false; next.len()];
-    let mut stack = vec![start];
-    while let Some(l) = stack.pop() {
-        if !std::mem::replace(&mut seen[l], true) {
-            stack.extend(&next[l]);
-        }
-    }
-    seen
 }
 
 #[cfg(test)]

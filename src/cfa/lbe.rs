@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::subst::substitute;
-use super::{Cfa, Edge, Loc, VarId};
+use super::{reachable, Cfa, Edge, Loc, VarId};
 use crate::wl::{Binary, Op, TermId};
 
 /// Applies until nothing changes:
@@ -149,14 +149,7 @@ impl Graph {
 }
 
 fn prune_unreachable(cfa: &mut Cfa) {
-    let outgoing = cfa.outgoing();
-    let mut seen = vec![false; cfa.locations.len()];
-    let mut stack = vec![cfa.entry];
-    while let Some(l) = stack.pop() {
-        if !std::mem::replace(&mut seen[l.index()], true) {
-            stack.extend(outgoing[l.index()].iter().map(|&e| cfa.edges[e].to));
-        }
-    }
+    let seen = reachable(cfa.entry.index(), &cfa.successors());
     cfa.edges.retain(|e| seen[e.from.index()]);
 }
 

@@ -231,6 +231,15 @@ impl Cfa {
             .constant_term(wl::BitVec::from_u64(1, u64::from(value)))
     }
 
+    /// The locations each location has an edge to.
+    pub(crate) fn successors(&self) -> Vec<Vec<usize>> {
+        let mut succ = vec![Vec::new(); self.locations.len()];
+        for e in &self.edges {
+            succ[e.from.index()].push(e.to.index());
+        }
+        succ
+    }
+
     /// The indices of the edges leaving each location.
     pub fn outgoing(&self) -> Vec<Vec<usize>> {
         let mut out = vec![Vec::new(); self.locations.len()];
@@ -250,6 +259,18 @@ impl Cfa {
             .map(|(i, _)| VarId(i as u32))
             .collect()
     }
+}
+
+/// The locations reachable from `start` along `next` (each location's successors).
+pub(crate) fn reachable(start: usize, next: &[Vec<usize>]) -> Vec<bool> {
+    let mut seen = vec![false; next.len()];
+    let mut stack = vec![start];
+    while let Some(l) = stack.pop() {
+        if !std::mem::replace(&mut seen[l], true) {
+            stack.extend(&next[l]);
+        }
+    }
+    seen
 }
 
 #[cfg(test)]
