@@ -12,6 +12,7 @@ use crate::cert::{self, CertError, Invariant};
 use crate::cfa::Cfa;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
+use crate::engine::chc::{self, Horn};
 use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::lemmas::LemmaPool;
@@ -100,6 +101,11 @@ pub struct Options {
     /// beside the engine (a portfolio gives it one of its `jobs`) and decides alone
     /// ([`Proof::Bounded`]).
     pub complete_depth: Option<usize>,
+    /// The CFA of a C program with loops, whose Horn clauses Spacer tries to solve beside the
+    /// engine ([`crate::engine::chc`]; a portfolio gives it one of its `jobs`): a proof of
+    /// it decides alone ([`Proof::Horn`]). Not used with `complete_depth`, which decides
+    /// such programs anyway.
+    pub horn: Option<Arc<Cfa>>,
 }
 
 impl Options {
@@ -117,6 +123,7 @@ impl Options {
             mem_limit: None,
             smt_limit: None,
             complete_depth: None,
+            horn: None,
         }
     }
 
@@ -159,6 +166,10 @@ pub enum Proof {
     /// No counterexample has more than `depth` transitions ([`Options::complete_depth`]), and
     /// BMC of the original system found none of `depth` transitions or fewer.
     Bounded { depth: usize },
+    /// The Horn clauses of the program's CFA over integers have a model, checked clause by
+    /// clause ([`crate::engine::chc`], [`Options::horn`]): an invariant per location that
+    /// excludes the error and every overflow.
+    Horn { clauses: usize },
 }
 
 /// The answer plus what it cost.
@@ -281,54 +292,106 @@ pub fn run_with(
         lowering: Arc::new(crate::wl::Lowering::new(ts)),
         restore: restore.clone(),
     });
-    let bound = opts
-        .complete_depth
-        .filter(|_| opts.engine != EngineKind::Smt);
+    let side = match (opts.complete_depth, &opts.horn) {
+        _ if opts.engine == EngineKind::Smt => None,
+        (Some(d), _) => Some(Side::Bounded(d)),
+        (None, Some(cfa)) => Some(Side::Horn(cfa)),
+        (None, None) => None,
+    };
     let engine_opts = Options {
-        jobs: opts
-            .jobs
-            .saturating_sub(usize::from(bound.is_some()))
-            .max(1),
+        jobs: opts.jobs.saturating_sub(usize::from(side.is_some())).max(1),
         ..opts.clone()
     };
     let mut engine = build(reduced, &engine_opts, &LemmaPool::new(), context.as_ref());
     crate::fault::inject(engine.name());
-    let (engine_budget, bound_budget) = (budget.child(), budget.child());
-    let (verdict, bounded) = std::thread::scope(|s| {
-        let (engine_budget, bound_budget) = (&engine_budget, &bound_budget);
-        let bounded = bound.map(|d| {
+    let (engine_budget, side_budget) = (budget.child(), budget.child());
+    let (verdict, decided) = std::thread::scope(|s| {
+        let (engine_budget, side_budget) = (&engine_budget, &side_budget);
+        let decided = side.map(|side| {
             s.spawn(move || {
-                let found = bmc_to(ts, d, bound_budget);
-                if found.is_some() {
+                let (decision, stats) = side.run(ts, side_budget);
+                if decision.is_some() {
                     engine_budget.stop();
                 }
-                found
+                (decision, stats)
             })
         });
         let verdict = engine.check(reduced, engine_budget);
         if !matches!(verdict, Verdict::Unknown { .. }) {
-            bound_budget.stop();
+            side_budget.stop();
         }
-        let bounded = bounded.and_then(|h| h.join().expect("BMC to the bound does not panic"));
-        (verdict, bounded)
+        let decided = decided.map(|h| h.join().expect("the side check does not panic"));
+        (verdict, decided)
     });
-    let decided = bounded.is_some();
-    let answer = match bounded {
+    let (decision, side_stats) = decided.unwrap_or_default();
+    let by_side = side.filter(|_| decision.is_some());
+    let answer = match decision {
         // Found on `ts` itself: the trace is replayed there.
-        Some(Verdict::Unsafe(t)) => {
+        Some(Decision::Refuted(t)) => {
             let identity = Restore::identity(ts);
-            verify(ts, ts, &identity, Verdict::Unsafe(t), BOUNDED_BMC, budget)?
+            let name = side.expect("decided beside the engine").name();
+            verify(ts, ts, &identity, Verdict::Unsafe(t), name, budget)?
         }
-        Some(_) => Answer::Unsat(Proof::Bounded {
-            depth: bound.expect("a bounded answer has its bound"),
-        }),
+        Some(Decision::Bounded(depth)) => Answer::Unsat(Proof::Bounded { depth }),
+        Some(Decision::Horn(clauses)) => Answer::Unsat(Proof::Horn { clauses }),
         None => verify(ts, reduced, &restore, verdict, engine.name(), budget)?,
     };
     let mut report = Report::of(answer, &*engine, start);
-    if decided {
-        report.engine = BOUNDED_BMC;
+    report.stats.extend(side_stats);
+    if let Some(side) = by_side {
+        report.engine = side.name();
     }
     Ok(report)
+}
+
+/// A check that runs beside the engine on the original system and decides alone.
+#[derive(Clone, Copy)]
+enum Side<'a> {
+    /// BMC up to [`Options::complete_depth`].
+    Bounded(usize),
+    /// The Horn clauses of the program's CFA ([`Options::horn`]).
+    Horn(&'a Cfa),
+}
+
+/// What a side check decided.
+enum Decision {
+    Refuted(Trace),
+    /// [`Proof::Bounded`].
+    Bounded(usize),
+    /// [`Proof::Horn`].
+    Horn(usize),
+}
+
+impl Side<'_> {
+    fn name(self) -> &'static str {
+        match self {
+            Side::Bounded(_) => BOUNDED_BMC,
+            Side::Horn(_) => "chc",
+        }
+    }
+
+    /// Its decision about `ts` (`None` when it could not decide or `budget` stopped it),
+    /// and its counters.
+    fn run(self, ts: &TransitionSystem, budget: &Budget) -> (Option<Decision>, Stats) {
+        match self {
+            Side::Bounded(bound) => match bmc_to(ts, bound, budget) {
+                Some(Verdict::Unsafe(t)) => (Some(Decision::Refuted(t)), Vec::new()),
+                Some(_) => (Some(Decision::Bounded(bound)), Vec::new()),
+                None => (None, Vec::new()),
+            },
+            Side::Horn(cfa) => {
+                let mut horn = Horn::new();
+                let decision = match horn.prove(cfa, budget) {
+                    chc::Outcome::Proved => Some(Decision::Horn(horn.clauses())),
+                    chc::Outcome::Unknown(why) => {
+                        crate::log::info(1, format_args!("chc: {why}"));
+                        None
+                    }
+                };
+                (decision, horn.stats())
+            }
+        }
+    }
 }
 
 /// The name reported for BMC up to [`Options::complete_depth`] when it decided.

@@ -61,8 +61,8 @@ fn run_on(
                     "{name}: invariant"
                 );
             }
-            Answer::Unsat(Proof::Execution { .. } | Proof::Bounded { .. }) => {
-                panic!("{name}: circuits have no program to execute nor a bound on their paths")
+            Answer::Unsat(Proof::Execution { .. } | Proof::Bounded { .. } | Proof::Horn { .. }) => {
+                panic!("{name}: circuits have no program to execute, paths to bound nor CFA")
             }
             Answer::Unknown { .. } => {}
         }

@@ -293,6 +293,9 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
         Answer::Unsat(Proof::Bounded { depth }) => Checked::Passed(format!(
             "no counterexample within {depth} steps, the longest path to the error"
         )),
+        Answer::Unsat(Proof::Horn { clauses }) => Checked::Passed(format!(
+            "the {clauses} Horn clauses of the program hold with Spacer's invariant"
+        )),
         Answer::Unknown { .. } => Checked::Unchecked(report.note.clone().unwrap_or_default()),
     };
     Outcome {

@@ -119,6 +119,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         mem_limit: Some(args.mem_limit),
         smt_limit: None,
         complete_depth: None,
+        horn: None,
     };
     // A C program with recursion is checked at deeper and deeper inlining bounds until an
     // answer decides (see `deepen`); any other model is loaded and checked once. A bound
@@ -226,6 +227,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                     });
                     let opts = Options {
                         complete_depth: complete_depth(&model, args.cert.is_some()),
+                        horn: horn(&model, &opts, args.cert.is_some()),
                         ..opts.clone()
                     };
                     check::run_with(&model.ts, smt.as_ref(), &opts, &engines_budget)
@@ -429,6 +431,18 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
 fn complete_depth(model: &Model, certificate: bool) -> Option<usize> {
     match &model.source {
         Source::C { blocks, .. } if !certificate => crate::cfa::depth::longest_error_path(blocks),
+        _ => None,
+    }
+}
+
+/// The CFA whose Horn clauses a portfolio's run on C program `model` tries beside its
+/// workers ([`Options::horn`]), unless a certificate is asked for (the clauses' model is no
+/// invariant of the bit-level system).
+fn horn(model: &Model, opts: &Options, certificate: bool) -> Option<Arc<crate::cfa::Cfa>> {
+    match &model.source {
+        Source::C { blocks, .. } if !certificate && opts.engine == EngineKind::Portfolio => {
+            Some(Arc::new(blocks.clone()))
+        }
         _ => None,
     }
 }

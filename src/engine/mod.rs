@@ -5,6 +5,7 @@
 pub mod bmc;
 pub mod cegar;
 pub mod cfa_cegar;
+pub mod chc;
 pub mod configs;
 pub mod execute;
 pub mod ic3;

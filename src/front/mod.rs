@@ -421,7 +421,17 @@ fn load_c(
     }
     let model =
         cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
-    let (ts, bits) = blast(path, &model, budget)?;
+    // As for BTOR2, the simplified model keeps the declarations, so traces and witnesses
+    // are the encoded program's.
+    let (blasted, wl_stats) = match options.wl_simplify {
+        true => {
+            let (simple, stats) = wl::simplify::simplify(&model);
+            (Cow::Owned(simple), Some(stats))
+        }
+        false => (Cow::Borrowed(&model), None),
+    };
+    let (ts, bits) = blast(path, &blasted, budget)?;
+    drop(blasted);
     Ok(Model {
         ts,
         source: Source::C {
@@ -432,6 +442,6 @@ fn load_c(
             read_with: options.clone(),
             assumed_nondet,
         },
-        wl_stats: None,
+        wl_stats,
     })
 }

@@ -48,6 +48,25 @@ pub enum Outcome {
     },
 }
 
+/// `work` on `ctx`, with Z3 interrupted (within [`POLL`]) once `budget` stops.
+pub fn interruptible<T>(ctx: &Context, budget: &Budget, work: impl FnOnce() -> T) -> T {
+    let finished = AtomicBool::new(false);
+    let handle = ctx.handle();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !finished.load(Ordering::SeqCst) {
+                if budget.expired() {
+                    handle.interrupt();
+                }
+                std::thread::sleep(POLL);
+            }
+        });
+        let outcome = work();
+        finished.store(true, Ordering::SeqCst);
+        outcome
+    })
+}
+
 /// Bounded model checking of a word-level model on Z3.
 pub struct SmtBmc {
     max_depth: Option<usize>,
@@ -100,21 +119,7 @@ impl SmtBmc {
             };
         }
         let ctx = Context::new(&Config::new());
-        let finished = AtomicBool::new(false);
-        let handle = ctx.handle();
-        std::thread::scope(|s| {
-            s.spawn(|| {
-                while !finished.load(Ordering::SeqCst) {
-                    if budget.expired() {
-                        handle.interrupt();
-                    }
-                    std::thread::sleep(POLL);
-                }
-            });
-            let outcome = self.unroll(&ctx, model, budget);
-            finished.store(true, Ordering::SeqCst);
-            outcome
-        })
+        interruptible(&ctx, budget, || self.unroll(&ctx, model, budget))
     }
 
     fn unroll(&mut self, ctx: &Context, model: &Model, budget: &Budget) -> Outcome {

@@ -1,0 +1,324 @@
+//! Proofs of C programs by constrained Horn clauses over linear integer arithmetic, solved by
+//! Z3's Spacer: one predicate per location of the (large-block) CFA, one clause per edge, and
+//! the error and every overflow as queries ([`lia`] says how terms become integers and why
+//! that is sound).
+//!
+//! It is there for the loops whose invariant is arithmetic (`i <= n`, `k < i ==> a_k >= k + 2`
+//! over an array's cell): the bit-level engines unroll such loops instead of generalising
+//! them. It only ever proves: a counterexample of the clauses may be an overflow, a fresh
+//! value or a cell abstraction's artefact, so it is `unknown` and left to BMC.
+//!
+//! Spacer's answer is not trusted: the interpretation of every predicate it returns is
+//! checked clause by clause with a fresh solver (initiation, consecution, the error and the
+//! overflows excluded) before [`Outcome::Proved`] is returned.
+
+mod lia;
+#[cfg(test)]
+mod tests;
+
+use std::time::Instant;
+
+use z3::ast::{forall_const, Ast, Bool, Dynamic};
+use z3::{Context, FuncDecl, Params, SatResult, Solver, Sort as ZSort};
+
+use crate::cfa::{Cfa, Loc};
+use crate::engine::smt::interruptible;
+use crate::engine::Stats;
+use crate::wl::{Op, Sort, TermId};
+use crate::Budget;
+use lia::{all, any, Frame, Layout, View};
+
+/// The answer of the Horn-clause engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The error is unreachable: Spacer's invariant passed the check.
+    Proved,
+    /// Not proved, and why.
+    Unknown(String),
+}
+
+/// What one run cost.
+#[derive(Clone, Debug, Default)]
+pub struct Horn {
+    clauses: u64,
+    solve_ms: u64,
+    check_ms: u64,
+}
+
+/// A Horn clause: `from(args) ∧ constraint ⟹ to(args)`, `from` absent for the entry's
+/// fact, `to` absent for a query (`false`).
+struct Clause<'c> {
+    from: Option<(Loc, Vec<Dynamic<'c>>)>,
+    constraint: Bool<'c>,
+    to: Option<(Loc, Vec<Dynamic<'c>>)>,
+    /// Every constant the clause is universally quantified over.
+    bound: Vec<Dynamic<'c>>,
+    /// Whether the clause is an overflow query.
+    overflow: bool,
+}
+
+impl Horn {
+    pub fn new() -> Horn {
+        Horn::default()
+    }
+
+    /// The number of clauses of the last run.
+    pub fn clauses(&self) -> usize {
+        self.clauses as usize
+    }
+
+    pub fn stats(&self) -> Stats {
+        vec![
+            ("chc_clauses", self.clauses),
+            ("chc_solve_ms", self.solve_ms),
+            ("chc_check_ms", self.check_ms),
+        ]
+    }
+
+    /// Tries to prove the error location of `cfa` unreachable.
+    pub fn prove(&mut self, cfa: &Cfa, budget: &Budget) -> Outcome {
+        let ctx = Context::new(&z3::Config::new());
+        interruptible(&ctx, budget, || self.solve(&ctx, cfa))
+    }
+
+    /// Spacer on the clauses without the overflow queries first (they make its obligations
+    /// harder: a loop over an array's cells, 0.2 s without them, `unknown` after 20 s with
+    /// them), its invariant checked against all clauses; then on all clauses when that
+    /// invariant allows an overflow.
+    fn solve<'c>(&mut self, ctx: &'c Context, cfa: &Cfa) -> Outcome {
+        let layout = Layout::new(cfa);
+        let clauses = clauses(ctx, cfa, &layout);
+        self.clauses = clauses.len() as u64;
+        let sorts: Vec<ZSort> = (layout.constants(ctx, cfa, "s").0.iter())
+            .map(|a| a.get_sort())
+            .collect();
+        let sort_refs: Vec<&ZSort> = sorts.iter().collect();
+        let preds: Vec<FuncDecl> = (0..cfa.locations.len())
+            .map(|l| FuncDecl::new(ctx, format!("L{l}"), &sort_refs, &ZSort::bool(ctx)))
+            .collect();
+        let apply = |l: Loc, args: &[Dynamic<'c>]| -> Bool<'c> {
+            let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+            preds[l.index()]
+                .apply(&refs)
+                .as_bool()
+                .expect("a predicate")
+        };
+        let (params, _) = layout.constants(ctx, cfa, "p");
+        let mut outcome = Outcome::Unknown("no round".into());
+        for with_overflow in [false, true] {
+            let start = Instant::now();
+            let Some(solver) = Solver::new_for_logic(ctx, "HORN") else {
+                return Outcome::Unknown("Z3 has no HORN logic".into());
+            };
+            // Obligations pushed to higher levels: the loops over an array's cells need it
+            // (a fill loop read back: `unknown` after 8 s without, 0.06 s with; no loss on
+            // the scalar loops tried).
+            let mut options = Params::new(ctx);
+            options.set_bool("fp.spacer.push_pob", true);
+            solver.set_params(&options);
+            for c in clauses.iter().filter(|c| with_overflow || !c.overflow) {
+                solver.assert(&render(ctx, c, &apply));
+            }
+            let result = solver.check();
+            self.solve_ms += start.elapsed().as_millis() as u64;
+            match result {
+                SatResult::Sat => {}
+                SatResult::Unsat => {
+                    return Outcome::Unknown(
+                        "the clauses reach the error or an overflow (maybe only through \
+                         the abstraction)"
+                            .into(),
+                    )
+                }
+                SatResult::Unknown => {
+                    let why = solver.get_reason_unknown().unwrap_or_default();
+                    return Outcome::Unknown(format!("Spacer gave up ({why})"));
+                }
+            }
+            let Some(model) = solver.get_model() else {
+                return Outcome::Unknown("Spacer gave no model".into());
+            };
+            // The interpretation of each predicate over constants of its own, substituted
+            // by the arguments of each application. Without model completion: with it, Z3
+            // gives the parameters values first. A predicate the model leaves out is false
+            // (the check has the last word).
+            let interps: Vec<Bool> = (0..cfa.locations.len())
+                .map(|l| {
+                    let app = apply(Loc(l as u32), &params);
+                    (model.eval(&app, false))
+                        .filter(|i| *i != app)
+                        .unwrap_or_else(|| Bool::from_bool(ctx, false))
+                })
+                .collect();
+            let interpret = |l: Loc, args: &[Dynamic<'c>]| -> Bool<'c> {
+                let pairs: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(args).collect();
+                interps[l.index()].substitute(&pairs)
+            };
+            let start = Instant::now();
+            let checked = check(ctx, &clauses, &interpret);
+            self.check_ms += start.elapsed().as_millis() as u64;
+            outcome = match checked {
+                Ok(()) => return Outcome::Proved,
+                Err(why) => {
+                    crate::log::info(1, format_args!("chc: {why}"));
+                    Outcome::Unknown(why)
+                }
+            };
+        }
+        outcome
+    }
+}
+
+/// `from ∧ constraint ⟹ to` with the predicates applied by `apply`, quantified.
+fn render<'c>(
+    ctx: &'c Context,
+    c: &Clause<'c>,
+    apply: &dyn Fn(Loc, &[Dynamic<'c>]) -> Bool<'c>,
+) -> Bool<'c> {
+    let mut body = vec![c.constraint.clone()];
+    if let Some((l, args)) = &c.from {
+        body.push(apply(*l, args));
+    }
+    let refs: Vec<&Bool> = body.iter().collect();
+    let head = match &c.to {
+        Some((l, args)) => apply(*l, args),
+        None => Bool::from_bool(ctx, false),
+    };
+    let clause = all(ctx, &refs).implies(&head);
+    let bound: Vec<&dyn Ast> = c.bound.iter().map(|a| a as &dyn Ast).collect();
+    forall_const(ctx, &bound, &[], &clause)
+}
+
+/// Whether every clause holds with the predicates interpreted: its body and the negation of
+/// its head unsatisfiable, each in a fresh solver.
+fn check<'c>(
+    ctx: &'c Context,
+    clauses: &[Clause<'c>],
+    interpret: &dyn Fn(Loc, &[Dynamic<'c>]) -> Bool<'c>,
+) -> Result<(), String> {
+    for (i, c) in clauses.iter().enumerate() {
+        let solver = Solver::new(ctx);
+        solver.assert(&c.constraint);
+        if let Some((l, args)) = &c.from {
+            solver.assert(&interpret(*l, args));
+        }
+        if let Some((l, args)) = &c.to {
+            solver.assert(&interpret(*l, args).not());
+        }
+        match solver.check() {
+            SatResult::Unsat => {}
+            SatResult::Sat => return Err(format!("Spacer's invariant fails clause {i}")),
+            SatResult::Unknown => return Err(format!("the check of clause {i} gave up")),
+        }
+    }
+    Ok(())
+}
+
+/// The clauses of `cfa`: the entry with every variable zero, one per edge (to `false` into
+/// the error), and one per edge whose guard, or whose assignments when it fires, may
+/// overflow.
+fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> {
+    let mut out = Vec::new();
+    // Only the cell indices are free at the entry (a constant quantified for nothing makes
+    // Spacer's interpretation of the entry existential, which the check cannot decide).
+    let (ks, ranges) = layout.cell_indices(ctx, "e");
+    let range_refs: Vec<&Bool> = ranges.iter().collect();
+    out.push(Clause {
+        from: None,
+        constraint: all(ctx, &range_refs),
+        to: Some((cfa.entry, layout.entry(ctx, cfa, &ks))),
+        bound: ks,
+        overflow: false,
+    });
+    for (n, e) in cfa.edges.iter().enumerate() {
+        if e.from == cfa.error || e.from == cfa.exit {
+            continue;
+        }
+        let (state, _) = layout.constants(ctx, cfa, &format!("x{n}_"));
+        let mut frame = Frame::new(ctx, cfa, layout, &state);
+        let guard = frame.bit(e.guard);
+        let mut fires = vec![guard.value.clone()];
+        let mut next = state.clone();
+        let mut assign_overflow = Vec::new();
+        if e.to == cfa.error {
+            // A read in the guard at one index term: its cell index is that index (sound
+            // for every term, see `cell_conditions`), so the read is the exact cell.
+            fires.extend(cell_conditions(&mut frame, cfa, e.guard));
+        } else if e.to != cfa.exit {
+            for &(v, t) in &e.assigns {
+                let i = v.index();
+                let value = frame.value(t, frame.var_view(i));
+                next[i] = value.value;
+                assign_overflow.push(value.overflow);
+            }
+        }
+        let side: Vec<Bool> = frame.side.clone();
+        let mut bound = state.clone();
+        bound.extend(frame.drawn.iter().cloned());
+        let and = |parts: &[Bool<'c>]| all(ctx, &parts.iter().collect::<Vec<_>>());
+        let fires_all = and(&[side.clone(), fires].concat());
+        let assigns_overflow = any(ctx, &assign_overflow.iter().collect::<Vec<_>>());
+        let overflow = any(
+            ctx,
+            &[
+                &guard.overflow,
+                &all(ctx, &[&guard.value, &assigns_overflow]),
+            ],
+        );
+        let known = layout.lifted_values(ctx, &state);
+        out.push(Clause {
+            from: Some((e.from, state.clone())),
+            constraint: and(&[side, known, vec![overflow]].concat()),
+            to: None,
+            bound: bound.clone(),
+            overflow: true,
+        });
+        if e.to != cfa.exit {
+            let to = (e.to != cfa.error).then_some((e.to, next));
+            out.push(Clause {
+                from: Some((e.from, state)),
+                constraint: fires_all,
+                to,
+                bound,
+                overflow: false,
+            });
+        }
+    }
+    out
+}
+
+/// For each array index width that the reads in `guard` (an edge into the error) use with
+/// one index term `t` only: `t` equals the cell index.
+///
+/// Sound for any term `t`: the abstraction has, for every choice of the cell indices, a run
+/// that follows the program's run step by step (each fresh value taking the program's), so
+/// a run of the program that reaches the error is matched by the run whose cell index is
+/// the value `t` has when the error edge fires; the condition only drops the others.
+fn cell_conditions<'c>(frame: &mut Frame<'c, '_>, cfa: &Cfa, guard: TermId) -> Vec<Bool<'c>> {
+    let mut index_terms: Vec<(u32, Option<TermId>)> = Vec::new();
+    let cone = cfa.terms.cone([guard]);
+    for (t, _) in cone.iter().enumerate().filter(|(_, &c)| c) {
+        let term = cfa.terms.term(TermId(t as u32));
+        if term.op != Op::Read {
+            continue;
+        }
+        let width = match cfa.terms.sort(term.args[0]) {
+            Sort::Array { index, .. } => index,
+            Sort::Bv(_) => continue,
+        };
+        let at = term.args[1];
+        match index_terms.iter_mut().find(|(w, _)| *w == width) {
+            Some((_, seen)) if *seen != Some(at) => *seen = None,
+            Some(_) => {}
+            None => index_terms.push((width, Some(at))),
+        }
+    }
+    (index_terms.into_iter())
+        .filter_map(|(width, at)| {
+            let at = at?;
+            let index = frame.num(at, View::Unsigned);
+            let k = frame.cell_index(width);
+            Some(index.value._eq(&k))
+        })
+        .collect()
+}
