@@ -2,6 +2,25 @@
 
 pub(crate) use crate::rng::Rng;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The model of the C program `text`, read through a file of its own (the front end reads
+/// files), as `warden check` reads it.
+pub(crate) fn load_c_program(text: &str) -> crate::front::Model {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "warden-c-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.c");
+    std::fs::write(&file, text).unwrap();
+    let model = crate::front::load(&file).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    model
+}
+
 /// A saturating 8-bit counter `c` (0 up to 100, then it stays) and the bad state `c > 200`:
 /// safe, and the word-level atoms `c < 100` and `c > 200` prove it.
 pub(crate) const SATURATING_COUNTER: &str = "\

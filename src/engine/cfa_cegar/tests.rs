@@ -3,14 +3,14 @@
 //! model, invariants checked by `cert::check`), across the search orders, refinement
 //! strategies and predicate splits.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options};
 use crate::engine::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement, Search};
 use crate::engine::Stats;
-use crate::front::{self, Source};
+use crate::front::Source;
+use crate::testing::load_c_program;
 use crate::wl;
 use crate::Budget;
 
@@ -25,17 +25,7 @@ fn decide(body: &str, cegar: CegarOptions) -> (Answer, Option<String>) {
 
 /// [`decide`] with the engine's counters.
 fn decide_with_stats(body: &str, cegar: CegarOptions) -> (Answer, Option<String>, Stats) {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "warden-cfa-cegar-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("p.c");
-    std::fs::write(&file, format!("{PRELUDE}{body}")).unwrap();
-    let model = front::load(&file).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let model = load_c_program(&format!("{PRELUDE}{body}"));
     let Source::C {
         cfa: program,
         blocks,

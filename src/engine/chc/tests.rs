@@ -2,14 +2,14 @@
 //! with arithmetic invariants are proved (the invariant checked clause by clause), and no
 //! program with a reachable error is, wrap-around and arrays included.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Horn, Outcome};
 use crate::cfa::Cfa;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
-use crate::front::{self, Model, Source};
+use crate::front::{Model, Source};
+use crate::testing::load_c_program;
 use crate::Budget;
 
 const PRELUDE: &str = "extern int __VERIFIER_nondet_int(void);\n\
@@ -18,17 +18,7 @@ const PRELUDE: &str = "extern int __VERIFIER_nondet_int(void);\n\
 
 /// The model of `body` (after [`PRELUDE`]) and the CFA the engines check.
 fn load(body: &str) -> (Model, Cfa) {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "warden-chc-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("p.c");
-    std::fs::write(&file, format!("{PRELUDE}{body}")).unwrap();
-    let model = front::load(&file).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let model = load_c_program(&format!("{PRELUDE}{body}"));
     let Source::C { blocks, .. } = &model.source else {
         panic!("a C program");
     };
