@@ -155,9 +155,9 @@ pub struct LoadOptions {
     /// Whether the engines check the single-statement CFA instead of its large blocks
     /// (seed 001's large-block encoding, the default, makes loop-free regions one edge).
     pub single_blocks: bool,
-    /// Whether a BTOR2 model (and a C program's encoded CFA) is simplified at the word level
-    /// ([`wl::simplify`]) before it is bit-blasted. Witnesses are the same either way (the
-    /// pass keeps every declaration), so C witnesses do not record it.
+    /// Whether a BTOR2 model is simplified at the word level ([`wl::simplify`]) before it is
+    /// bit-blasted. Witnesses are the same either way (the pass keeps every declaration), so
+    /// C witnesses do not record it.
     pub wl_simplify: bool,
 }
 
@@ -349,7 +349,15 @@ fn load_btor2_text(
 ) -> Result<Model, LoadError> {
     let model = btor2::parse(text)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
-    let (blasted, wl_stats) = simplified(&model, simplify);
+    // The simplified model has the original's declarations: its bits and traces are the
+    // original's, which witnesses are written and replayed on.
+    let (blasted, wl_stats) = match simplify {
+        true => {
+            let (simple, stats) = wl::simplify::simplify(&model);
+            (Cow::Owned(simple), Some(stats))
+        }
+        false => (Cow::Borrowed(&model), None),
+    };
     let (ts, bits) = blast(path, &blasted, budget)?;
     drop(blasted);
     Ok(Model {
@@ -357,22 +365,6 @@ fn load_btor2_text(
         source: Source::Btor2 { model, bits },
         wl_stats,
     })
-}
-
-/// The model to blast: `model` simplified at the word level when `simplify` says so, with
-/// how often each rule fired. The simplified model has the original's declarations: its
-/// bits and traces are the original's, which witnesses are written and replayed on.
-fn simplified(
-    model: &wl::Model,
-    simplify: bool,
-) -> (Cow<'_, wl::Model>, Option<wl::simplify::Stats>) {
-    match simplify {
-        true => {
-            let (simple, stats) = wl::simplify::simplify(model);
-            (Cow::Owned(simple), Some(stats))
-        }
-        false => (Cow::Borrowed(model), None),
-    }
 }
 
 /// Translates a C program, shrinks its CFA (slicing, large blocks) and encodes it. Missing
@@ -429,9 +421,10 @@ fn load_c(
     }
     let model =
         cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
-    let (blasted, wl_stats) = simplified(&model, options.wl_simplify);
-    let (ts, bits) = blast(path, &blasted, budget)?;
-    drop(blasted);
+    // Not simplified at the word level as BTOR2 models are: the CFA engine's invariants are
+    // over the encoded program as it is (a state the simplification freezes breaks their
+    // consecution: SV-COMP's MultCommutative-2 under `--engine cegar`).
+    let (ts, bits) = blast(path, &model, budget)?;
     Ok(Model {
         ts,
         source: Source::C {
@@ -442,6 +435,6 @@ fn load_c(
             read_with: options.clone(),
             assumed_nondet,
         },
-        wl_stats,
+        wl_stats: None,
     })
 }

@@ -231,10 +231,13 @@ pub fn in_range<'c>(ctx: &'c Context, x: &Int<'c>, view: View, width: u32) -> Bo
     Bool::and(ctx, &[&x.ge(&int(ctx, lo)), &x.le(&int(ctx, hi))])
 }
 
-/// The least and greatest number of `view` at `width` (C's types are at most 64 bits wide,
-/// the CFA's at most 128).
+/// The widest word the translation takes (its ranges are `i128`s; C's types have at most 64
+/// bits, and an index of a CFA at most 64).
+pub const MAX_WIDTH: u32 = 120;
+
+/// The least and greatest number of `view` at `width` (at most [`MAX_WIDTH`]).
 fn bounds(view: View, width: u32) -> (i128, i128) {
-    let w = width.min(127);
+    let w = width.min(MAX_WIDTH);
     match view {
         View::Signed => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
         View::Unsigned => (0, (1i128 << w) - 1),

@@ -77,6 +77,14 @@ impl Horn {
 
     /// Tries to prove the error location of `cfa` unreachable.
     pub fn prove(&mut self, cfa: &Cfa, budget: &Budget) -> Outcome {
+        // Ranges are computed in `i128`: a wider word (none in C up to `long long`) would get
+        // a range narrower than its values, and its fresh values would miss some.
+        let wide = (0..cfa.terms.num_terms()).any(|t| match cfa.terms.sort(TermId(t as u32)) {
+            Sort::Bv(w) | Sort::Array { element: w, .. } => w > lia::MAX_WIDTH,
+        });
+        if wide {
+            return Outcome::Unknown(format!("a word wider than {} bits", lia::MAX_WIDTH));
+        }
         let ctx = Context::new(&z3::Config::new());
         interruptible(&ctx, budget, || self.solve(&ctx, cfa))
     }
