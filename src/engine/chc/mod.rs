@@ -12,6 +12,7 @@
 //! checked clause by clause with a fresh solver (initiation, consecution, the error and the
 //! overflows excluded) before [`Outcome::Proved`] is returned.
 
+mod layout;
 mod lia;
 #[cfg(test)]
 mod tests;
@@ -26,7 +27,8 @@ use crate::engine::smt::interruptible;
 use crate::engine::Stats;
 use crate::wl::{Op, Sort, TermId};
 use crate::Budget;
-use lia::{all, any, Frame, Layout, View};
+use layout::{all, any, Layout, View};
+use lia::Frame;
 
 /// The answer of the Horn-clause engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,10 +82,10 @@ impl Horn {
         // Ranges are computed in `i128`: a wider word (none in C up to `long long`) would get
         // a range narrower than its values, and its fresh values would miss some.
         let wide = (0..cfa.terms.num_terms()).any(|t| match cfa.terms.sort(TermId(t as u32)) {
-            Sort::Bv(w) | Sort::Array { element: w, .. } => w > lia::MAX_WIDTH,
+            Sort::Bv(w) | Sort::Array { element: w, .. } => w > layout::MAX_WIDTH,
         });
         if wide {
-            return Outcome::Unknown(format!("a word wider than {} bits", lia::MAX_WIDTH));
+            return Outcome::Unknown(format!("a word wider than {} bits", layout::MAX_WIDTH));
         }
         let ctx = Context::new(&z3::Config::new());
         interruptible(&ctx, budget, || self.solve(&ctx, cfa))
@@ -97,9 +99,9 @@ impl Horn {
         let layout = Layout::new(cfa);
         let clauses = clauses(ctx, cfa, &layout);
         self.clauses = clauses.len() as u64;
-        let sorts: Vec<ZSort> = (layout.constants(ctx, cfa, "s").0.iter())
-            .map(|a| a.get_sort())
-            .collect();
+        // The constants the interpretations are read over; their sorts are the predicates'.
+        let (params, _) = layout.constants(ctx, cfa, "p");
+        let sorts: Vec<ZSort> = params.iter().map(|a| a.get_sort()).collect();
         let sort_refs: Vec<&ZSort> = sorts.iter().collect();
         let preds: Vec<FuncDecl> = (0..cfa.locations.len())
             .map(|l| FuncDecl::new(ctx, format!("L{l}"), &sort_refs, &ZSort::bool(ctx)))
@@ -111,7 +113,6 @@ impl Horn {
                 .as_bool()
                 .expect("a predicate")
         };
-        let (params, _) = layout.constants(ctx, cfa, "p");
         let mut outcome = Outcome::Unknown("no round".into());
         for with_overflow in [false, true] {
             let start = Instant::now();
