@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::cert::{self, CertError, Invariant};
 use crate::cfa::Cfa;
+use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
 use crate::engine::chc::{self, Horn};
@@ -106,6 +107,10 @@ pub struct Options {
     /// it decides alone ([`Proof::Horn`]). Not used with `complete_depth`, which decides
     /// such programs anyway.
     pub horn: Option<Arc<Cfa>>,
+    /// What an earlier run verified about the checked system ([`crate::condition`], read
+    /// for that system): BMC and k-induction's base case start past its depth, and its
+    /// lemmas that Houdini confirms join the lemma pool.
+    pub condition: Option<Arc<Condition>>,
 }
 
 impl Options {
@@ -124,6 +129,7 @@ impl Options {
             smt_limit: None,
             complete_depth: None,
             horn: None,
+            condition: None,
         }
     }
 
@@ -181,6 +187,9 @@ pub struct Report {
     pub time: Duration,
     /// Why the run could not decide, for the log (unsupported features, budget).
     pub note: Option<String>,
+    /// Of an `unknown`: what the run verified ([`crate::condition`]), over the checked
+    /// system's latches; `None` from the runs that keep no lemma pool (CFA engines).
+    pub condition: Option<Condition>,
 }
 
 /// The time the SMT worker of a portfolio may spend translating and solving (see
@@ -201,9 +210,19 @@ fn build(
     pool: &LemmaPool,
     words: Option<&WordContext>,
 ) -> Box<dyn Engine + Send> {
+    // The first depth not known clean: BMC and the base case start there.
+    let unknown_from = (opts.condition.as_ref()).map_or(0, |c| c.depth.map_or(0, |d| d + 1));
     match opts.engine {
-        EngineKind::Bmc => Box::new(Bmc::new(opts.max_depth).with_options(opts.bmc)),
-        EngineKind::Kind => Box::new(Kind::new(opts.max_depth).with_lemma_pool(pool.clone())),
+        EngineKind::Bmc => Box::new(
+            Bmc::new(opts.max_depth)
+                .with_options(opts.bmc)
+                .from_depth(unknown_from),
+        ),
+        EngineKind::Kind => Box::new(
+            Kind::new(opts.max_depth)
+                .with_lemma_pool(pool.clone())
+                .from_depth(unknown_from),
+        ),
         EngineKind::Ic3 | EngineKind::Klive => Box::new(
             Ic3::new()
                 .with_options(opts.ic3)
@@ -276,6 +295,7 @@ pub fn run_with(
             stats: Vec::new(),
             time: start.elapsed(),
             note: Some("the model has no bad-state properties".into()),
+            condition: None,
         });
     }
     let prepared;
@@ -298,11 +318,15 @@ pub fn run_with(
         (None, Some(cfa)) => Some(Side::Horn(cfa)),
         (None, None) => None,
     };
+    let pool = LemmaPool::new();
+    if let Some(c) = &opts.condition {
+        c.assume(reduced, &restore, &pool, budget);
+    }
     let engine_opts = Options {
         jobs: opts.jobs.saturating_sub(usize::from(side.is_some())).max(1),
         ..opts.clone()
     };
-    let mut engine = build(reduced, &engine_opts, &LemmaPool::new(), context.as_ref());
+    let mut engine = build(reduced, &engine_opts, &pool, context.as_ref());
     crate::fault::inject(engine.name());
     let (engine_budget, side_budget) = (budget.child(), budget.child());
     let (verdict, decided) = std::thread::scope(|s| {
@@ -337,6 +361,14 @@ pub fn run_with(
         None => verify(ts, reduced, &restore, verdict, engine.name(), budget)?,
     };
     let mut report = Report::of(answer, &*engine, start);
+    if let Answer::Unknown { depth } = report.answer {
+        let verified = Condition {
+            depth,
+            lemmas: restore.lift_clauses(reduced, &pool.fetch(&mut 0)),
+        };
+        let assumed = opts.condition.as_deref().cloned().unwrap_or_default();
+        report.condition = Some(assumed.join(verified));
+    }
     report.stats.extend(side_stats);
     if let Some(side) = by_side {
         report.engine = side.name();
@@ -451,6 +483,7 @@ impl Report {
             stats: engine.stats(),
             time: start.elapsed(),
             note: None,
+            condition: None,
         }
     }
 }
@@ -553,5 +586,6 @@ pub fn run_cfa(
         stats: outcome.stats,
         time: start.elapsed(),
         note: outcome.note,
+        condition: None,
     })
 }

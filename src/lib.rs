@@ -9,7 +9,8 @@
 //! - [`sat`] and [`unroll`]: the SAT layer (CaDiCaL) and lazy time-frame expansion;
 //! - [`engine`]: the model-checking algorithms, all behind [`engine::Engine`];
 //! - [`witness`]: AIGER witnesses and VCD waveforms of the results;
-//! - [`check`]: one checking run from file to printed, verified verdict;
+//! - [`check`]: one checking run from file to printed, verified verdict; [`condition`]: what
+//!   a run that ends `unknown` verified, for the next run to assume;
 //! - [`abc`]: ABC beside warden (its script, verdicts, counterexamples and invariants);
 //! - [`options`]: which engine reads which option on which input; [`error`]: exit codes and
 //!   internal errors.
@@ -22,6 +23,7 @@ pub mod cert;
 pub mod cfa;
 pub mod check;
 pub mod cli;
+pub mod condition;
 pub mod engine;
 pub mod error;
 pub mod fault;

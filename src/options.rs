@@ -97,6 +97,8 @@ pub enum Opt {
     Spec,
     WitnessFormat,
     WlSimplify,
+    ConditionIn,
+    ConditionOut,
     Domain,
     Refinement,
     PredSplit,
@@ -124,6 +126,8 @@ impl Opt {
             Opt::Spec => "--spec",
             Opt::WitnessFormat => "--witness-format",
             Opt::WlSimplify => "--wl-simplify",
+            Opt::ConditionIn => "--condition-in",
+            Opt::ConditionOut => "--condition-out",
             Opt::Domain => "--domain",
             Opt::Refinement => "--refinement",
             Opt::PredSplit => "--pred-split",
@@ -222,6 +226,19 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // BTOR2 models only (the command line rejects it on AIGER once the file is read);
         // C programs are encoded without it.
         Opt::WlSimplify => circuit,
+        // Read by the engines that unroll from the initial states (the depth) or share the
+        // lemma pool (the lemmas).
+        Opt::ConditionIn => matches!(
+            engine,
+            EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Ic3
+        ),
+        // Every run of the bit-level system reports its depth; the CFA analysis of a C
+        // program and k-liveness check something else.
+        Opt::ConditionOut => match engine {
+            EngineKind::Cegar => circuit,
+            EngineKind::Klive => false,
+            _ => true,
+        },
         // The portfolio's CEGAR worker has its own fixed configuration.
         _ if engine != EngineKind::Cegar => false,
         Opt::Domain | Opt::Refinement | Opt::InitPrec => true,

@@ -84,6 +84,7 @@ pub(super) fn execute_program(
             stats: vec![("execute_steps", steps as u64)],
             time: start.elapsed(),
             note: None,
+            condition: None,
         };
         return Some(Executed {
             deeper,

@@ -4,8 +4,11 @@ use std::path::Path;
 
 use super::stdout::input_error;
 use super::WordArgs;
+use crate::check::{Answer, Report};
+use crate::condition::Condition;
 use crate::error::ExitCode;
 use crate::front::{self, aiger};
+use crate::ts::TransitionSystem;
 use crate::Budget;
 
 /// Writes an AIGER file: binary for a `.aig` path, ASCII otherwise.
@@ -44,4 +47,30 @@ pub(super) fn read_text(path: &Path) -> Result<Vec<u8>, ExitCode> {
         eprintln!("warden: error: cannot read {}: {e}", path.display());
         ExitCode::Input
     })
+}
+
+/// The condition in `path` ([`crate::condition`]), which must speak of `ts`.
+pub(super) fn read_condition(path: &Path, ts: &TransitionSystem) -> Result<Condition, ExitCode> {
+    let bytes = read_text(path)?;
+    let text = String::from_utf8_lossy(&bytes);
+    Condition::parse(&text, path, ts).map_err(|e| {
+        eprintln!("warden: error: {e}");
+        ExitCode::Input
+    })
+}
+
+/// Writes to `path` (if any) what the `unknown` answer `report` verified about `ts`.
+pub(super) fn write_condition(
+    path: Option<&Path>,
+    report: &Report,
+    ts: &TransitionSystem,
+) -> Result<(), ExitCode> {
+    let Answer::Unknown { depth } = report.answer else {
+        return Ok(());
+    };
+    let verified = (report.condition.clone()).unwrap_or(Condition {
+        depth,
+        lemmas: Vec::new(),
+    });
+    write_file(path, verified.text(ts).as_bytes())
 }

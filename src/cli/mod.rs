@@ -155,6 +155,16 @@ struct CheckArgs {
     /// Writes verdict, engine, depth, time, memory and statistics as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// On an `unknown` answer, writes what the run verified to FILE: the depth up to which
+    /// no counterexample exists and the lemmas proved about the latches (conditional model
+    /// checking), for a later run's `--condition-in`.
+    #[arg(long, value_name = "FILE")]
+    condition_out: Option<PathBuf>,
+    /// Assumes the condition FILE that an earlier run on the same model wrote: BMC and
+    /// k-induction's base case start past its depth, and its lemmas (checked again) join the
+    /// engines' proved lemmas (portfolio, bmc, kind, ic3).
+    #[arg(long, value_name = "FILE")]
+    condition_in: Option<PathBuf>,
     /// Prints statistics on stderr.
     #[arg(long)]
     stats: bool,
@@ -212,6 +222,8 @@ impl CheckArgs {
             (self.spec.is_some(), Opt::Spec),
             (self.witness_format.is_some(), Opt::WitnessFormat),
             (self.words.wl_simplify.is_some(), Opt::WlSimplify),
+            (self.condition_in.is_some(), Opt::ConditionIn),
+            (self.condition_out.is_some(), Opt::ConditionOut),
         ])
     }
 }
@@ -341,6 +353,8 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         vcd: None,
         cert: args.get(3).map(PathBuf::from),
         json: None,
+        condition_out: None,
+        condition_in: None,
         stats: false,
         verbose: 0,
         cegar: CegarArgs::default(),

@@ -56,6 +56,10 @@ pub(super) fn json(model: &Path, r: &Report, assumed: &[String]) -> String {
     if let serde_json::Value::Object(more) = more {
         record.extend(more);
     }
+    if let (Answer::Unknown { .. }, Some(c)) = (&r.answer, &r.condition) {
+        let condition = serde_json::json!({ "depth": c.depth, "lemmas": c.lemmas.len() });
+        record.insert("condition".into(), condition);
+    }
     serde_json::Value::Object(record).to_string() + "\n"
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::execute;
-use super::files::{write_aiger, write_file};
+use super::files::{read_condition, write_aiger, write_condition, write_file};
 use super::properties;
 use super::report::{json, print_stats, verdict_word};
 use super::rtl::{explain_counterexample, show_script};
@@ -120,7 +120,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         smt_limit: None,
         complete_depth: None,
         horn: None,
+        condition: None,
     };
+    // A condition speaks of the system first loaded (a deeper recursion bound is another).
+    let mut condition_in = args.condition_in.clone();
     // A C program with recursion is checked at deeper and deeper inlining bounds until an
     // answer decides (see `deepen`); any other model is loaded and checked once. A bound
     // whose inlining is too large is retried one above the largest bound translated, and
@@ -183,6 +186,23 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             );
             return ExitCode::Usage;
         }
+        let condition = match condition_in.take() {
+            _ if (model.ts.has_liveness() || all_properties)
+                && (args.condition_in.is_some() || args.condition_out.is_some()) =>
+            {
+                eprintln!(
+                    "warden: error: conditions speak of one system's bad states: \
+                     --condition-in/--condition-out are not read with justice properties or \
+                     --all-properties"
+                );
+                return ExitCode::Usage;
+            }
+            Some(path) => match read_condition(&path, &model.ts) {
+                Ok(c) => Some(Arc::new(c)),
+                Err(code) => return code,
+            },
+            None => None,
+        };
         if model.ts.has_liveness() {
             return super::live::check_each(&args, &model, &opts, &budget, print_witness);
         }
@@ -228,6 +248,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                     let opts = Options {
                         complete_depth: complete_depth(&model, args.cert.is_some()),
                         horn: horn(&model, &opts, args.cert.is_some()),
+                        condition: condition.clone(),
                         ..opts.clone()
                     };
                     check::run_with(&model.ts, smt.as_ref(), &opts, &engines_budget)
@@ -370,6 +391,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         }
         _ => Ok(()),
     });
+    let written =
+        written.and_then(|()| write_condition(args.condition_out.as_deref(), &report, &model.ts));
     if let Err(code) = written {
         return code;
     }

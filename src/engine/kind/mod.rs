@@ -50,6 +50,9 @@ pub struct Kind {
     max_depth: Option<usize>,
     pool: LemmaPool,
     generate: bool,
+    /// Frames `0..start` are known clean (a condition, [`crate::condition`]): the base
+    /// case never asks them.
+    start: usize,
     stats: KindStats,
 }
 
@@ -69,6 +72,7 @@ impl Kind {
             max_depth,
             pool: LemmaPool::new(),
             generate: true,
+            start: 0,
             stats: KindStats::default(),
         }
     }
@@ -77,6 +81,14 @@ impl Kind {
     /// generator's lemmas are published there for the others.
     pub fn with_lemma_pool(mut self, pool: LemmaPool) -> Kind {
         self.pool = pool;
+        self
+    }
+
+    /// Starts the base case at frame `depth`, the caller knowing every shallower one clean.
+    /// A proof at depth `k <= depth` then rests on that knowledge; its k-copy invariant is
+    /// checked on its own as every invariant is, short windows included.
+    pub fn from_depth(mut self, depth: usize) -> Kind {
+        self.start = depth;
         self
     }
 
@@ -97,7 +109,7 @@ impl Kind {
         let mut step = Step::new(ts, budget);
         let mut cursor = 0;
         // Frames `0..based` are known clean from the initial states.
-        let mut based = 0;
+        let mut based = self.start;
         let mut k = 0;
         let (mut base_time, mut step_time) = (Duration::ZERO, Duration::ZERO);
         let max_depth = self.max_depth;
