@@ -54,6 +54,8 @@ pub enum EngineKind {
     Klive,
     /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples, proves nothing).
     Smt,
+    /// Lazy abstraction with interpolants (McMillan's Impact) on a C program's CFA.
+    Impact,
 }
 
 impl EngineKind {
@@ -69,6 +71,7 @@ impl EngineKind {
             EngineKind::Cegar => "cegar",
             EngineKind::Klive => "klive",
             EngineKind::Smt => "smt",
+            EngineKind::Impact => "impact",
         }
     }
 }
@@ -231,6 +234,9 @@ fn build(
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Reach => Box::new(Reach::new()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
+        EngineKind::Impact => {
+            unreachable!("Impact runs on a C program's CFA (run_cfa), never on a system")
+        }
         EngineKind::Smt => Box::new(WordWorker::new(
             words
                 .expect("the SMT engine is built for word-level models only")
@@ -559,9 +565,10 @@ fn verify(
     })
 }
 
-/// Checks the program `cfa` with the CFA-native CEGAR engine; `ts` is its encoding
-/// ([`crate::cfa::encode`]) bit-blasted with its words at `bits`, on which the answer is
-/// verified as in [`run`] (the error path is also replayed by the CFA interpreter).
+/// Checks the program `cfa` with the CFA-native engine `opts.engine` (CEGAR or Impact); `ts`
+/// is its encoding ([`crate::cfa::encode`]) bit-blasted with its words at `bits`, on which
+/// the answer is verified as in [`run`] (the error path is also replayed by the CFA
+/// interpreter).
 pub fn run_cfa(
     cfa: &Cfa,
     ts: &TransitionSystem,
@@ -570,19 +577,17 @@ pub fn run_cfa(
     budget: &Budget,
 ) -> Result<Report, InternalError> {
     let start = Instant::now();
-    crate::fault::inject("cegar");
-    let outcome = cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?;
-    let answer = verify(
-        ts,
-        ts,
-        &Restore::identity(ts),
-        outcome.verdict,
-        "cegar",
-        budget,
-    )?;
+    let engine = opts.engine.name();
+    crate::fault::inject(engine);
+    let outcome = match opts.engine {
+        EngineKind::Impact => cfa_cegar::impact::check(cfa, ts, bits, budget)?,
+        _ => cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?,
+    };
+    let identity = Restore::identity(ts);
+    let answer = verify(ts, ts, &identity, outcome.verdict, engine, budget)?;
     Ok(Report {
         answer,
-        engine: "cegar",
+        engine,
         stats: outcome.stats,
         time: start.elapsed(),
         note: outcome.note,

@@ -195,7 +195,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             | EngineKind::Kind
             | EngineKind::Imc
             | EngineKind::Smt => true,
-            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach => false,
+            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach | EngineKind::Impact => false,
             // Only localized BMC is bounded.
             EngineKind::Cegar => {
                 circuit && !predicates && cegar.abstract_engine == AbstractEngine::Bmc
@@ -216,7 +216,11 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // Preprocessing runs before every engine on the bit-level system; the CFA analysis
         // of a C program (`--engine cegar`) works on the program itself, and the SMT engine
         // on the word-level model.
-        Opt::Prep => engine != EngineKind::Smt && (circuit || engine != EngineKind::Cegar),
+        Opt::Prep => match engine {
+            EngineKind::Smt | EngineKind::Impact => false,
+            EngineKind::Cegar => circuit,
+            _ => true,
+        },
         Opt::DataModel
         | Opt::NondetFn
         | Opt::StrictExtern
@@ -236,7 +240,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // program and k-liveness check something else.
         Opt::ConditionOut => match engine {
             EngineKind::Cegar => circuit,
-            EngineKind::Klive => false,
+            EngineKind::Klive | EngineKind::Impact => false,
             _ => true,
         },
         // The portfolio's CEGAR worker has its own fixed configuration.
@@ -280,6 +284,15 @@ pub fn check(
             engine: name,
             configured,
             input,
+        });
+    }
+    if engine == EngineKind::Impact && input == InputKind::Circuit {
+        return Err(UsageError::NotImplemented {
+            option: "--engine",
+            value: name.into(),
+            engine: name,
+            input,
+            hint: "Impact unwinds a C program's control-flow automaton; circuits have IC3, imc, kind",
         });
     }
     if engine != EngineKind::Cegar {

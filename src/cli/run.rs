@@ -227,7 +227,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             });
             let result = match (&model.source, opts.engine) {
                 // The CFA whose encoding `model.ts` is: invariants speak of its locations.
-                (Source::C { blocks, bits, .. }, EngineKind::Cegar) => {
+                (Source::C { blocks, bits, .. }, EngineKind::Cegar | EngineKind::Impact) => {
                     check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget)
                 }
                 _ => {

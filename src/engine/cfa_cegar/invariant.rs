@@ -1,5 +1,6 @@
-//! The proof of a complete abstract reachability graph as an invariant of the encoded model
-//! ([`crate::cfa::encode`], bit-blasted), so that `cert::check` verifies it like any engine's.
+//! The proof of a complete abstract reachability graph (or Impact's tree) as an invariant of
+//! the encoded model ([`crate::cfa::encode`], bit-blasted), so that `cert::check` verifies it
+//! like any engine's.
 //!
 //! The invariant is the disjunction over locations `l` of `pc == l` and the states of `l`:
 //! the disjunction of the uncovered nodes' states at a location the search explored, and
@@ -8,18 +9,19 @@
 //! edge is enabled, and stays), so the invariant is inductive when every explored node's
 //! successors are covered; the error location's part is empty.
 
-use super::arg::Arg;
 use super::program::Program;
 use crate::aig;
 use crate::cert::Invariant;
 use crate::ts::TransitionSystem;
 use crate::wl::BitMap;
 
-/// The invariant of the graph `arg` over `ts`, the blasted encoding of `prog`'s CFA whose
-/// words live where `bits` says; `dist[l]` is `None` for locations that cannot reach the error.
+/// The invariant over `ts`, the blasted encoding of `prog`'s CFA whose words live where
+/// `bits` says, of the uncovered nodes' states `at[l]` of each location `l` (each a
+/// conjunction of predicates over the program's variable leaves); `dist[l]` is `None` for
+/// locations that cannot reach the error.
 pub(super) fn invariant(
     prog: &Program,
-    arg: &Arg,
+    at: &[Vec<&[aig::Lit]>],
     dist: &[Option<usize>],
     ts: &TransitionSystem,
     bits: &BitMap,
@@ -33,16 +35,14 @@ pub(super) fn invariant(
     }
     // The encoding's program counter is the state after the variables.
     let pc = bits.states[prog.vars.len()].flat();
-    let mut parts = Vec::with_capacity(arg.at.len());
-    for (l, nodes) in arg.at.iter().enumerate() {
+    let mut parts = Vec::with_capacity(at.len());
+    for (l, states) in at.iter().enumerate() {
         let states = match dist[l] {
             None => aig::Lit::TRUE,
             Some(_) => {
-                let mut disj = Vec::with_capacity(nodes.len());
-                for &n in nodes {
-                    let lits = prog
-                        .aig()
-                        .copy_cone(&mut system.aig, &mut map, &arg.nodes[n].state);
+                let mut disj = Vec::with_capacity(states.len());
+                for state in states {
+                    let lits = prog.aig().copy_cone(&mut system.aig, &mut map, state);
                     disj.push(system.aig.and_all(lits));
                 }
                 system.aig.or_all(disj)

@@ -21,6 +21,7 @@
 
 mod abstraction;
 mod arg;
+pub mod impact;
 mod invariant;
 mod path;
 mod program;
@@ -138,7 +139,10 @@ pub fn check(
         let error_node = match found {
             Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
             Explored::Complete => {
-                let inv = invariant::invariant(&prog, arg, &dist, ts, bits);
+                let at: Vec<Vec<&[aig::Lit]>> = (arg.at.iter())
+                    .map(|nodes| nodes.iter().map(|&n| &arg.nodes[n].state[..]).collect())
+                    .collect();
+                let inv = invariant::invariant(&prog, &at, &dist, ts, bits);
                 return Ok(Outcome {
                     verdict: Verdict::Safe(inv),
                     stats: counters.stats(),
