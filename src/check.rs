@@ -16,6 +16,7 @@ use crate::engine::cfa_cegar;
 use crate::engine::chc::{self, Horn};
 use crate::engine::configs;
 use crate::engine::imc::Imc;
+use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::reach::Reach;
 use crate::engine::{
@@ -54,7 +55,8 @@ pub enum EngineKind {
     Klive,
     /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples, proves nothing).
     Smt,
-    /// Lazy abstraction with interpolants (McMillan's Impact) on a C program's CFA.
+    /// Lazy abstraction with interpolants (McMillan's Impact): a C program's CFA unwound into
+    /// a tree, a circuit into a chain.
     Impact,
 }
 
@@ -234,9 +236,7 @@ fn build(
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Reach => Box::new(Reach::new()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
-        EngineKind::Impact => {
-            unreachable!("Impact runs on a C program's CFA (run_cfa), never on a system")
-        }
+        EngineKind::Impact => Box::new(Impact::new(opts.max_depth)),
         EngineKind::Smt => Box::new(WordWorker::new(
             words
                 .expect("the SMT engine is built for word-level models only")

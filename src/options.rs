@@ -195,7 +195,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             | EngineKind::Kind
             | EngineKind::Imc
             | EngineKind::Smt => true,
-            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach | EngineKind::Impact => false,
+            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach => false,
+            // The chain of a circuit; the CFA's tree has no bound.
+            EngineKind::Impact => circuit,
             // Only localized BMC is bounded.
             EngineKind::Cegar => {
                 circuit && !predicates && cegar.abstract_engine == AbstractEngine::Bmc
@@ -217,8 +219,8 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // of a C program (`--engine cegar`) works on the program itself, and the SMT engine
         // on the word-level model.
         Opt::Prep => match engine {
-            EngineKind::Smt | EngineKind::Impact => false,
-            EngineKind::Cegar => circuit,
+            EngineKind::Smt => false,
+            EngineKind::Cegar | EngineKind::Impact => circuit,
             _ => true,
         },
         Opt::DataModel
@@ -239,8 +241,8 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // Every run of the bit-level system reports its depth; the CFA analysis of a C
         // program and k-liveness check something else.
         Opt::ConditionOut => match engine {
-            EngineKind::Cegar => circuit,
-            EngineKind::Klive | EngineKind::Impact => false,
+            EngineKind::Cegar | EngineKind::Impact => circuit,
+            EngineKind::Klive => false,
             _ => true,
         },
         // The portfolio's CEGAR worker has its own fixed configuration.
@@ -284,15 +286,6 @@ pub fn check(
             engine: name,
             configured,
             input,
-        });
-    }
-    if engine == EngineKind::Impact && input == InputKind::Circuit {
-        return Err(UsageError::NotImplemented {
-            option: "--engine",
-            value: name.into(),
-            engine: name,
-            input,
-            hint: "Impact unwinds a C program's control-flow automaton; circuits have IC3, imc, kind",
         });
     }
     if engine != EngineKind::Cegar {

@@ -10,6 +10,7 @@ pub mod configs;
 pub mod execute;
 pub mod ic3;
 pub mod imc;
+pub mod impact;
 pub mod kind;
 pub mod lemmas;
 pub mod portfolio;

@@ -287,7 +287,7 @@ enum Side {
 }
 
 /// One interpolant of a spurious path.
-pub(super) struct Cut {
+pub(in crate::engine) struct Cut {
     /// The path state it speaks of.
     pub frame: usize,
     pub itp: Interpolant,
@@ -296,7 +296,7 @@ pub(super) struct Cut {
 }
 
 /// The outcome of checking an abstract path on the concrete system.
-pub(super) enum Refutation {
+pub(in crate::engine) enum Refutation {
     /// Infeasible: the interpolants the refinement strategy asks for.
     Refuted(Vec<Cut>),
     /// Feasible: the concrete trace along the path.
@@ -309,7 +309,7 @@ pub(super) enum Refutation {
 
 /// Which interpolants a spurious path gives (seed 000, section 1.3.4).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub(super) enum Strategy {
+pub(in crate::engine) enum Strategy {
     Sequence,
     BackwardBinary,
     ForwardBinary,
@@ -326,7 +326,7 @@ pub(super) enum Strategy {
 ///
 /// The windows searched for the binary strategies are checked in plain solvers (binary
 /// search: feasibility is monotone in the window's length).
-pub(super) fn refute(
+pub(in crate::engine) fn refute(
     ts: &TransitionSystem,
     states: &impl PathStates,
     strategy: Strategy,

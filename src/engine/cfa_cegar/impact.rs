@@ -288,7 +288,9 @@ pub fn check(
                 dist: &dist,
                 outgoing: &outgoing,
             };
-            search.close_path(&refuted).and_then(|()| search.explore(budget))
+            search
+                .close_path(&refuted)
+                .and_then(|()| search.explore(budget))
         };
         let v = match found {
             None | Some(Explored::Stopped) => return Ok(unknown("interrupted".into(), &counters)),

@@ -226,9 +226,15 @@ fn impact_proves_the_safe_programs_and_replays_the_bugs() {
     ] {
         let (answer, _, stats) = run(program, &impact);
         assert!(matches!(answer, Answer::Unsat(_)), "{program}: {answer:?}");
-        assert!(stat(&stats, "impact_refinements") > 0, "{program}: {stats:?}");
+        assert!(
+            stat(&stats, "impact_refinements") > 0,
+            "{program}: {stats:?}"
+        );
     }
-    for (program, value) in [(BUG_ARITH, "__VERIFIER_nondet_int() = 7"), (BUG_LOOP, "= 42")] {
+    for (program, value) in [
+        (BUG_ARITH, "__VERIFIER_nondet_int() = 7"),
+        (BUG_LOOP, "= 42"),
+    ] {
         let (answer, path, _) = run(program, &impact);
         assert!(matches!(answer, Answer::Sat(_)), "{program}: {answer:?}");
         assert!(path.unwrap().contains(value), "{program}");
