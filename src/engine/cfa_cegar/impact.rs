@@ -24,7 +24,7 @@
 use super::invariant;
 use super::path::{self, Check, Strategy};
 use super::program::Program;
-use super::{counterexample, distances, Outcome};
+use super::{counterexample, setup, Outcome};
 use crate::aig;
 use crate::cfa::{Cfa, Loc};
 use crate::engine::Verdict;
@@ -259,15 +259,10 @@ pub fn check(
         stats: c.stats(),
         note: Some(why),
     };
-    let mut prog = match Program::new(cfa, budget) {
+    let (mut prog, dist) = match setup(cfa, budget) {
         Ok(p) => p,
-        Err(e) => return Ok(unknown(e.to_string(), &counters)),
+        Err(why) => return Ok(unknown(why, &counters)),
     };
-    let dist = distances(cfa);
-    if dist[cfa.exit.index()].is_some() {
-        let why = "unsupported: the exit location reaches the error";
-        return Ok(unknown(why.into(), &counters));
-    }
     let outgoing = cfa.outgoing();
     let mut tree = Tree {
         nodes: Vec::new(),
@@ -304,11 +299,7 @@ pub fn check(
                     })
                     .collect();
                 let inv = invariant::invariant(&prog, &at, &dist, ts, bits);
-                return Ok(Outcome {
-                    verdict: Verdict::Safe(inv),
-                    stats: counters.stats(),
-                    note: None,
-                });
+                return Ok(Outcome::decided(Verdict::Safe(inv), counters.stats()));
             }
             Some(Explored::Error(v)) => v,
         };
@@ -317,11 +308,7 @@ pub fn check(
             Check::Stopped(why) => return Ok(unknown(why, &counters)),
             Check::Feasible(drawn) => {
                 let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                return Ok(Outcome {
-                    verdict: Verdict::Unsafe(trace),
-                    stats: counters.stats(),
-                    note: None,
-                });
+                return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
             }
             Check::Refuted(cuts) => cuts,
         };

@@ -51,6 +51,29 @@ pub struct Outcome {
     pub note: Option<String>,
 }
 
+impl Outcome {
+    /// A `sat` or `unsat` verdict.
+    fn decided(verdict: Verdict, stats: Stats) -> Outcome {
+        Outcome {
+            verdict,
+            stats,
+            note: None,
+        }
+    }
+}
+
+/// The program's edge circuits and each location's distance to the error, or why the CFA
+/// engines cannot check it (what the blaster does not support, an interrupted blasting, an
+/// exit location that reaches the error).
+fn setup<'a>(cfa: &'a Cfa, budget: &Budget) -> Result<(Program<'a>, Vec<Option<usize>>), String> {
+    let prog = Program::new(cfa, budget).map_err(|e| e.to_string())?;
+    let dist = distances(cfa);
+    if dist[cfa.exit.index()].is_some() {
+        return Err("unsupported: the exit location reaches the error".into());
+    }
+    Ok((prog, dist))
+}
+
 /// Counters of one run.
 #[derive(Default)]
 struct Counters {
@@ -89,17 +112,10 @@ pub fn check(
         stats: counters.stats(),
         note: Some(why),
     };
-    let mut prog = match Program::new(cfa, budget) {
+    let (mut prog, dist) = match setup(cfa, budget) {
         Ok(p) => p,
-        Err(e) => return Ok(unknown(e.to_string(), &counters)),
+        Err(why) => return Ok(unknown(why, &counters)),
     };
-    let dist = distances(cfa);
-    if dist[cfa.exit.index()].is_some() {
-        return Ok(unknown(
-            "unsupported: the exit location reaches the error".into(),
-            &counters,
-        ));
-    }
     let strategy = match opts.refinement {
         Refinement::BwBinItp => Strategy::BackwardBinary,
         Refinement::FwBinItp => Strategy::ForwardBinary,
@@ -143,11 +159,7 @@ pub fn check(
                     .map(|nodes| nodes.iter().map(|&n| &arg.nodes[n].state[..]).collect())
                     .collect();
                 let inv = invariant::invariant(&prog, &at, &dist, ts, bits);
-                return Ok(Outcome {
-                    verdict: Verdict::Safe(inv),
-                    stats: counters.stats(),
-                    note: None,
-                });
+                return Ok(Outcome::decided(Verdict::Safe(inv), counters.stats()));
             }
             Explored::Error(n) => n,
         };
@@ -166,11 +178,7 @@ pub fn check(
                 Check::Stopped(why) => return Ok(unknown(why, &counters)),
                 Check::Feasible(drawn) => {
                     let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                    return Ok(Outcome {
-                        verdict: Verdict::Unsafe(trace),
-                        stats: counters.stats(),
-                        note: None,
-                    });
+                    return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
                 }
                 Check::Refuted(cuts) => {
                     for cut in cuts {
