@@ -161,6 +161,26 @@ fn imc_decides_every_circuit_but_the_deepest_bug() {
     assert!(undecided.is_empty(), "IMC left undecided: {undecided:?}");
 }
 
+/// Impact's chain asks one path query per depth and closes only when the labels cover each
+/// other: the mod-200 counter's proof, the depth-100 bug and the lockstep design's bug lie
+/// beyond 30 s. Every other circuit is decided, every answer checked by `run_on`.
+#[test]
+fn impact_decides_every_circuit_but_the_deepest() {
+    let deep = [
+        "counter8_mod200_unsat.aag",
+        "counter7_enable_100_sat.aag",
+        "lockstep_bug_sat.aag",
+    ];
+    let undecided: Vec<String> = run_on(&Options::new(EngineKind::Impact), |c| {
+        !deep.iter().any(|d| c.path.ends_with(d))
+    })
+    .into_iter()
+    .filter(|(_, a)| matches!(a, Answer::Unknown { .. }))
+    .map(|(c, _)| c.path.display().to_string())
+    .collect();
+    assert!(undecided.is_empty(), "Impact left undecided: {undecided:?}");
+}
+
 #[test]
 fn cegar_decides_every_circuit() {
     decides_everything(EngineKind::Cegar);
