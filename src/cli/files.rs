@@ -1,6 +1,6 @@
 //! Reading and writing files for the subcommands, and `warden blast`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::stdout::input_error;
 use super::WordArgs;
@@ -49,14 +49,33 @@ pub(super) fn read_text(path: &Path) -> Result<Vec<u8>, ExitCode> {
     })
 }
 
-/// The condition in `path` ([`crate::condition`]), which must speak of `ts`.
-pub(super) fn read_condition(path: &Path, ts: &TransitionSystem) -> Result<Condition, ExitCode> {
-    let bytes = read_text(path)?;
+/// The condition in `path` ([`crate::condition`]), if any, which must speak of `ts`; a usage
+/// error when conditions are `asked` (in or out) of a run that checks more than one system's
+/// bad states (`one_system` false: liveness, `--all-properties`).
+pub(super) fn read_condition(
+    path: Option<PathBuf>,
+    asked: bool,
+    one_system: bool,
+    ts: &TransitionSystem,
+) -> Result<Option<Condition>, ExitCode> {
+    if asked && !one_system {
+        eprintln!(
+            "warden: error: conditions speak of one system's bad states: \
+             --condition-in/--condition-out are not read with justice properties or \
+             --all-properties"
+        );
+        return Err(ExitCode::Usage);
+    }
+    let Some(path) = path else { return Ok(None) };
+    let bytes = read_text(&path)?;
     let text = String::from_utf8_lossy(&bytes);
-    Condition::parse(&text, path, ts).map_err(|e| {
-        eprintln!("warden: error: {e}");
-        ExitCode::Input
-    })
+    match Condition::parse(&text, &path, ts) {
+        Ok(c) => Ok(Some(c)),
+        Err(e) => {
+            eprintln!("warden: error: {e}");
+            Err(ExitCode::Input)
+        }
+    }
 }
 
 /// Writes to `path` (if any) what the `unknown` answer `report` verified about `ts`.

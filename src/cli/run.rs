@@ -186,22 +186,12 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             );
             return ExitCode::Usage;
         }
-        let condition = match condition_in.take() {
-            _ if (model.ts.has_liveness() || all_properties)
-                && (args.condition_in.is_some() || args.condition_out.is_some()) =>
-            {
-                eprintln!(
-                    "warden: error: conditions speak of one system's bad states: \
-                     --condition-in/--condition-out are not read with justice properties or \
-                     --all-properties"
-                );
-                return ExitCode::Usage;
-            }
-            Some(path) => match read_condition(&path, &model.ts) {
-                Ok(c) => Some(Arc::new(c)),
-                Err(code) => return code,
-            },
-            None => None,
+        let conditions = args.condition_in.is_some() || args.condition_out.is_some();
+        let one_system = !model.ts.has_liveness() && !all_properties;
+        let condition = match read_condition(condition_in.take(), conditions, one_system, &model.ts)
+        {
+            Ok(c) => c.map(Arc::new),
+            Err(code) => return code,
         };
         if model.ts.has_liveness() {
             return super::live::check_each(&args, &model, &opts, &budget, print_witness);
