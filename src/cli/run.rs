@@ -450,10 +450,15 @@ fn complete_depth(model: &Model, certificate: bool) -> Option<usize> {
 
 /// The CFA whose Horn clauses a portfolio's run on C program `model` tries beside its
 /// workers ([`Options::horn`]), unless a certificate is asked for (the clauses' model is no
-/// invariant of the bit-level system).
+/// invariant of the bit-level system) or the program's recursion is cut: the clauses see
+/// the inlined CFA, which gives Spacer no procedure summaries, and there Z3 4.8.12 once
+/// aborted the whole process (a `rewriter_exception` escaping the interrupted Spacer on
+/// SV-COMP's Ackermann01-2, `terminate called`).
 fn horn(model: &Model, opts: &Options, certificate: bool) -> Option<Arc<crate::cfa::Cfa>> {
     match &model.source {
-        Source::C { blocks, .. } if !certificate && opts.engine == EngineKind::Portfolio => {
+        Source::C { blocks, cfa, .. }
+            if !certificate && opts.engine == EngineKind::Portfolio && !cfa.cuts_recursion() =>
+        {
             Some(Arc::new(blocks.clone()))
         }
         _ => None,
