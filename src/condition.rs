@@ -51,12 +51,7 @@ pub struct Condition {
 impl Condition {
     /// The condition as a file's text, for the system `ts` it speaks of.
     pub fn text(&self, ts: &TransitionSystem) -> String {
-        let mut out = format!(
-            "{HEADER}\nsystem {:016x} latches {} inputs {}\n",
-            fingerprint(ts),
-            ts.latches.len(),
-            ts.inputs.len()
-        );
+        let mut out = format!("{HEADER}\n{}\n", system_line(ts));
         if let Some(d) = self.depth {
             let _ = writeln!(out, "depth {d}");
         }
@@ -91,12 +86,7 @@ impl Condition {
                 ))
             }
         }
-        let expected_system = format!(
-            "system {:016x} latches {} inputs {}",
-            fingerprint(ts),
-            ts.latches.len(),
-            ts.inputs.len()
-        );
+        let expected_system = system_line(ts);
         match lines.next() {
             Some((_, l)) if l == expected_system => {}
             Some((n, l)) if l.starts_with("system ") => {
@@ -197,6 +187,15 @@ impl Condition {
         self.lemmas.dedup();
         self
     }
+}
+
+/// The line naming the system a condition speaks of.
+fn system_line(ts: &TransitionSystem) -> String {
+    let (latches, inputs) = (ts.latches.len(), ts.inputs.len());
+    format!(
+        "system {:016x} latches {latches} inputs {inputs}",
+        fingerprint(ts)
+    )
 }
 
 /// `word` as a latch literal: a latch index below `latches`, `~` first when negated.

@@ -25,7 +25,7 @@
 
 use super::cegar::path::{refute, Length, Refutation, Strategy};
 use super::{Engine, Stats, Verdict};
-use crate::aig::{self, Aig};
+use crate::aig;
 use crate::cert::Invariant;
 use crate::sat::{Cadical, SatResult, Solver};
 use crate::ts::TransitionSystem;
@@ -50,22 +50,18 @@ impl Impact {
         }
     }
 
-    /// Whether `label` entails the disjunction of `earlier` over the latches of `aig`
-    /// (`None`: interrupted).
+    /// Whether `label` entails the disjunction of `earlier` over the latches of `labels`
+    /// (a system holding only the labels' AIG; `None`: interrupted).
     fn covered(
         &mut self,
-        aig: &Aig,
+        labels: &TransitionSystem,
         label: &[aig::Lit],
         earlier: &[Vec<aig::Lit>],
         budget: &Budget,
     ) -> Option<bool> {
         self.cover_queries += 1;
-        let labels = TransitionSystem {
-            aig: aig.clone(),
-            ..TransitionSystem::default()
-        };
         let mut s = Cadical::for_one_shot(budget);
-        let mut un = Unroller::new(&labels, Start::Free);
+        let mut un = Unroller::new(labels, Start::Free);
         for &l in label {
             let x = un.lit(&mut s, l, 0);
             s.add_clause(&[x]);
@@ -120,9 +116,14 @@ impl Engine for Impact {
                     self.predicates += 1;
                 }
             }
-            // Close the chain from the root down: the first node its predecessors cover.
+            // Close the chain from the root down: the first node its predecessors cover. The
+            // labels' AIG is copied once per round, not once per query.
+            let view = TransitionSystem {
+                aig: aig.clone(),
+                ..TransitionSystem::default()
+            };
             for i in 1..=k {
-                match self.covered(&aig, &labels[i], &labels[..i], budget) {
+                match self.covered(&view, &labels[i], &labels[..i], budget) {
                     None => return unknown,
                     Some(false) => {}
                     Some(true) => {
