@@ -13,7 +13,7 @@ use crate::cfa::Cfa;
 use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
-use crate::engine::chc::{self, Horn};
+use crate::engine::chc::{self, Horn, Spacer};
 use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
@@ -112,6 +112,8 @@ pub struct Options {
     /// it decides alone ([`Proof::Horn`]). Not used with `complete_depth`, which decides
     /// such programs anyway.
     pub horn: Option<Arc<Cfa>>,
+    /// Where Spacer runs for `horn`: the command line runs it in a process of its own.
+    pub spacer: Spacer,
     /// What an earlier run verified about the checked system ([`crate::condition`], read
     /// for that system): BMC and k-induction's base case start past its depth, and its
     /// lemmas that Houdini confirms join the lemma pool.
@@ -134,6 +136,7 @@ impl Options {
             smt_limit: None,
             complete_depth: None,
             horn: None,
+            spacer: Spacer::InProcess,
             condition: None,
         }
     }
@@ -321,7 +324,7 @@ pub fn run_with(
     let side = match (opts.complete_depth, &opts.horn) {
         _ if opts.engine == EngineKind::Smt => None,
         (Some(d), _) => Some(Side::Bounded(d)),
-        (None, Some(cfa)) => Some(Side::Horn(cfa)),
+        (None, Some(cfa)) => Some(Side::Horn(cfa, &opts.spacer)),
         (None, None) => None,
     };
     let pool = LemmaPool::new();
@@ -387,8 +390,9 @@ pub fn run_with(
 enum Side<'a> {
     /// BMC up to [`Options::complete_depth`].
     Bounded(usize),
-    /// The Horn clauses of the program's CFA ([`Options::horn`]).
-    Horn(&'a Cfa),
+    /// The Horn clauses of the program's CFA ([`Options::horn`]), solved where the
+    /// [`Spacer`] says.
+    Horn(&'a Cfa, &'a Spacer),
 }
 
 /// What a side check decided.
@@ -404,7 +408,7 @@ impl Side<'_> {
     fn name(self) -> &'static str {
         match self {
             Side::Bounded(_) => BOUNDED_BMC,
-            Side::Horn(_) => "chc",
+            Side::Horn(..) => "chc",
         }
     }
 
@@ -417,8 +421,8 @@ impl Side<'_> {
                 Some(_) => (Some(Decision::Bounded(bound)), Vec::new()),
                 None => (None, Vec::new()),
             },
-            Side::Horn(cfa) => {
-                let mut horn = Horn::new();
+            Side::Horn(cfa, spacer) => {
+                let mut horn = Horn::new(spacer.clone());
                 let decision = match horn.prove(cfa, budget) {
                     chc::Outcome::Proved => Some(Decision::Horn(horn.clauses())),
                     chc::Outcome::Unknown(why) => {

@@ -345,3 +345,49 @@ fn check_with_bmc_proves_a_loop_free_program() {
     assert_eq!(verdict, "unsat\n");
     assert!(report.contains("\"engine\":\"bmc-bound\""), "{report}");
 }
+
+/// A loop whose invariant is arithmetic (`s == 3 * i`, `i <= n`) is proved by Spacer in a
+/// `warden spacer` process beside the portfolio (`"engine":"chc"`), its model read back and
+/// checked by the parent; the hidden command answers on its own too.
+#[test]
+fn spacer_in_its_own_process_proves_a_loop() {
+    let p = temp_c(
+        "spacerloop",
+        "extern void reach_error(void); extern unsigned __VERIFIER_nondet_uint(void);\n\
+         int main() { unsigned n = __VERIFIER_nondet_uint(); unsigned i = 0, s = 0;\n\
+         if (n > 100000) return 0;\n\
+         while (i < n) { i++; s += 3; }\n\
+         if (s != 3 * n) reach_error(); return 0; }\n",
+    );
+    let (verdict, report) = check_with_json(&p, &["--portfolio", "default"]);
+    assert_eq!(verdict, "unsat\n");
+    assert!(report.contains("\"engine\":\"chc\""), "{report}");
+
+    // The clauses, then the terms whose values in Spacer's model are asked for.
+    let input = "(declare-fun inv (Int) Bool)\n\
+                 (assert (forall ((x Int)) (=> (= x 0) (inv x))))\n\
+                 (assert (forall ((x Int)) (=> (and (inv x) (< x 5)) (inv (+ x 1)))))\n\
+                 (assert (forall ((x Int)) (=> (and (inv x) (> x 5)) false)))\n\
+                 \n;; warden: terms\n\
+                 (declare-fun inv (Int) Bool)\n(declare-fun c () Int)\n(assert (inv c))\n";
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("spacer")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // One value, over the constant `c`, bounding it above (no invariant holds for c = 6).
+    assert!(text.starts_with("sat\n(assert "), "{text}");
+    assert_eq!(text.matches("(assert ").count(), 1, "{text}");
+    assert!(text.contains('c'), "{text}");
+}

@@ -25,6 +25,7 @@ use crate::front;
 use crate::options::{self, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
+mod c_program;
 mod compare;
 mod execute;
 mod files;
@@ -84,6 +85,11 @@ enum Command {
     /// (counterexamples replayed, invariants checked) and reports whether they agree (exit 0)
     /// or not (exit 1).
     Compare(Box<compare::CompareArgs>),
+    /// Spacer on the Horn clauses (SMT-LIB2) of standard input, its answer on standard
+    /// output: the process a portfolio on a C program runs Spacer in
+    /// ([`crate::engine::chc::Spacer`]).
+    #[command(hide = true)]
+    Spacer,
 }
 
 #[derive(clap::Args)]
@@ -295,6 +301,13 @@ fn dispatch(args: &[String]) -> ExitCode {
             words,
         } => blast(&model, &output, &words),
         Command::Compare(args) => compare::compare(*args),
+        Command::Spacer => match crate::engine::chc::serve() {
+            Ok(()) => ExitCode::Verdict,
+            Err(e) => {
+                eprintln!("warden spacer: {e}");
+                ExitCode::Input
+            }
+        },
         Command::Configs => {
             print!("{}", configs::listing());
             ExitCode::Verdict

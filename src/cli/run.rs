@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::c_program::{complete_depth, cuts_recursion, deepen, horn, spacer};
 use super::execute;
 use super::files::{read_condition, write_aiger, write_condition, write_file};
 use super::properties;
@@ -120,6 +121,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         smt_limit: None,
         complete_depth: None,
         horn: None,
+        spacer: spacer(),
         condition: None,
     };
     // A condition speaks of the system first loaded (a deeper recursion bound is another).
@@ -437,73 +439,6 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
         }
         _ => Answer::Unknown { depth: None },
     };
-}
-
-/// The bound on counterexamples of a C program none of whose paths to the error loops
-/// ([`crate::cfa::depth`]), unless a certificate is asked for (a bounded proof has none).
-fn complete_depth(model: &Model, certificate: bool) -> Option<usize> {
-    match &model.source {
-        Source::C { blocks, .. } if !certificate => crate::cfa::depth::longest_error_path(blocks),
-        _ => None,
-    }
-}
-
-/// The CFA whose Horn clauses a portfolio's run on C program `model` tries beside its
-/// workers ([`Options::horn`]), unless a certificate is asked for (the clauses' model is no
-/// invariant of the bit-level system) or the program's recursion is cut: the clauses see
-/// the inlined CFA, which gives Spacer no procedure summaries, and there Z3 4.8.12 once
-/// aborted the whole process (a `rewriter_exception` escaping the interrupted Spacer on
-/// SV-COMP's Ackermann01-2, `terminate called`).
-fn horn(model: &Model, opts: &Options, certificate: bool) -> Option<Arc<crate::cfa::Cfa>> {
-    match &model.source {
-        Source::C { blocks, cfa, .. }
-            if !certificate && opts.engine == EngineKind::Portfolio && !cfa.cuts_recursion() =>
-        {
-            Some(Arc::new(blocks.clone()))
-        }
-        _ => None,
-    }
-}
-
-/// Whether `model` is a C program whose recursion was cut at the inlining bound.
-fn cuts_recursion(model: &Model) -> bool {
-    matches!(&model.source, Source::C { cfa, .. } if cfa.cuts_recursion())
-}
-
-/// What to check next after `answer` on `model` read with recursion inlined as `recursion`
-/// says, if the answer does not decide (see [`front::c::Recursion`]): an error path through a
-/// call beyond the bound is checked again with such calls cut (does a real error path exist
-/// within the bound?), and no real error within the bound is checked again at a bound half as
-/// large again (1, 2, 3, 5, 8, 12, ...: not doubled, as a function that calls itself twice
-/// doubles the CFA with every level) with such calls leading to the error. `None`: the answer
-/// stands (a real error path, `unsat` with those calls leading to the error, `unknown`, or a
-/// program without recursion).
-fn deepen(
-    model: &Model,
-    answer: &Answer,
-    recursion: front::c::Recursion,
-) -> Option<front::c::Recursion> {
-    if !cuts_recursion(model) {
-        return None;
-    }
-    match answer {
-        Answer::Sat(trace) => match counterexample(model, trace, false) {
-            Err(InternalError::PathReplay {
-                source: cfa::interp::RunError::BoundExceeded,
-                ..
-            }) => Some(front::c::Recursion {
-                exceeded_is_error: false,
-                ..recursion
-            }),
-            _ => None,
-        },
-        Answer::Unsat(_) if !recursion.exceeded_is_error => Some(front::c::Recursion {
-            bound: recursion.bound.saturating_add(recursion.bound.div_ceil(2)),
-            exceeded_is_error: true,
-            ..recursion
-        }),
-        _ => None,
-    }
 }
 
 /// A counterexample as warden prints it.

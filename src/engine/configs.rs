@@ -110,6 +110,11 @@ pub const CONFIGS: &[Config] = &[
         about: "ic3-cdcl-deepest with the CTG effort following the obligation's activity (rIC3's --dynamic)",
     },
     Config {
+        name: "ic3-dynamic-ctp",
+        args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-dynamic --ic3-ctp",
+        about: "ic3-cdcl-dynamic with counterexamples to propagation (a failed push blocks its state below)",
+    },
+    Config {
         name: "ic3-ctg-deep",
         args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-ctg-max 5 --ic3-ctg-limit 15",
         about: "ic3-cdcl-deepest blocking CTGs through their own predecessors (15 cubes each, 5 CTGs in a row: rIC3's ctg_limit)",
@@ -208,6 +213,18 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt"],
         shares: &[4, 4, 1, 1, 1],
         about: "the default: IC3 with dynamic CTG effort, k-induction, deep BMC and BDD reachability of small systems in short turns, and on BTOR2 models word-level BMC on Z3 for 3 s of its own work (4:4:1:1:1), measured on both eval sets (README)",
+    },
+    PortfolioSet {
+        name: "default-ctp",
+        configs: &["ic3-dynamic-ctp", "kind", "bmc-deep", "reach", "smt"],
+        shares: &[4, 4, 1, 1, 1],
+        about: "the default with counterexamples to propagation in its IC3 (4:4:1:1:1)",
+    },
+    PortfolioSet {
+        name: "default-ic3x2",
+        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt", "ic3-dynamic-ctp"],
+        shares: &[4, 4, 1, 1, 1, 2],
+        about: "the default plus its IC3 with counterexamples to propagation in short turns (4:4:1:1:1:2)",
     },
     PortfolioSet {
         name: "default-cst",

@@ -14,13 +14,14 @@
 
 mod layout;
 mod lia;
+mod spacer;
 #[cfg(test)]
 mod tests;
 
 use std::time::Instant;
 
 use z3::ast::{forall_const, Ast, Bool, Dynamic};
-use z3::{Context, FuncDecl, Params, SatResult, Solver, Sort as ZSort};
+use z3::{Context, FuncDecl, SatResult, Solver, Sort as ZSort};
 
 use crate::cfa::{Cfa, Loc};
 use crate::engine::smt::interruptible;
@@ -29,6 +30,8 @@ use crate::wl::{Op, Sort, TermId};
 use crate::Budget;
 use layout::{all, any, Layout, View};
 use lia::Frame;
+use spacer::Answer;
+pub use spacer::{serve, Spacer};
 
 /// The answer of the Horn-clause engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +45,7 @@ pub enum Outcome {
 /// What one run cost.
 #[derive(Clone, Debug, Default)]
 pub struct Horn {
+    spacer: Spacer,
     clauses: u64,
     solve_ms: u64,
     check_ms: u64,
@@ -60,8 +64,12 @@ struct Clause<'c> {
 }
 
 impl Horn {
-    pub fn new() -> Horn {
-        Horn::default()
+    /// Runs Spacer where `spacer` says.
+    pub fn new(spacer: Spacer) -> Horn {
+        Horn {
+            spacer,
+            ..Horn::default()
+        }
     }
 
     /// The number of clauses of the last run.
@@ -88,14 +96,14 @@ impl Horn {
             return Outcome::Unknown(format!("a word wider than {} bits", layout::MAX_WIDTH));
         }
         let ctx = Context::new(&z3::Config::new());
-        interruptible(&ctx, budget, || self.solve(&ctx, cfa))
+        interruptible(&ctx, budget, || self.solve(&ctx, cfa, budget))
     }
 
     /// Spacer on the clauses without the overflow queries first (they make its obligations
     /// harder: a loop over an array's cells, 0.2 s without them, `unknown` after 20 s with
     /// them), its invariant checked against all clauses; then on all clauses when that
     /// invariant allows an overflow.
-    fn solve<'c>(&mut self, ctx: &'c Context, cfa: &Cfa) -> Outcome {
+    fn solve<'c>(&mut self, ctx: &'c Context, cfa: &Cfa, budget: &Budget) -> Outcome {
         let layout = Layout::new(cfa);
         let clauses = clauses(ctx, cfa, &layout);
         self.clauses = clauses.len() as u64;
@@ -113,58 +121,40 @@ impl Horn {
                 .as_bool()
                 .expect("a predicate")
         };
+        // Each predicate applied to the parameters, whose values in Spacer's model are its
+        // interpretation; read back by `reader` (which outlives what it parses).
+        let terms = declarations(&params)
+            + &(preds.iter())
+                .map(|f| format!("{f}\n(assert {})\n", apply_text(f, &params)))
+                .collect::<String>();
+        let reader = Solver::new(ctx);
         let mut outcome = Outcome::Unknown("no round".into());
         for with_overflow in [false, true] {
             let start = Instant::now();
-            let Some(solver) = Solver::new_for_logic(ctx, "HORN") else {
-                return Outcome::Unknown("Z3 has no HORN logic".into());
-            };
-            // Obligations pushed to higher levels: the loops over an array's cells need it
-            // (a fill loop read back: `unknown` after 8 s without, 0.06 s with; no loss on
-            // the scalar loops tried).
-            let mut options = Params::new(ctx);
-            options.set_bool("fp.spacer.push_pob", true);
-            solver.set_params(&options);
+            // A solver that only prints the clauses as SMT-LIB2.
+            let script = Solver::new(ctx);
             for c in clauses.iter().filter(|c| with_overflow || !c.overflow) {
-                solver.assert(&render(ctx, c, &apply));
+                script.assert(&render(ctx, c, &apply));
             }
-            let result = solver.check();
+            let answer = self.spacer.solve(&script.to_string(), &terms, budget);
             self.solve_ms += start.elapsed().as_millis() as u64;
-            match result {
-                SatResult::Sat => {}
-                SatResult::Unsat => {
+            let model = match answer {
+                Answer::Model(model) => model,
+                Answer::Refuted => {
                     return Outcome::Unknown(
                         "the clauses reach the error or an overflow (maybe only through \
                          the abstraction)"
                             .into(),
                     )
                 }
-                SatResult::Unknown => {
-                    let why = solver.get_reason_unknown().unwrap_or_default();
-                    return Outcome::Unknown(format!("Spacer gave up ({why})"));
-                }
-            }
-            let Some(model) = solver.get_model() else {
-                return Outcome::Unknown("Spacer gave no model".into());
+                Answer::Unknown(why) => return Outcome::Unknown(why),
             };
-            // The interpretation of each predicate over constants of its own, substituted
-            // by the arguments of each application. Without model completion: with it, Z3
-            // gives the parameters values first. A predicate the model leaves out is false
-            // (the check has the last word).
-            let interps: Vec<Bool> = (0..cfa.locations.len())
-                .map(|l| {
-                    let app = apply(Loc(l as u32), &params);
-                    (model.eval(&app, false))
-                        .filter(|i| *i != app)
-                        .unwrap_or_else(|| Bool::from_bool(ctx, false))
-                })
-                .collect();
-            let interpret = |l: Loc, args: &[Dynamic<'c>]| -> Bool<'c> {
-                let pairs: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(args).collect();
-                interps[l.index()].substitute(&pairs)
+            reader.reset();
+            let Some(interps) = interpretations(&reader, &model, &params, preds.len()) else {
+                return Outcome::Unknown("Spacer's model does not read back".into());
             };
             let start = Instant::now();
-            let checked = check(ctx, &clauses, &interpret);
+            let checked = check(ctx, &clauses, &interps, &params);
             self.check_ms += start.elapsed().as_millis() as u64;
             outcome = match checked {
                 Ok(()) => return Outcome::Proved,
@@ -176,6 +166,38 @@ impl Horn {
         }
         outcome
     }
+}
+
+/// SMT-LIB2 declarations of the constants `params`.
+fn declarations(params: &[Dynamic]) -> String {
+    (params.iter())
+        .map(|p| format!("(declare-fun {p} () {})\n", p.get_sort()))
+        .collect()
+}
+
+/// `f` applied to `params` in SMT-LIB2.
+fn apply_text(f: &FuncDecl, params: &[Dynamic]) -> String {
+    match params.is_empty() {
+        true => f.name(),
+        false => {
+            let args: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+            format!("({} {})", f.name(), args.join(" "))
+        }
+    }
+}
+
+/// The interpretations of the `count` predicates over `params` that Spacer's `model` gives
+/// ([`Answer::Model`]), parsed by `reader`; `None` when the text does not parse into as many
+/// formulas.
+fn interpretations<'c>(
+    reader: &'c Solver,
+    model: &str,
+    params: &[Dynamic],
+    count: usize,
+) -> Option<Vec<Bool<'c>>> {
+    reader.from_string(declarations(params) + model);
+    let read = reader.get_assertions();
+    (read.len() == count).then_some(read)
 }
 
 /// `from ∧ constraint ⟹ to` with the predicates applied by `apply`, quantified.
@@ -198,13 +220,19 @@ fn render<'c>(
     forall_const(ctx, &bound, &[], &clause)
 }
 
-/// Whether every clause holds with the predicates interpreted: its body and the negation of
-/// its head unsatisfiable, each in a fresh solver.
+/// Whether every clause holds with the predicates interpreted (`interps`, over `params`):
+/// its body and the negation of its head unsatisfiable, each in a fresh solver.
 fn check<'c>(
     ctx: &'c Context,
     clauses: &[Clause<'c>],
-    interpret: &dyn Fn(Loc, &[Dynamic<'c>]) -> Bool<'c>,
+    interps: &[Bool<'c>],
+    params: &[Dynamic<'c>],
 ) -> Result<(), String> {
+    // The interpretation of `l` over `args` instead of `params`.
+    let interpret = |l: Loc, args: &[Dynamic<'c>]| -> Bool<'c> {
+        let pairs: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(args).collect();
+        interps[l.index()].substitute(&pairs)
+    };
     for (i, c) in clauses.iter().enumerate() {
         let solver = Solver::new(ctx);
         solver.assert(&c.constraint);

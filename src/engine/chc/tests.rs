@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Horn, Outcome};
+use super::{Horn, Outcome, Spacer};
 use crate::cfa::Cfa;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::front::{Model, Source};
@@ -29,7 +29,7 @@ fn load(body: &str) -> (Model, Cfa) {
 /// The engine's outcome on `body`.
 fn prove(body: &str) -> Outcome {
     let (_, cfa) = load(body);
-    Horn::new().prove(&cfa, &Budget::new(Some(Duration::from_secs(20))))
+    Horn::new(Spacer::InProcess).prove(&cfa, &Budget::new(Some(Duration::from_secs(20))))
 }
 
 #[test]
