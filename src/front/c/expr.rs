@@ -3,41 +3,21 @@
 //! `sext`/`uext`/`slice` for conversions).
 
 use lang_c::ast::{
-    BinaryOperator, CallExpression, Constant, Expression, IntegerBase, IntegerSize,
-    SpecifierQualifier, UnaryOperator,
+    CallExpression, Constant, Expression, IntegerBase, IntegerSize, SpecifierQualifier,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 
-use super::decl::{index_bits, Declared};
+use super::decl::Declared;
 use super::{Binding, CType, IntTy, Translator, R};
 use crate::cfa::VarId;
-use crate::wl::{Binary, BitVec, Op, TermId, Unary};
+use crate::wl::{Binary, BitVec, Op, TermId};
 
 /// An rvalue: a term of the type's width.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Rv {
     pub t: TermId,
     pub ty: IntTy,
-}
-
-/// An assignable place.
-#[derive(Copy, Clone)]
-enum Lv {
-    Var(VarId, IntTy),
-    Elem {
-        var: VarId,
-        elem: IntTy,
-        index: TermId,
-    },
-}
-
-impl Lv {
-    fn ty(self) -> IntTy {
-        match self {
-            Lv::Var(_, t) | Lv::Elem { elem: t, .. } => t,
-        }
-    }
 }
 
 /// A value kept across a possible block boundary.
@@ -92,12 +72,12 @@ impl<'a> Translator<'a> {
         self.nonzero(v)
     }
 
-    fn nonzero(&mut self, v: Rv) -> R<TermId> {
+    pub(super) fn nonzero(&mut self, v: Rv) -> R<TermId> {
         let zero = self.zero(v.ty.bits);
         self.op(Op::Binary(Binary::Neq), &[v.t, zero])
     }
 
-    fn zero(&mut self, bits: u32) -> TermId {
+    pub(super) fn zero(&mut self, bits: u32) -> TermId {
         self.cfa.terms.constant_term(BitVec::zero(bits))
     }
 
@@ -112,7 +92,7 @@ impl<'a> Translator<'a> {
     }
 
     /// A 1-bit truth value as an `int`.
-    fn truth_as_int(&mut self, t: TermId) -> R<Rv> {
+    pub(super) fn truth_as_int(&mut self, t: TermId) -> R<Rv> {
         let t = self.op(
             Op::Extend {
                 signed: false,
@@ -148,7 +128,7 @@ impl<'a> Translator<'a> {
         }
     }
 
-    fn conv(&mut self, v: Rv, to: IntTy) -> R<Rv> {
+    pub(super) fn conv(&mut self, v: Rv, to: IntTy) -> R<Rv> {
         Ok(Rv {
             t: self.convert(v, to)?,
             ty: to,
@@ -367,350 +347,6 @@ impl<'a> Translator<'a> {
             Constant::Float(_) => self.unsupported(span, "floating-point constant"),
         }
     }
-
-    fn unary(
-        &mut self,
-        op: UnaryOperator,
-        operand: &Node<Expression>,
-        span: &Span,
-    ) -> R<Option<Rv>> {
-        use UnaryOperator as U;
-        let v = match op {
-            U::Plus | U::Minus | U::Complement => {
-                let v = self.value(operand)?;
-                let v = self.conv(v, v.ty.promote())?;
-                let t = match op {
-                    U::Plus => v.t,
-                    U::Minus => self.op(Op::Unary(Unary::Neg), &[v.t])?,
-                    _ => self.op(Op::Unary(Unary::Not), &[v.t])?,
-                };
-                Rv { t, ty: v.ty }
-            }
-            U::Negate => {
-                let t = self.truth(operand)?;
-                let n = self.not(t)?;
-                self.truth_as_int(n)?
-            }
-            U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => {
-                let lv = self.lvalue(operand)?;
-                let old = self.load(lv)?;
-                let one = self.int_const(IntTy::INT, 1);
-                let bop = match op {
-                    U::PreIncrement | U::PostIncrement => BinaryOperator::Plus,
-                    _ => BinaryOperator::Minus,
-                };
-                let new = self.arith(bop, old, one, span)?;
-                let new = self.conv(new, lv.ty())?;
-                self.store(lv, new.t)?;
-                match op {
-                    U::PreIncrement | U::PreDecrement => new,
-                    _ => old,
-                }
-            }
-            U::Address | U::Indirection => return self.unsupported(span, "pointer"),
-        };
-        Ok(Some(v))
-    }
-
-    fn binary(
-        &mut self,
-        op: BinaryOperator,
-        lhs: &Node<Expression>,
-        rhs: &Node<Expression>,
-        span: &Span,
-    ) -> R<Option<Rv>> {
-        use BinaryOperator as B;
-        match op {
-            B::LogicalAnd | B::LogicalOr => {
-                return self.logical(op == B::LogicalAnd, lhs, rhs).map(Some)
-            }
-            B::Index => {
-                let lv = self.lvalue_index(lhs, rhs, span)?;
-                return self.load(lv).map(Some);
-            }
-            B::Assign => {
-                let r = self.value(rhs)?;
-                let r = self.hold(r, has_call(lhs))?;
-                let lv = self.lvalue(lhs)?;
-                let r = self.get(&r);
-                let v = self.conv(r, lv.ty())?;
-                self.store(lv, v.t)?;
-                return Ok(Some(v));
-            }
-            _ => {}
-        }
-        if let Some(arith) = compound(&op) {
-            let r = self.value(rhs)?;
-            let r = self.hold(r, has_call(lhs))?;
-            let lv = self.lvalue(lhs)?;
-            let r = self.get(&r);
-            let old = self.load(lv)?;
-            let v = self.arith(arith, old, r, span)?;
-            let v = self.conv(v, lv.ty())?;
-            self.store(lv, v.t)?;
-            return Ok(Some(v));
-        }
-        let a = self.value(lhs)?;
-        let a = self.hold(a, has_call(rhs))?;
-        let b = self.value(rhs)?;
-        let a = self.get(&a);
-        self.arith(op, a, b, span).map(Some)
-    }
-
-    /// A non-assigning binary operator on two values.
-    fn arith(&mut self, op: BinaryOperator, a: Rv, b: Rv, span: &Span) -> R<Rv> {
-        use BinaryOperator as B;
-        if matches!(op, B::ShiftLeft | B::ShiftRight) {
-            return self.shift(op == B::ShiftLeft, a, b);
-        }
-        let ty = IntTy::usual(a.ty, b.ty);
-        let (x, y) = (self.convert(a, ty)?, self.convert(b, ty)?);
-        let s = ty.signed;
-        let bin = match op {
-            B::Multiply => Binary::Mul,
-            B::Plus => Binary::Add,
-            B::Minus => Binary::Sub,
-            B::BitwiseAnd => Binary::And,
-            B::BitwiseOr => Binary::Or,
-            B::BitwiseXor => Binary::Xor,
-            B::Divide | B::Modulo => {
-                // Division by zero is undefined: the no-UB assumption cuts the path.
-                let defined = self.nonzero(Rv { t: y, ty })?;
-                self.assume(defined)?;
-                match (op == B::Divide, s) {
-                    (true, true) => Binary::Sdiv,
-                    (true, false) => Binary::Udiv,
-                    (false, true) => Binary::Srem,
-                    (false, false) => Binary::Urem,
-                }
-            }
-            B::Less
-            | B::Greater
-            | B::LessOrEqual
-            | B::GreaterOrEqual
-            | B::Equals
-            | B::NotEquals => {
-                let cmp = match (op, s) {
-                    (B::Less, true) => Binary::Slt,
-                    (B::Less, false) => Binary::Ult,
-                    (B::Greater, true) => Binary::Sgt,
-                    (B::Greater, false) => Binary::Ugt,
-                    (B::LessOrEqual, true) => Binary::Slte,
-                    (B::LessOrEqual, false) => Binary::Ulte,
-                    (B::GreaterOrEqual, true) => Binary::Sgte,
-                    (B::GreaterOrEqual, false) => Binary::Ugte,
-                    (B::Equals, _) => Binary::Eq,
-                    _ => Binary::Neq,
-                };
-                let t = self.op(Op::Binary(cmp), &[x, y])?;
-                return self.truth_as_int(t);
-            }
-            _ => return self.unsupported(span, "operator"),
-        };
-        let t = self.op(Op::Binary(bin), &[x, y])?;
-        Ok(Rv { t, ty })
-    }
-
-    /// `<<` and `>>`: each operand promoted on its own, the result has the left one's type;
-    /// an amount outside `0..width` is undefined (the path is cut).
-    fn shift(&mut self, left: bool, a: Rv, b: Rv) -> R<Rv> {
-        let a = self.conv(a, a.ty.promote())?;
-        let b = self.conv(b, b.ty.promote())?;
-        let w = a.ty.bits;
-        let wide = self.conv(b, IntTy::new(64, b.ty.signed))?;
-        let limit = self.int_const(IntTy::new(64, false), i128::from(w));
-        let below = self.op(Op::Binary(Binary::Ult), &[wide.t, limit.t])?;
-        self.assume(below)?;
-        let amount = self.convert(b, IntTy::new(w, false))?;
-        let bin = match (left, a.ty.signed) {
-            (true, _) => Binary::Sll,
-            (false, true) => Binary::Sra,
-            (false, false) => Binary::Srl,
-        };
-        let t = self.op(Op::Binary(bin), &[a.t, amount])?;
-        Ok(Rv { t, ty: a.ty })
-    }
-
-    /// `a && b` / `a || b`: `b` is evaluated only when it decides. Without calls in `b` this
-    /// is a term (side effects of `b` conditional on `a`); else a branch.
-    fn logical(&mut self, and: bool, a: &Node<Expression>, b: &Node<Expression>) -> R<Rv> {
-        let ta = self.truth(a)?;
-        // `b` runs when `go` holds.
-        let go = if and { ta } else { self.not(ta)? };
-        if !has_call(b) {
-            let saved = self.cond;
-            self.cond = self.op(Op::Binary(Binary::And), &[saved, go])?;
-            let tb = self.truth(b);
-            self.cond = saved;
-            let tb = tb?;
-            let bin = if and { Binary::And } else { Binary::Or };
-            let t = self.op(Op::Binary(bin), &[ta, tb])?;
-            return self.truth_as_int(t);
-        }
-        let tmp = self.temp(IntTy::INT);
-        let skipped = self.int_const(IntTy::INT, i128::from(!and));
-        self.write(tmp, skipped.t)?;
-        let (run, join) = (self.new_loc(&b.span), self.new_loc(&b.span));
-        self.branch_to(go, run, join)?;
-        self.start(run);
-        let tb = self.truth(b)?;
-        let vb = self.truth_as_int(tb)?;
-        self.write(tmp, vb.t)?;
-        self.goto_and_start(join)?;
-        Ok(Rv {
-            t: self.read(tmp),
-            ty: IntTy::INT,
-        })
-    }
-
-    fn conditional(
-        &mut self,
-        c: &Node<Expression>,
-        x: &Node<Expression>,
-        y: &Node<Expression>,
-        span: &Span,
-    ) -> R<Option<Rv>> {
-        let tc = self.truth(c)?;
-        if !has_call(x) && !has_call(y) {
-            let saved = self.cond;
-            let nc = self.not(tc)?;
-            self.cond = self.op(Op::Binary(Binary::And), &[saved, tc])?;
-            let vx = self.eval(x);
-            self.cond = self.op(Op::Binary(Binary::And), &[saved, nc])?;
-            let vy = vx.and_then(|vx| Ok((vx, self.eval(y)?)));
-            self.cond = saved;
-            return match vy? {
-                (Some(vx), Some(vy)) => {
-                    let ty = IntTy::usual(vx.ty, vy.ty);
-                    let (tx, ty_) = (self.convert(vx, ty)?, self.convert(vy, ty)?);
-                    let t = self.op(Op::Ite, &[tc, tx, ty_])?;
-                    Ok(Some(Rv { t, ty }))
-                }
-                // One void operand (`c ? (void)0 : f()`, as glibc's `assert` expands to):
-                // the conditional is void (a GNU extension; ISO C wants both void).
-                _ => Ok(None),
-            };
-        }
-        // With calls: a branch, each side's value kept in a temporary, and the condition
-        // kept to pick the value at the join.
-        let flag = self.temp(IntTy::BOOL);
-        self.write(flag, tc)?;
-        let (then_loc, else_loc, join) = (
-            self.new_loc(&x.span),
-            self.new_loc(&y.span),
-            self.new_loc(span),
-        );
-        self.branch_to(tc, then_loc, else_loc)?;
-        self.start(then_loc);
-        let hx = match self.eval(x)? {
-            Some(v) => Some(self.hold(v, true)?),
-            None => None,
-        };
-        self.jump(join)?;
-        self.start(else_loc);
-        let hy = match self.eval(y)? {
-            Some(v) => Some(self.hold(v, true)?),
-            None => None,
-        };
-        self.goto_and_start(join)?;
-        match (hx, hy) {
-            (Some(hx), Some(hy)) => {
-                let (vx, vy) = (self.get(&hx), self.get(&hy));
-                let ty = IntTy::usual(vx.ty, vy.ty);
-                let (tx, ty_) = (self.convert(vx, ty)?, self.convert(vy, ty)?);
-                let f = self.read(flag);
-                let t = self.op(Op::Ite, &[f, tx, ty_])?;
-                Ok(Some(Rv { t, ty }))
-            }
-            // A void operand makes the conditional void, as above.
-            _ => Ok(None),
-        }
-    }
-
-    /// The place `e` denotes.
-    fn lvalue(&mut self, e: &Node<Expression>) -> R<Lv> {
-        match &e.node {
-            Expression::Identifier(id) => match self.lookup(&id.node.name, &e.span)? {
-                Binding::Var(v, CType::Int(t)) => Ok(Lv::Var(v, t)),
-                Binding::Unsupported(why) => self.unsupported(&e.span, why),
-                _ => self.unsupported(&e.span, "assignment to a non-scalar"),
-            },
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                self.lvalue_index(&b.node.lhs, &b.node.rhs, &e.span)
-            }
-            _ => self.unsupported(&e.span, "assignment target of this kind"),
-        }
-    }
-
-    /// `array[index]`; an index out of bounds is undefined (the path is cut).
-    fn lvalue_index(
-        &mut self,
-        array: &Node<Expression>,
-        index: &Node<Expression>,
-        span: &Span,
-    ) -> R<Lv> {
-        let Expression::Identifier(id) = &array.node else {
-            return self.unsupported(span, "indexing of a non-array");
-        };
-        let (var, elem, len) = match self.lookup(&id.node.name, span)? {
-            Binding::Var(v, CType::Array(e, n)) => (v, e, n),
-            _ => return self.unsupported(span, "indexing of a non-array"),
-        };
-        let i = self.value(index)?;
-        let wide = self.conv(i, IntTy::new(64, i.ty.signed))?;
-        let n = match self.vla_lengths.get(&var) {
-            // Positive, so the unsigned comparison also rejects negative indices.
-            Some(&length) => self.read(length),
-            None => self.int_const(IntTy::new(64, false), i128::from(len)).t,
-        };
-        let inside = self.op(Op::Binary(Binary::Ult), &[wide.t, n])?;
-        self.assume(inside)?;
-        let index = self.convert(i, IntTy::new(index_bits(len), false))?;
-        Ok(Lv::Elem { var, elem, index })
-    }
-
-    fn load(&mut self, lv: Lv) -> R<Rv> {
-        match lv {
-            Lv::Var(v, ty) => Ok(Rv {
-                t: self.read(v),
-                ty,
-            }),
-            Lv::Elem { var, elem, index } => {
-                let a = self.read(var);
-                let t = self.op(Op::Read, &[a, index])?;
-                Ok(Rv { t, ty: elem })
-            }
-        }
-    }
-
-    fn store(&mut self, lv: Lv, t: TermId) -> R<()> {
-        match lv {
-            Lv::Var(v, _) => self.write(v, t),
-            Lv::Elem { var, index, .. } => {
-                let a = self.read(var);
-                let new = self.op(Op::Write, &[a, index, t])?;
-                self.write(var, new)
-            }
-        }
-    }
-}
-
-/// The arithmetic of a compound assignment operator.
-fn compound(op: &BinaryOperator) -> Option<BinaryOperator> {
-    use BinaryOperator as B;
-    Some(match op {
-        B::AssignMultiply => B::Multiply,
-        B::AssignDivide => B::Divide,
-        B::AssignModulo => B::Modulo,
-        B::AssignPlus => B::Plus,
-        B::AssignMinus => B::Minus,
-        B::AssignShiftLeft => B::ShiftLeft,
-        B::AssignShiftRight => B::ShiftRight,
-        B::AssignBitwiseAnd => B::BitwiseAnd,
-        B::AssignBitwiseXor => B::BitwiseXor,
-        B::AssignBitwiseOr => B::BitwiseOr,
-        _ => return None,
-    })
 }
 
 /// The value of a character constant such as `'a'`, `'\n'`, `'\x41'` (as `int`; plain

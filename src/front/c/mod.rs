@@ -32,6 +32,8 @@
 mod decl;
 mod effects;
 mod expr;
+mod lvalue;
+mod operators;
 pub mod preprocess;
 mod recursion;
 pub mod spec;

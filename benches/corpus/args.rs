@@ -1,0 +1,127 @@
+//! The corpus runner's command line.
+
+use std::path::PathBuf;
+
+pub(super) const USAGE: &str = "\
+usage: cargo bench --bench corpus -- --set LIST.tsv [options]
+  --set FILE         task list (TSV with columns path, expected[, format, ...])
+  --timeout T        seconds per run (default 20); processes are killed at T + 10
+  --engine E[,E..]   warden engine(s), each a column (default bmc); `none` runs
+                     only ABC (with --vs abc)
+  --vs abc           also run ABC (berkeley-abc)
+  --abc-cmd C        bmc3 | pdr | both (default: bmc3 for --engine bmc, else pdr)
+  --jobs J           tasks run at once (default 1)
+  --limit N          only the first N tasks (after --filter)
+  --filter S         only tasks whose path contains S
+  --csv FILE         one row per task and tool
+  --warden-bin P     warden binary (default: the one cargo built)
+  --warden-args A    extra flags for `warden check`, split at white space
+                     (e.g. '--domain pred-cart --refinement seq-itp')
+  --abc-bin P        ABC binary (default: berkeley-abc on PATH, or /usr/bin/berkeley-abc)
+  --tools DIR        independent checkers (aigsim, btorsim, certcheck; default: built into
+                     target/checkers by ../shared/tools/build.sh)
+  --no-check         no independent checks (warden sim still replays every witness)";
+
+pub(super) struct Args {
+    pub(super) set: PathBuf,
+    pub(super) timeout: u64,
+    /// warden engines, each run as a tool of its own (`--engine a,b`).
+    pub(super) engines: Vec<String>,
+    pub(super) vs_abc: bool,
+    pub(super) abc_cmd: Option<String>,
+    pub(super) jobs: usize,
+    pub(super) limit: Option<usize>,
+    pub(super) filter: Option<String>,
+    pub(super) csv: Option<PathBuf>,
+    pub(super) warden_bin: PathBuf,
+    /// Extra flags for `warden check` (e.g. the CEGAR axes).
+    pub(super) warden_args: Vec<String>,
+    pub(super) abc_bin: Option<PathBuf>,
+    pub(super) tools: Option<PathBuf>,
+    pub(super) no_check: bool,
+}
+
+/// `Ok(None)`: no `--set` (plain `cargo bench`) or `--help`.
+pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
+    let mut set = None;
+    let mut args = Args {
+        set: PathBuf::new(),
+        timeout: 20,
+        engines: vec!["bmc".to_owned()],
+        vs_abc: false,
+        abc_cmd: None,
+        jobs: 1,
+        limit: None,
+        filter: None,
+        csv: None,
+        warden_bin: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
+        warden_args: Vec::new(),
+        abc_bin: None,
+        tools: None,
+        no_check: false,
+    };
+    let mut it = argv.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
+            _ => (arg.as_str(), None),
+        };
+        let takes_value = matches!(
+            flag,
+            "--set"
+                | "--timeout"
+                | "--engine"
+                | "--vs"
+                | "--abc-cmd"
+                | "--jobs"
+                | "--limit"
+                | "--filter"
+                | "--csv"
+                | "--warden-bin"
+                | "--warden-args"
+                | "--abc-bin"
+                | "--tools"
+        );
+        if !takes_value {
+            match flag {
+                "--help" | "-h" => return Ok(None),
+                "--bench" => {} // passed by cargo
+                "--no-check" => args.no_check = true,
+                _ => eprintln!("corpus: ignoring argument {arg}"),
+            }
+            continue;
+        }
+        let value = match inline.or_else(|| it.next().cloned()) {
+            Some(v) => v,
+            None => return Err(format!("{flag} needs a value")),
+        };
+        let number = |v: &str| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{flag}: not a number: {v}"))
+        };
+        match flag {
+            "--set" => set = Some(PathBuf::from(value)),
+            "--timeout" => args.timeout = number(&value)?.max(1) as u64,
+            "--engine" if value == "none" => args.engines.clear(),
+            "--engine" => args.engines = value.split(',').map(str::to_owned).collect(),
+            "--vs" if value == "abc" => args.vs_abc = true,
+            "--vs" => return Err(format!("--vs: only `abc` is known, not {value}")),
+            "--abc-cmd" if ["bmc3", "pdr", "both"].contains(&value.as_str()) => {
+                args.abc_cmd = Some(value)
+            }
+            "--abc-cmd" => return Err(format!("--abc-cmd: bmc3, pdr or both, not {value}")),
+            "--jobs" => args.jobs = number(&value)?.max(1),
+            "--limit" => args.limit = Some(number(&value)?),
+            "--filter" => args.filter = Some(value),
+            "--csv" => args.csv = Some(PathBuf::from(value)),
+            "--warden-bin" => args.warden_bin = PathBuf::from(value),
+            "--warden-args" => {
+                args.warden_args = value.split_whitespace().map(str::to_owned).collect()
+            }
+            "--abc-bin" => args.abc_bin = Some(PathBuf::from(value)),
+            "--tools" => args.tools = Some(PathBuf::from(value)),
+            _ => unreachable!("{flag}"),
+        }
+    }
+    Ok(set.map(|s| Args { set: s, ..args }))
+}
