@@ -19,6 +19,7 @@ use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::reach::Reach;
+use crate::engine::sequence::Sequence;
 use crate::engine::{
     bmc::Bmc,
     bmc::BmcOptions,
@@ -34,49 +35,8 @@ use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::wl::BitMap;
 use crate::Budget;
 
-/// Which engine a run uses (`--engine`).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
-pub enum EngineKind {
-    /// Several engines in parallel threads, first answer wins.
-    Portfolio,
-    /// Bounded model checking.
-    Bmc,
-    /// k-induction with invariant injection.
-    Kind,
-    /// IC3/PDR.
-    Ic3,
-    /// Interpolation-based model checking (McMillan).
-    Imc,
-    /// BDD-based forward reachability (small systems).
-    Reach,
-    /// Counterexample-guided abstraction refinement (see the CEGAR options).
-    Cegar,
-    /// k-liveness with IC3 (justice properties only: proves them, never refutes them).
-    Klive,
-    /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples, proves nothing).
-    Smt,
-    /// Lazy abstraction with interpolants (McMillan's Impact): a C program's CFA unwound into
-    /// a tree, a circuit into a chain.
-    Impact,
-}
-
-impl EngineKind {
-    /// The name `--engine` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineKind::Portfolio => "portfolio",
-            EngineKind::Bmc => "bmc",
-            EngineKind::Kind => "kind",
-            EngineKind::Ic3 => "ic3",
-            EngineKind::Imc => "imc",
-            EngineKind::Reach => "reach",
-            EngineKind::Cegar => "cegar",
-            EngineKind::Klive => "klive",
-            EngineKind::Smt => "smt",
-            EngineKind::Impact => "impact",
-        }
-    }
-}
+mod engine_kind;
+pub use engine_kind::EngineKind;
 
 /// Settings of one run.
 #[derive(Clone, Debug)]
@@ -240,6 +200,10 @@ fn build(
         EngineKind::Reach => Box::new(Reach::new()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Impact => Box::new(Impact::new(opts.max_depth)),
+        EngineKind::Sequence => Box::new(
+            Sequence::new(opts.max_depth, opts.bmc, opts.ic3, pool.clone())
+                .from_depth(unknown_from),
+        ),
         EngineKind::Smt => Box::new(WordWorker::new(
             words
                 .expect("the SMT engine is built for word-level models only")

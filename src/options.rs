@@ -194,7 +194,8 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             | EngineKind::Bmc
             | EngineKind::Kind
             | EngineKind::Imc
-            | EngineKind::Smt => true,
+            | EngineKind::Smt
+            | EngineKind::Sequence => true,
             EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach => false,
             // The chain of a circuit; the CFA's tree has no bound.
             EngineKind::Impact => circuit,
@@ -205,11 +206,11 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         },
         Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
         // The portfolio's BMC workers have their own configurations.
-        Opt::Bmc => engine == EngineKind::Bmc,
+        Opt::Bmc => matches!(engine, EngineKind::Bmc | EngineKind::Sequence),
         // Likewise the portfolio's IC3 workers; k-liveness runs IC3 with them, and so does
         // localization with `--abstract-engine ic3`.
         Opt::Ic3 => match engine {
-            EngineKind::Ic3 | EngineKind::Klive => true,
+            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Sequence => true,
             EngineKind::Cegar => {
                 circuit && !predicates && cegar.abstract_engine == AbstractEngine::Ic3
             }
@@ -236,7 +237,11 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // lemma pool (the lemmas).
         Opt::ConditionIn => matches!(
             engine,
-            EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Ic3
+            EngineKind::Portfolio
+                | EngineKind::Bmc
+                | EngineKind::Kind
+                | EngineKind::Ic3
+                | EngineKind::Sequence
         ),
         // Every run of the bit-level system reports its depth; the CFA analysis of a C
         // program and k-liveness check something else.

@@ -200,3 +200,33 @@ fn a_condition_of_another_model_or_for_an_engine_that_ignores_it_is_refused() {
     assert!(stderr.contains("--condition-in"), "{stderr}");
     assert!(Path::new(&cond).exists());
 }
+
+/// The conditional sequence (`--engine sequence`) in one run: BMC to the bound (31 queries),
+/// then k-induction from past BMC's depth (no base-case query of its own below the bound),
+/// then IC3, which finds the bug at depth 60; its witness replays.
+#[test]
+fn the_sequence_hands_bmc_depth_to_k_induction() {
+    let model = circuit("counter7_60_sat.aag");
+    let witness = temp("sequence.wit");
+    let args = [
+        "--engine",
+        "sequence",
+        "--max-depth",
+        "30",
+        "--witness",
+        &witness,
+    ];
+    for (stat, expected) in [
+        ("bmc_queries", 31),
+        ("kind_base_queries", 0),
+        ("sequence_stage", 2),
+    ] {
+        assert_eq!(
+            run(&model, &args, stat),
+            ("sat".into(), Some(expected)),
+            "{stat}"
+        );
+    }
+    let sim = warden(&["sim", &model, &witness]);
+    assert_eq!(sim.status.code(), Some(0), "the sequence's witness replays");
+}

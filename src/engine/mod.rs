@@ -15,6 +15,7 @@ pub mod kind;
 pub mod lemmas;
 pub mod portfolio;
 pub mod reach;
+pub mod sequence;
 pub mod smt;
 
 use crate::cert::Invariant;

@@ -1,0 +1,49 @@
+//! The engines a run can ask for by name (`--engine`).
+
+/// Which engine a run uses (`--engine`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// Several engines in parallel threads, first answer wins.
+    Portfolio,
+    /// Bounded model checking.
+    Bmc,
+    /// k-induction with invariant injection.
+    Kind,
+    /// IC3/PDR.
+    Ic3,
+    /// Interpolation-based model checking (McMillan).
+    Imc,
+    /// BDD-based forward reachability (small systems).
+    Reach,
+    /// Counterexample-guided abstraction refinement (see the CEGAR options).
+    Cegar,
+    /// k-liveness with IC3 (justice properties only: proves them, never refutes them).
+    Klive,
+    /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples, proves nothing).
+    Smt,
+    /// Lazy abstraction with interpolants (McMillan's Impact): a C program's CFA unwound into
+    /// a tree, a circuit into a chain.
+    Impact,
+    /// BMC, then k-induction, then IC3, each passing on what it verified (seed 003's
+    /// conditional sequence, [`crate::engine::sequence`]).
+    Sequence,
+}
+
+impl EngineKind {
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Portfolio => "portfolio",
+            EngineKind::Bmc => "bmc",
+            EngineKind::Kind => "kind",
+            EngineKind::Ic3 => "ic3",
+            EngineKind::Imc => "imc",
+            EngineKind::Reach => "reach",
+            EngineKind::Cegar => "cegar",
+            EngineKind::Klive => "klive",
+            EngineKind::Smt => "smt",
+            EngineKind::Impact => "impact",
+            EngineKind::Sequence => "sequence",
+        }
+    }
+}
