@@ -181,29 +181,20 @@ fn build(
     // The first depth not known clean: BMC and the base case start there.
     let unknown_from = (opts.condition.as_ref()).map_or(0, |c| c.depth.map_or(0, |d| d + 1));
     match opts.engine {
-        EngineKind::Bmc => Box::new(
-            Bmc::new(opts.max_depth)
-                .with_options(opts.bmc)
-                .from_depth(unknown_from),
-        ),
-        EngineKind::Kind => Box::new(
-            Kind::new(opts.max_depth)
-                .with_lemma_pool(pool.clone())
-                .from_depth(unknown_from),
-        ),
-        EngineKind::Ic3 | EngineKind::Klive => Box::new(
-            Ic3::new()
-                .with_options(opts.ic3)
-                .with_lemma_pool(pool.clone()),
-        ),
+        EngineKind::Bmc | EngineKind::Kind | EngineKind::Ic3 | EngineKind::Klive => {
+            stage(opts.engine, opts, pool, unknown_from)
+        }
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Reach => Box::new(Reach::new()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Impact => Box::new(Impact::new(opts.max_depth)),
-        EngineKind::Sequence => Box::new(
-            Sequence::new(opts.max_depth, opts.bmc, opts.ic3, pool.clone())
-                .from_depth(unknown_from),
-        ),
+        EngineKind::Sequence => {
+            let (opts, pool) = (opts.clone(), pool.clone());
+            Box::new(
+                Sequence::new(move |kind, from| stage(kind, &opts, &pool, from))
+                    .from_depth(unknown_from),
+            )
+        }
         EngineKind::Smt => Box::new(WordWorker::new(
             words
                 .expect("the SMT engine is built for word-level models only")
@@ -238,6 +229,34 @@ fn build(
                 None => portfolio,
             })
         }
+    }
+}
+
+/// BMC, k-induction or IC3 (k-liveness runs IC3 on bad states), as `opts` configures
+/// them: k-induction and IC3 share `pool`, BMC and k-induction's base case start at depth
+/// `from` (the depths below are known clean). Alone, or as a stage of a sequence.
+fn stage(
+    kind: EngineKind,
+    opts: &Options,
+    pool: &LemmaPool,
+    from: usize,
+) -> Box<dyn Engine + Send> {
+    match kind {
+        EngineKind::Bmc => Box::new(
+            Bmc::new(opts.max_depth)
+                .with_options(opts.bmc)
+                .from_depth(from),
+        ),
+        EngineKind::Kind => Box::new(
+            Kind::new(opts.max_depth)
+                .with_lemma_pool(pool.clone())
+                .from_depth(from),
+        ),
+        _ => Box::new(
+            Ic3::new()
+                .with_options(opts.ic3)
+                .with_lemma_pool(pool.clone()),
+        ),
     }
 }
 

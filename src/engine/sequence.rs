@@ -4,7 +4,7 @@
 //!
 //! What passes from one stage to the next is the condition of [`crate::condition`], inside
 //! one process: BMC's clean depth `D` makes k-induction's base case start at `D + 1`
-//! ([`Kind::from_depth`]), and the lemmas k-induction proves go through the lemma pool into
+//! ([`super::kind::Kind::from_depth`]), and the lemmas k-induction proves go through the lemma pool into
 //! IC3's F_inf. A stage that decides ends the sequence; its answer is checked like any
 //! engine's (the caller replays traces and checks invariants).
 //!
@@ -14,10 +14,6 @@
 
 use std::time::Duration;
 
-use super::bmc::{Bmc, BmcOptions};
-use super::ic3::{Ic3, Ic3Options};
-use super::kind::Kind;
-use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
 use crate::check::EngineKind;
 use crate::ts::TransitionSystem;
@@ -29,12 +25,14 @@ const STAGES: [EngineKind; 3] = [EngineKind::Bmc, EngineKind::Kind, EngineKind::
 /// The share of a stage before the last when the run has no time limit.
 const UNLIMITED_SHARE: Duration = Duration::from_secs(30);
 
+/// The engine of a stage (one of [`STAGES`]) whose unrolling starts at the given depth.
+type StageFn = dyn Fn(EngineKind, usize) -> Box<dyn Engine + Send> + Send;
+
 /// BMC, then k-induction, then IC3, passing conditions.
 pub struct Sequence {
-    max_depth: Option<usize>,
-    bmc: BmcOptions,
-    ic3: Ic3Options,
-    pool: LemmaPool,
+    /// Builds each stage's engine, as the run's options configure it alone; k-induction's
+    /// and IC3's share one lemma pool.
+    stage_engine: Box<StageFn>,
     /// The first depth not known clean when the sequence starts (a condition read in).
     from_depth: usize,
     /// The stage running or last run (its name is the engine's).
@@ -44,19 +42,12 @@ pub struct Sequence {
 }
 
 impl Sequence {
-    /// BMC bounded by `max_depth` with `bmc`, k-induction, IC3 with `ic3`; k-induction and IC3
-    /// share `pool`.
+    /// The stages' engines built by `stage_engine` (stage, first depth not known clean).
     pub fn new(
-        max_depth: Option<usize>,
-        bmc: BmcOptions,
-        ic3: Ic3Options,
-        pool: LemmaPool,
+        stage_engine: impl Fn(EngineKind, usize) -> Box<dyn Engine + Send> + Send + 'static,
     ) -> Sequence {
         Sequence {
-            max_depth,
-            bmc,
-            ic3,
-            pool,
+            stage_engine: Box::new(stage_engine),
             from_depth: 0,
             stage: 0,
             stats: Vec::new(),
@@ -68,27 +59,6 @@ impl Sequence {
     pub fn from_depth(mut self, depth: usize) -> Sequence {
         self.from_depth = depth;
         self
-    }
-
-    /// The engine of stage `stage`, given that the frames below `clean` are clean.
-    fn engine(&self, stage: usize, clean: usize) -> Box<dyn Engine + Send> {
-        match STAGES[stage] {
-            EngineKind::Bmc => Box::new(
-                Bmc::new(self.max_depth)
-                    .with_options(self.bmc)
-                    .from_depth(clean),
-            ),
-            EngineKind::Kind => Box::new(
-                Kind::new(self.max_depth)
-                    .with_lemma_pool(self.pool.clone())
-                    .from_depth(clean),
-            ),
-            _ => Box::new(
-                Ic3::new()
-                    .with_options(self.ic3)
-                    .with_lemma_pool(self.pool.clone()),
-            ),
-        }
     }
 }
 
@@ -113,7 +83,7 @@ impl Engine for Sequence {
                 Some(rest) => budget.child_for(rest / left as u32),
                 None => budget.child_for(UNLIMITED_SHARE),
             };
-            let mut engine = self.engine(stage, clean);
+            let mut engine = (self.stage_engine)(STAGES[stage], clean);
             verdict = engine.check(ts, &share);
             self.stats.extend(engine.stats());
             match verdict {

@@ -61,7 +61,7 @@ impl Spacer {
             Spacer::InProcess => solve_here(clauses, terms, budget),
             Spacer::Process(binary) => {
                 let input = format!("{clauses}{TERMS}{terms}");
-                solve_in_process(binary, &input, budget).unwrap_or_else(Answer::Unknown)
+                solve_in_child(binary, &input, budget).unwrap_or_else(Answer::Unknown)
             }
         }
     }
@@ -107,7 +107,7 @@ fn solve_here(clauses: &str, terms: &str, budget: &Budget) -> Answer {
 
 /// Spacer in `binary spacer`, the clauses and terms on its standard input (`input`), its
 /// answer ([`Answer::encode`]) on its standard output; killed once `budget` stops.
-fn solve_in_process(binary: &Path, input: &str, budget: &Budget) -> Result<Answer, String> {
+fn solve_in_child(binary: &Path, input: &str, budget: &Budget) -> Result<Answer, String> {
     let mut command = Command::new(binary);
     command
         .arg("spacer")
