@@ -72,7 +72,7 @@ impl Engine for Sequence {
         let mut verdict = Verdict::Unknown {
             depth: clean.checked_sub(1),
         };
-        for stage in 0..STAGES.len() {
+        for (stage, &kind) in STAGES.iter().enumerate() {
             if budget.expired() {
                 break;
             }
@@ -83,7 +83,7 @@ impl Engine for Sequence {
                 Some(rest) => budget.child_for(rest / left as u32),
                 None => budget.child_for(UNLIMITED_SHARE),
             };
-            let mut engine = (self.stage_engine)(STAGES[stage], clean);
+            let mut engine = (self.stage_engine)(kind, clean);
             verdict = engine.check(ts, &share);
             self.stats.extend(engine.stats());
             match verdict {
