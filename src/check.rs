@@ -19,6 +19,7 @@ use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::reach::Reach;
+use crate::engine::sim::Sim;
 use crate::engine::sequence::Sequence;
 use crate::engine::{
     bmc::Bmc,
@@ -186,6 +187,7 @@ fn build(
         }
         EngineKind::Imc => Box::new(Imc::new(opts.max_depth)),
         EngineKind::Reach => Box::new(Reach::new()),
+        EngineKind::Sim => Box::new(Sim::default()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Impact => Box::new(Impact::new(opts.max_depth)),
         EngineKind::Sequence => {

@@ -196,7 +196,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             | EngineKind::Imc
             | EngineKind::Smt
             | EngineKind::Sequence => true,
-            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach => false,
+            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach | EngineKind::Sim => false,
             // The chain of a circuit; the CFA's tree has no bound.
             EngineKind::Impact => circuit,
             // Only localized BMC is bounded.

@@ -42,10 +42,21 @@ impl WordSim {
 
     /// Evaluates every variable of `aig` (the one given to [`WordSim::new`]); `leaf(v, w)` is
     /// word `w` of leaf `v`, asked for in variable order, word by word.
-    pub fn eval(&mut self, aig: &Aig, mut leaf: impl FnMut(Var, usize) -> u64) {
+    pub fn eval(&mut self, aig: &Aig, leaf: impl FnMut(Var, usize) -> u64) {
+        self.eval_vars(aig, (1..aig.num_vars()).map(|i| Var(i as u32)), leaf);
+    }
+
+    /// Evaluates only `vars`, which must come in variable order and hold the fan-in of each
+    /// of their gates (a cone, [`Aig::cone`]); the other variables keep their values.
+    pub fn eval_vars(
+        &mut self,
+        aig: &Aig,
+        vars: impl IntoIterator<Item = Var>,
+        mut leaf: impl FnMut(Var, usize) -> u64,
+    ) {
         let words = self.words;
-        for i in 1..aig.num_vars() {
-            let v = Var(i as u32);
+        for v in vars {
+            let i = v.index();
             let node = aig.node(v);
             for w in 0..words {
                 self.val[i * words + w] = match node {

@@ -27,6 +27,8 @@ pub enum EngineKind {
     /// BMC, then k-induction, then IC3, each passing on what it verified (seed 003's
     /// conditional sequence, [`crate::engine::sequence`]).
     Sequence,
+    /// Random simulation with weighted input phases (finds deep bugs, proves nothing).
+    Sim,
 }
 
 impl EngineKind {
@@ -44,6 +46,7 @@ impl EngineKind {
             EngineKind::Smt => "smt",
             EngineKind::Impact => "impact",
             EngineKind::Sequence => "sequence",
+            EngineKind::Sim => "sim",
         }
     }
 }

@@ -165,6 +165,11 @@ pub const CONFIGS: &[Config] = &[
         about: "BDD-based forward reachability on systems of at most 200 latches (gives up past 2 M nodes)",
     },
     Config {
+        name: "sim",
+        args: "--engine sim",
+        about: "random simulation, 256 runs at once, inputs drawn from weights kept for phases (deep bugs)",
+    },
+    Config {
         name: "bmc",
         args: "--engine bmc",
         about: "BMC, every frame checked",
@@ -213,6 +218,12 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt"],
         shares: &[4, 4, 1, 1, 1],
         about: "the default: IC3 with dynamic CTG effort, k-induction, deep BMC and BDD reachability of small systems in short turns, and on BTOR2 models word-level BMC on Z3 for 3 s of its own work (4:4:1:1:1), measured on both eval sets (README)",
+    },
+    PortfolioSet {
+        name: "default-sim",
+        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt", "sim"],
+        shares: &[4, 4, 1, 1, 1, 1],
+        about: "the default plus random simulation with weighted input phases in short turns (4:4:1:1:1:1)",
     },
     PortfolioSet {
         name: "default-ctp",

@@ -16,6 +16,7 @@ pub mod lemmas;
 pub mod portfolio;
 pub mod reach;
 pub mod sequence;
+pub mod sim;
 pub mod smt;
 
 use crate::cert::Invariant;
