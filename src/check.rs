@@ -19,8 +19,8 @@ use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::reach::Reach;
-use crate::engine::sim::Sim;
 use crate::engine::sequence::Sequence;
+use crate::engine::sim::Sim;
 use crate::engine::{
     bmc::Bmc,
     bmc::BmcOptions,

@@ -7,7 +7,7 @@
 //! order is a topological order: simulation and encoding walk it front to back.
 
 mod sim;
-pub use sim::{simulate_frame, WordSim};
+pub use sim::{simulate_frame, Gates, WideSim, WordSim};
 
 use std::collections::HashMap;
 use std::fmt;

@@ -24,9 +24,9 @@
 //! Finds bugs only: it never claims a bound (`unknown` without a depth).
 
 use super::{Engine, Stats, Verdict};
-use crate::aig::{Var, WordSim};
+use crate::aig::{Gates, WideSim};
 use crate::rng::Rng;
-use crate::ts::{Leaf, Trace, TransitionSystem};
+use crate::ts::{Trace, TransitionSystem};
 use crate::Budget;
 
 /// Frames kept per run, at most: the longest trace the engine can report.
@@ -35,8 +35,11 @@ pub const HISTORY: usize = 2048;
 const HISTORY_BYTES: usize = 64 << 20;
 /// Machine words per signal (64 runs each).
 const WORDS: usize = 4;
-/// Fair redraws of the inputs of the runs that break a constraint, before they restart.
+/// Tries to repair the inputs of the runs that break a constraint, before they restart.
 const RETRIES: usize = 4;
+
+/// One signal's value in every run.
+type Words = [u64; WORDS];
 
 /// The engine.
 pub struct Sim {
@@ -81,45 +84,42 @@ fn blend(old: u64, new: u64, mask: u64) -> u64 {
 /// The runs of one search: their state, weights and the frames their traces need.
 struct Runs<'a> {
     ts: &'a TransitionSystem,
-    kinds: Vec<Option<Leaf>>,
-    sim: WordSim,
-    /// Latch `i`, word `w` at `i * WORDS + w`: the current state.
-    state: Vec<u64>,
-    /// The state each run started from (its trace's initial state).
-    init: Vec<u64>,
-    /// Input `k`, word `w` at `k * WORDS + w`: the inputs of the current frame.
-    inputs: Vec<u64>,
-    /// The weight class of each input and run, two bits: `(lo, hi)` = (0,0) mostly 0,
-    /// (1,0) fair, (0,1) mostly 1, (1,1) sticky.
-    weight_lo: Vec<u64>,
-    weight_hi: Vec<u64>,
-    /// The inputs of the last `frames` frames, frame `t` at `(t % frames) * inputs.len()`.
-    history: Vec<u64>,
-    frames: usize,
-    /// The frame (of the whole search) at which each run started.
-    start: Vec<u64>,
+    sim: WideSim<WORDS>,
+    /// The gates of the properties, constraints and next-state functions.
+    frame: Gates,
+    /// The gates of the constraints alone: what a repaired frame evaluates again.
+    constraint_gates: Gates,
     /// The inputs each invariant constraint reads.
     support: Vec<Vec<usize>>,
-    /// The variables the constraints read, in order: what a repaired frame evaluates again.
-    constraint_cone: Vec<Var>,
+    /// Per latch, the current state.
+    state: Vec<Words>,
+    /// Per latch, the state each run started from (its trace's initial state).
+    init: Vec<Words>,
+    /// Per input, its value in the current frame.
+    inputs: Vec<Words>,
+    /// Per input, the weight class of each run, two bits: `(lo, hi)` = (0,0) mostly 0,
+    /// (1,0) fair, (0,1) mostly 1, (1,1) sticky.
+    weight_lo: Vec<Words>,
+    weight_hi: Vec<Words>,
+    /// The inputs of the last `frames` frames, frame `t` at `(t % frames) * inputs.len()`.
+    history: Vec<Words>,
+    frames: usize,
+    /// The frame (of the whole search) at which each run started, word by word.
+    start: Vec<[u64; 64]>,
 }
 
 impl<'a> Runs<'a> {
     fn new(ts: &'a TransitionSystem, rng: &mut Rng) -> Runs<'a> {
-        let width = ts.inputs.len() * WORDS;
-        let frames = (HISTORY_BYTES / (8 * width.max(1))).clamp(1, HISTORY);
+        let width = ts.inputs.len();
+        let frame_bytes = std::mem::size_of::<Words>() * width.max(1);
+        let frames = (HISTORY_BYTES / frame_bytes).clamp(1, HISTORY);
+        let roots = (ts.bad.iter().chain(&ts.constraints).copied())
+            .chain(ts.latches.iter().map(|l| l.next));
         let mut runs = Runs {
             ts,
-            kinds: ts.leaf_kinds(),
-            sim: WordSim::new(&ts.aig, WORDS),
-            state: vec![0; ts.latches.len() * WORDS],
-            init: vec![0; ts.latches.len() * WORDS],
-            inputs: vec![0; width],
-            weight_lo: vec![0; width],
-            weight_hi: vec![0; width],
-            history: vec![0; frames * width],
-            frames,
-            start: vec![0; 64 * WORDS],
+            sim: WideSim::new(&ts.aig),
+            frame: Gates::of(&ts.aig, roots),
+            constraint_gates: Gates::of(&ts.aig, ts.constraints.iter().copied()),
             support: (ts.constraints.iter())
                 .map(|&c| {
                     let cone = ts.aig.cone([c]);
@@ -129,10 +129,14 @@ impl<'a> Runs<'a> {
                         .collect()
                 })
                 .collect(),
-            constraint_cone: (ts.aig.cone(ts.constraints.iter().copied()).iter().enumerate())
-                .filter(|&(i, &m)| m && i > 0)
-                .map(|(i, _)| Var(i as u32))
-                .collect(),
+            state: vec![[0; WORDS]; ts.latches.len()],
+            init: vec![[0; WORDS]; ts.latches.len()],
+            inputs: vec![[0; WORDS]; width],
+            weight_lo: vec![[0; WORDS]; width],
+            weight_hi: vec![[0; WORDS]; width],
+            history: vec![[0; WORDS]; frames * width],
+            frames,
+            start: vec![[0; 64]; WORDS],
         };
         for w in 0..WORDS {
             runs.restart(w, !0, 0, rng);
@@ -149,103 +153,101 @@ impl<'a> Runs<'a> {
                 Some(b) => 0u64.wrapping_sub(b as u64),
                 None => rng.next_u64(),
             };
-            let at = i * WORDS + w;
-            self.state[at] = blend(self.state[at], value, mask);
-            self.init[at] = blend(self.init[at], value, mask);
+            self.state[i][w] = blend(self.state[i][w], value, mask);
+            self.init[i][w] = blend(self.init[i][w], value, mask);
         }
-        for bit in 0..64 {
-            if mask >> bit & 1 == 1 {
-                self.start[w * 64 + bit] = now;
-            }
+        for bit in (0..64).filter(|bit| mask >> bit & 1 == 1) {
+            self.start[w][bit] = now;
         }
     }
 
     /// New weights for the runs of word `w` under `mask`.
     fn reweigh(&mut self, w: usize, mask: u64, rng: &mut Rng) {
         for k in 0..self.ts.inputs.len() {
-            let at = k * WORDS + w;
-            self.weight_lo[at] = blend(self.weight_lo[at], rng.next_u64(), mask);
-            self.weight_hi[at] = blend(self.weight_hi[at], rng.next_u64(), mask);
+            self.weight_lo[k][w] = blend(self.weight_lo[k][w], rng.next_u64(), mask);
+            self.weight_hi[k][w] = blend(self.weight_hi[k][w], rng.next_u64(), mask);
         }
     }
 
-    /// Draws the inputs of word `w` from the runs' weights.
-    fn draw(&mut self, w: usize, rng: &mut Rng) {
+    /// Draws the inputs of every run from its weights.
+    fn draw(&mut self, rng: &mut Rng) {
         for k in 0..self.ts.inputs.len() {
-            let at = k * WORDS + w;
-            let (lo, hi) = (self.weight_lo[at], self.weight_hi[at]);
-            let (mostly0, fair, mostly1) = (rare(rng, 4), rng.next_u64(), !rare(rng, 4));
-            self.inputs[at] =
-                mostly0 & !lo & !hi | fair & lo & !hi | mostly1 & !lo & hi | self.inputs[at] & lo & hi;
+            for w in 0..WORDS {
+                let (lo, hi) = (self.weight_lo[k][w], self.weight_hi[k][w]);
+                let (mostly0, fair, mostly1) = (rare(rng, 4), rng.next_u64(), !rare(rng, 4));
+                let last = self.inputs[k][w];
+                self.inputs[k][w] =
+                    mostly0 & !lo & !hi | fair & lo & !hi | mostly1 & !lo & hi | last & lo & hi;
+            }
         }
     }
 
-    /// Changes the inputs of the runs of word `w` that break a constraint in the last
-    /// evaluation: those inputs that a broken constraint reads, flipped (`flip`) or drawn
-    /// again.
-    fn repair(&mut self, w: usize, flip: bool, rng: &mut Rng) {
-        let mut masks = vec![0u64; self.ts.inputs.len()];
-        for (c, support) in self.ts.constraints.iter().zip(&self.support) {
-            let broken = !self.sim.word(*c, w);
-            if broken != 0 {
+    /// Changes the inputs of the runs that break a constraint in the last evaluation: those
+    /// inputs that a broken constraint reads, flipped (`flip`) or drawn again.
+    fn repair(&mut self, flip: bool, rng: &mut Rng) {
+        let mut masks = vec![[0u64; WORDS]; self.ts.inputs.len()];
+        for (&c, support) in self.ts.constraints.iter().zip(&self.support) {
+            let broken = self.sim.words(!c);
+            if broken.iter().any(|&b| b != 0) {
                 for &k in support {
-                    masks[k] |= broken;
+                    masks[k] = std::array::from_fn(|w| masks[k][w] | broken[w]);
                 }
             }
         }
-        for (k, &mask) in masks.iter().enumerate().filter(|(_, &m)| m != 0) {
-            let at = k * WORDS + w;
-            let new = if flip { !self.inputs[at] } else { rng.next_u64() };
-            self.inputs[at] = blend(self.inputs[at], new, mask);
+        for (k, mask) in masks.iter().enumerate() {
+            for w in (0..WORDS).filter(|&w| mask[w] != 0) {
+                let old = self.inputs[k][w];
+                let new = if flip { !old } else { rng.next_u64() };
+                self.inputs[k][w] = blend(old, new, mask[w]);
+            }
         }
     }
 
-    /// Evaluates `vars` (all variables if `None`) in the current frame.
-    fn eval(&mut self, vars: Option<&[Var]>) {
-        let (kinds, state, inputs) = (&self.kinds, &self.state, &self.inputs);
-        let leaf = |v: Var, w| match kinds[v.index()] {
-            Some(Leaf::Latch(i)) => state[i * WORDS + w],
-            Some(Leaf::Input(k)) => inputs[k * WORDS + w],
-            None => 0,
-        };
-        match vars {
-            Some(vars) => self.sim.eval_vars(&self.ts.aig, vars.iter().copied(), leaf),
-            None => self.sim.eval(&self.ts.aig, leaf),
+    /// Evaluates `gates` in the current frame.
+    fn eval(&mut self, constraints_only: bool) {
+        for (l, words) in self.ts.latches.iter().zip(&self.state) {
+            self.sim.set(l.var, *words);
         }
+        for (&v, words) in self.ts.inputs.iter().zip(&self.inputs) {
+            self.sim.set(v, *words);
+        }
+        self.sim.eval(match constraints_only {
+            true => &self.constraint_gates,
+            false => &self.frame,
+        });
     }
 
-    /// Per word of the last evaluation, the runs that keep every constraint.
-    fn kept(&self) -> [u64; WORDS] {
-        std::array::from_fn(|w| {
-            (self.ts.constraints.iter()).fold(!0, |a, &c| a & self.sim.word(c, w))
+    /// The runs that keep every constraint, in the last evaluation.
+    fn kept(&self) -> Words {
+        (self.ts.constraints.iter()).fold([!0; WORDS], |a, &c| {
+            let c = self.sim.words(c);
+            std::array::from_fn(|w| a[w] & c[w])
         })
     }
 
-    /// Per word of the last evaluation, the runs in a bad state.
-    fn bad(&self) -> [u64; WORDS] {
-        std::array::from_fn(|w| (self.ts.bad.iter()).fold(0, |a, &b| a | self.sim.word(b, w)))
+    /// The runs in a bad state, in the last evaluation.
+    fn bad(&self) -> Words {
+        (self.ts.bad.iter()).fold([0; WORDS], |a, &b| {
+            let b = self.sim.words(b);
+            std::array::from_fn(|w| a[w] | b[w])
+        })
     }
 
     /// The trace of run `bit` of word `w`, in a bad state at frame `now` of the search.
     fn trace(&self, w: usize, bit: usize, now: u64) -> Trace {
-        let value = |words: &[u64], at: usize| words[at] >> bit & 1 == 1;
-        let first = self.start[w * 64 + bit];
+        let value = |words: &Words| words[w] >> bit & 1 == 1;
         let width = self.inputs.len();
-        let inputs = (first..=now)
+        let inputs = (self.start[w][bit]..=now)
             .map(|t| {
                 let base = (t as usize % self.frames) * width;
-                (0..self.ts.inputs.len())
-                    .map(|k| value(&self.history, base + k * WORDS + w))
-                    .collect()
+                self.history[base..base + width].iter().map(value).collect()
             })
             .collect();
         let bad = (self.ts.bad.iter())
-            .position(|&b| self.sim.word(b, w) >> bit & 1 == 1)
+            .position(|&b| value(&self.sim.words(b)))
             .expect("a run in a bad state is in one of the bad states");
         Trace {
-            init: (0..self.ts.latches.len())
-                .map(|i| value(&self.init, i * WORDS + w))
-                .collect(),
+            init: self.init.iter().map(value).collect(),
             inputs,
             bad,
         }
@@ -266,29 +268,21 @@ impl Engine for Sim {
         let width = runs.inputs.len();
         let mut now: u64 = 0;
         while !budget.expired() {
-            for w in 0..WORDS {
-                runs.draw(w, rng);
-            }
+            runs.draw(rng);
             // The constraints' cone alone until the inputs keep them (or the tries run out),
             // then the whole frame once.
-            let cone = std::mem::take(&mut runs.constraint_cone);
-            runs.eval(Some(&cone));
+            runs.eval(true);
             let mut ok = runs.kept();
             for retry in 0..RETRIES {
                 if ok.iter().all(|&k| k == !0) {
                     break;
                 }
                 self.stats.retries += 1;
-                for (w, &k) in ok.iter().enumerate() {
-                    if k != !0 {
-                        runs.repair(w, retry == 0, rng);
-                    }
-                }
-                runs.eval(Some(&cone));
+                runs.repair(retry == 0, rng);
+                runs.eval(true);
                 ok = runs.kept();
             }
-            runs.constraint_cone = cone;
-            runs.eval(None);
+            runs.eval(false);
             let bad = runs.bad();
             let base = (now as usize % runs.frames) * width;
             runs.history[base..base + width].copy_from_slice(&runs.inputs);
@@ -301,29 +295,27 @@ impl Engine for Sim {
                     return Verdict::Unsafe(trace);
                 }
             }
-            let next: Vec<u64> = (ts.latches.iter())
-                .flat_map(|l| (0..WORDS).map(move |w| (l.next, w)))
-                .map(|(next, w)| runs.sim.word(next, w))
+            runs.state = (ts.latches.iter())
+                .map(|l| runs.sim.words(l.next))
                 .collect();
-            runs.state = next;
             now += 1;
             for (w, &ok) in ok.iter().enumerate() {
                 // Runs that broke a constraint, ran out of history, or (rarely) by chance.
                 let full = (0..64).fold(0u64, |m, bit| {
-                    let age = now - runs.start[w * 64 + bit];
+                    let age = now - runs.start[w][bit];
                     m | ((age as usize >= runs.frames) as u64) << bit
                 });
                 let done = !ok | full | rare(rng, 11);
                 if done != 0 {
                     self.stats.restarts += done.count_ones() as u64;
                     for bit in (0..64).filter(|bit| done >> bit & 1 == 1) {
-                        let age = now - runs.start[w * 64 + bit];
+                        let age = now - runs.start[w][bit];
                         self.stats.longest = self.stats.longest.max(age);
                     }
                     runs.restart(w, done, now, rng);
                 }
-                // Phases of mean length 8, 16, 32 and 64 frames, by word.
-                let change = rare(rng, 3 + (w % 4) as u32) | done;
+                // Phases of mean length 8, 32, 128 and 512 frames, by word.
+                let change = rare(rng, 3 + 2 * w as u32) | done;
                 runs.reweigh(w, change, rng);
             }
         }

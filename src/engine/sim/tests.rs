@@ -86,7 +86,10 @@ fn a_safe_system_stays_unknown_without_a_bound() {
         &irrelevant_counter(4),
         &Budget::new(Some(Duration::from_millis(200))),
     );
-    assert!(matches!(verdict, Verdict::Unknown { depth: None }), "{verdict:?}");
+    assert!(
+        matches!(verdict, Verdict::Unknown { depth: None }),
+        "{verdict:?}"
+    );
     let frames = sim.stats().iter().find(|s| s.0 == "sim_frames").unwrap().1;
     assert!(frames > 0);
 }
