@@ -1,6 +1,6 @@
 //! Fault injection for the tests of panic safety: with the cargo feature `fault-injection`
 //! (off by default, so never in a normal build), `WARDEN_FAULT=STAGE[,STAGE...]` makes the
-//! named stages panic: an engine (`ic3`, `kind`, `cegar`, `imc`, `bmc`, `reach`, `portfolio`) when it
+//! named stages panic: an engine (`ic3`, `kind`, `cegar`, `imc`, `bmc`, `reach`, `sim`, `portfolio`) when it
 //! starts checking, or `front` when the model is read. The tests show that the portfolio
 //! still answers and that a run whose every engine panicked prints `unknown` and exits 3.
 
