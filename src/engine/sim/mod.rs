@@ -30,7 +30,7 @@ use crate::ts::{Trace, TransitionSystem};
 use crate::Budget;
 
 /// Frames kept per run, at most: the longest trace the engine can report.
-pub const HISTORY: usize = 2048;
+const HISTORY: usize = 2048;
 /// Memory for the input history, at most: fewer frames are kept on systems with many inputs.
 const HISTORY_BYTES: usize = 64 << 20;
 /// Machine words per signal (64 runs each).
