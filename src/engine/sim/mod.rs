@@ -5,7 +5,7 @@
 //! the mann data-integrity designs of HWMCC) is found by a simulation that happens to push
 //! 128 times in a row, in microseconds per frame. Uniform random inputs rarely do that
 //! (pushes and pops cancel out in a random walk), so every run (one bit of a machine word,
-//! 64 runs per word, [`WordSim`]) draws each input from a *weight* that it keeps for a phase:
+//! 64 runs per word, [`WideSim`]) draws each input from a *weight* that it keeps for a phase:
 //! mostly 0 (1/16), fair, mostly 1 (15/16), or sticky (the input keeps its last value). Runs
 //! redraw their weights now and then, at rates that differ from word to word, so phases of
 //! many lengths occur; a run restarts from a fresh initial state (uninitialised latches
@@ -203,7 +203,8 @@ impl<'a> Runs<'a> {
         }
     }
 
-    /// Evaluates `gates` in the current frame.
+    /// Evaluates the current frame: the constraints' gates alone (`constraints_only`) or the
+    /// whole frame.
     fn eval(&mut self, constraints_only: bool) {
         for (l, words) in self.ts.latches.iter().zip(&self.state) {
             self.sim.set(l.var, *words);
