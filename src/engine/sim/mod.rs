@@ -9,14 +9,14 @@
 //! mostly 0 (1/16), fair, mostly 1 (15/16), or sticky (the input keeps its last value). Runs
 //! redraw their weights now and then, at rates that differ from word to word, so phases of
 //! many lengths occur; a run restarts from a fresh initial state (uninitialised latches
-//! random) after at most [`HISTORY`] frames, the frames its trace can be rebuilt from, and
+//! random) after at most `HISTORY` frames, the frames its trace can be rebuilt from, and
 //! at random before. ABC's `sim3` and rIC3's random simulation are the same idea;
 //! the weighted phases are what makes long monotone runs likely.
 //!
 //! Invariant constraints (HWMCC designs use them to forbid inputs: no pop from an empty FIFO,
 //! reset only in the first frame): a run whose inputs break a constraint first flips the
 //! inputs that constraint reads (which repairs a constraint on one input at once), then
-//! draws them again, fair, up to [`RETRIES`] tries in all, leaving the other inputs to their
+//! draws them again, fair, up to `RETRIES` tries in all, leaving the other inputs to their
 //! phase; a run that still breaks one restarts. A trace only has frames in which every
 //! constraint held, so it is a trace of the system as AIGER 1.9 defines it; like every
 //! engine's, it is replayed by the caller before it is printed.
