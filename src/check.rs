@@ -205,8 +205,14 @@ fn build(
             opts.smt_limit,
         )),
         EngineKind::Portfolio => {
-            let set = configs::portfolio(opts.portfolio)
+            let set = configs::portfolio_for(opts.portfolio, ts)
                 .unwrap_or_else(|| panic!("unknown portfolio {}", opts.portfolio));
+            if set.name != opts.portfolio {
+                crate::log::info(
+                    1,
+                    format_args!("portfolio: a large system, set {}", set.name),
+                );
+            }
             let mut workers: Vec<Box<dyn Engine + Send>> = Vec::new();
             let mut shares = Vec::new();
             for (i, name) in set.configs.iter().enumerate() {
