@@ -78,6 +78,50 @@ fn twin_counters_merge_and_their_trace_lifts() {
     assert_eq!(replay(&ts, &restore.trace(&trace)), Ok(5));
 }
 
+/// The twin counters, bad only when also two gates of one function (`x & (y & z)` and
+/// `(x & y) & z`, which functional reduction merges) hold and a latch fed by a chain of
+/// XORs of `chain` gates in all is 0 (XORs of inputs: random simulation tells every gate of
+/// the chain apart, so the sweeps are fast on it).
+fn twins_with_a_chain(chain: usize) -> TransitionSystem {
+    let mut ts = twin_counters(8, 5, 5);
+    let [x, y, z] = [0; 3].map(|_| ts.add_input(None).lit());
+    let (yz, xy) = (ts.aig.and(y, z), ts.aig.and(x, y));
+    let (g1, g2) = (ts.aig.and(x, yz), ts.aig.and(xy, z));
+    let either = ts.aig.or(g1, g2);
+    let wide = ts.add_latch(Some(false), None).lit();
+    let mut next = ts.add_input(None).lit();
+    for _ in 0..chain / 3 {
+        let i = ts.add_input(None).lit();
+        next = ts.aig.xor(next, i);
+    }
+    let last = ts.latches.len() - 1;
+    ts.set_next(last, next);
+    let bad = ts.aig.and_all(vec![ts.bad[0], either, !wide]);
+    ts.bad[0] = bad;
+    ts
+}
+
+#[test]
+fn sweeping_passes_skip_systems_from_their_gate_limit_on() {
+    let only = |prep| PrepOptions {
+        prep,
+        ..PrepOptions::default()
+    };
+    let (fraig, coi) = (only(vec![PrepPass::Fraig]), only(vec![]));
+    let gates = |ts: &TransitionSystem, opts: &PrepOptions| {
+        preprocess(ts, opts, &Budget::new(None)).0.aig.num_ands()
+    };
+    // Small: scorr merges the twins, fraig the two gates.
+    let small = twins_with_a_chain(10);
+    assert_eq!(run(&small).0.latches.len(), 3 + 1);
+    assert!(gates(&small, &fraig) < gates(&small, &coi));
+    // From the limit on, neither pass runs.
+    let large = twins_with_a_chain(SWEEP_MAX_GATES + 3);
+    assert!(gates(&large, &coi) >= SWEEP_MAX_GATES);
+    assert_eq!(run(&large).0.latches.len(), 3 + 3 + 1);
+    assert_eq!(gates(&large, &fraig), gates(&large, &coi));
+}
+
 #[test]
 fn an_invariant_of_the_twins_lifts() {
     // Mod 6: neither copy reaches 7 (nor 6, which leads to 7), so (7, 7) is unreachable.
