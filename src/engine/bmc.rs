@@ -224,7 +224,8 @@ impl Engine for Bmc {
 /// `bmc-deep` alone (jumps of 50, 2026-11-29): 50 frames of the 106 k-gate
 /// `arbitrated_top_n5_w128_d32` (2.2 M solver variables, 1.2 GiB) are satisfied in 5 s,
 /// while 50 frames of a 440 k-gate ILA Ridecore design reached 1.7 GiB before their query
-/// and stopped on the memory limit (in a portfolio, the first worker shed).
+/// and stopped on the memory limit (in the portfolio it was shed for memory); its 13-frame
+/// jump under this limit is satisfied at 15.7 s alone.
 const JUMP_GATES: usize = 6_000_000;
 
 /// The jump `step` shortened so that one jump of a system of `gates` AND gates adds at most

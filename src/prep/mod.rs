@@ -23,6 +23,8 @@ mod ternary;
 
 use std::time::{Duration, Instant};
 
+use clap::ValueEnum;
+
 pub use houdini::houdini;
 pub use options::{PrepOptions, PrepPass};
 
@@ -41,7 +43,7 @@ const TIME_SHARE: u32 = 8;
 /// ILA 440,979 to 440,970, `mul7` none, marlann 793,073 to 793,059) and no latch, while
 /// every engine waits for it: on these systems only BMC and simulation answer in 20 s, and
 /// the 2 s are theirs. Below, it removes up to 7 % of the gates (picorv32, shift_register
-/// designs of 63-69 k gates) and merges the latches IC3 needs merged.
+/// designs of 63-69 k gates) and, on smaller designs, merges latches.
 const SWEEP_MAX_GATES: usize = 150_000;
 
 /// The passes `opts` chooses in order, within a share of `budget`. Passes that run out of
@@ -64,7 +66,9 @@ pub fn preprocess(
             crate::log::info(
                 1,
                 format_args!(
-                    "{pass:?}: skipped on {} ands (from {SWEEP_MAX_GATES} on)",
+                    "{}: skipped on {} ands (from {SWEEP_MAX_GATES} on)",
+                    pass.to_possible_value()
+                        .map_or_else(String::new, |v| v.get_name().into()),
                     reduced.aig.num_ands()
                 ),
             );
