@@ -61,23 +61,25 @@ pub fn preprocess(
     let depth = usize::from(opts.scorr_depth);
     for &pass in &opts.prep {
         let start = Instant::now();
+        let value = pass
+            .to_possible_value()
+            .expect("every pass has an option name");
+        let name = value.get_name();
         let sweeps = matches!(pass, PrepPass::Scorr | PrepPass::Fraig);
         if sweeps && reduced.aig.num_ands() >= SWEEP_MAX_GATES {
             crate::log::info(
                 1,
                 format_args!(
-                    "{}: skipped on {} ands (from {SWEEP_MAX_GATES} on)",
-                    pass.to_possible_value()
-                        .map_or_else(String::new, |v| v.get_name().into()),
+                    "{name}: skipped on {} ands (from {SWEEP_MAX_GATES} on)",
                     reduced.aig.num_ands()
                 ),
             );
             continue;
         }
-        let (name, result) = match pass {
-            PrepPass::Ternary => ("ternary", ternary::constant_latches(&reduced, &budget)),
-            PrepPass::Scorr => ("scorr", equiv::merge_equivalences(&reduced, depth, &budget)),
-            PrepPass::Fraig => ("fraig", fraig::functional_reduction(&reduced, &budget)),
+        let result = match pass {
+            PrepPass::Ternary => ternary::constant_latches(&reduced, &budget),
+            PrepPass::Scorr => equiv::merge_equivalences(&reduced, depth, &budget),
+            PrepPass::Fraig => fraig::functional_reduction(&reduced, &budget),
         };
         if let Some((next, inner)) = result {
             let (next, coi) = cone_of_influence(&next);
