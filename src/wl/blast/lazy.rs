@@ -6,7 +6,15 @@
 //! - a *fixed* slot for each constant index the model reads or writes on arrays of this sort
 //!   (up to [`MAX_FIXED_SLOTS`]); its address is that constant;
 //! - [`FREE_SLOTS`] *free* slots whose address is chosen at frame 0 and then kept (the
-//!   "symbolic address" of memory abstractions such as Bjesse's, FMCAD 2008).
+//!   "symbolic address" of memory abstractions such as Bjesse's, FMCAD 2008);
+//! - a *cache* slot for each read of the state the model makes (up to [`MAX_CACHE_SLOTS`]):
+//!   invalid at frame 0, it then holds the address that read used in the frame before and the
+//!   element there (what the read returned, through that frame's writes). A run that reads
+//!   an address, keeps it and reads it again (a ROM, a register file read twice) then sees
+//!   the same element twice, which free slots alone cannot promise: their addresses are
+//!   chosen before the run, so the abstraction has runs where neither holds that address and
+//!   the two reads miss with different values. A cache moves on with every read, so a write
+//!   it holds is not kept: the clean latch below looks past caches.
 //!
 //! A slot's element follows every write exactly: its next value is the next-state array read
 //! at the slot's address. A read of the state at an address that no slot holds returns a
@@ -40,15 +48,60 @@ use crate::wl::{ArrayValue, BitVec, Model, Op, Sort, TermId};
 pub const FREE_SLOTS: usize = 2;
 /// The most fixed slots (constant addresses) per array state.
 pub const MAX_FIXED_SLOTS: usize = 16;
+/// The most cache slots per array state (one per read of its sort, the first in term order).
+pub const MAX_CACHE_SLOTS: usize = 8;
 
-/// One tracked element of an array state: its address (a constant, or latches that keep the
-/// value chosen at frame 0) and its element latches.
+/// One tracked element of an array state: its address (a constant, or latches) and its
+/// element latches.
 #[derive(Clone, Debug)]
 pub struct Slot {
     pub addr: Word,
     pub value: Word,
-    /// Whether `addr` is a constant (no latches of its own).
-    pub fixed: bool,
+    pub kind: SlotKind,
+}
+
+/// How a slot's address is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// A constant (no latches of its own).
+    Fixed,
+    /// Chosen at frame 0 and kept.
+    Free,
+    /// The address a read used in the frame before, held while the latch (false at frame 0)
+    /// holds.
+    Cache(Lit),
+}
+
+impl Slot {
+    /// The slot's latches in the order [`slots`] makes them: the valid latch of a cache, the
+    /// address unless it is fixed, the element.
+    pub fn latches(&self) -> impl Iterator<Item = Lit> + '_ {
+        let valid = match self.kind {
+            SlotKind::Cache(v) => Some(v),
+            _ => None,
+        };
+        let addr = (self.kind != SlotKind::Fixed).then_some(&self.addr);
+        (valid.into_iter())
+            .chain(addr.into_iter().flatten().copied())
+            .chain(self.value.iter().copied())
+    }
+
+    /// Whether the slot holds address `index` (a literal).
+    fn holds(&self, aig: &mut Aig, index: &[Lit]) -> Lit {
+        let same = gates::eq(aig, &self.addr, index);
+        match self.kind {
+            SlotKind::Cache(valid) => aig.and(valid, same),
+            _ => same,
+        }
+    }
+
+    /// Whether the slot is in use in a frame of a simulation (caches are not at frame 0).
+    fn in_use(&self, values: &Values) -> bool {
+        match self.kind {
+            SlotKind::Cache(valid) => values.lit(valid),
+            _ => true,
+        }
+    }
 }
 
 /// What is tracked of a lazy array state (nothing of an input).
@@ -64,10 +117,17 @@ pub struct Tracked {
 impl Tracked {
     /// Per slot, whether it holds address `index`.
     fn hits(&self, aig: &mut Aig, index: &[Lit]) -> Vec<Lit> {
-        self.slots
-            .iter()
-            .map(|s| gates::eq(aig, &s.addr, index))
-            .collect()
+        self.slots.iter().map(|s| s.holds(aig, index)).collect()
+    }
+
+    /// Whether a slot that keeps its address (not a cache) holds `index`: a write there is
+    /// kept by the slots.
+    fn kept(&self, aig: &mut Aig, index: &[Lit]) -> Lit {
+        let kept: Vec<Lit> = (self.slots.iter())
+            .filter(|s| !matches!(s.kind, SlotKind::Cache(_)))
+            .map(|s| s.holds(aig, index))
+            .collect();
+        aig.or_all(kept)
     }
 }
 
@@ -102,13 +162,23 @@ pub struct Miss {
 }
 
 /// What a lazy encoding adds beside the terms: the fresh leaves (which the caller makes
-/// inputs of its system), the misses among them, and per miss of a state a literal that holds
-/// when the read is exact (a slot holds its address, or the state is still clean).
+/// inputs of its system), the misses among them, per miss of a state a literal that holds
+/// when the read is exact (a slot holds its address, or the state is still clean), and the
+/// reads of states in the order made (the sources of the caches).
 #[derive(Debug, Default)]
 pub struct Fresh {
     pub leaves: Vec<Lit>,
     pub misses: Vec<Miss>,
     pub exact: Vec<Lit>,
+    pub reads: Vec<StateRead>,
+}
+
+/// A read of lazy state `state` at `addr`, which returned `value`.
+#[derive(Clone, Debug)]
+pub struct StateRead {
+    pub state: usize,
+    pub addr: Word,
+    pub value: Word,
 }
 
 impl Fresh {
@@ -134,6 +204,28 @@ pub fn read<'s>(
         index,
         element,
         tracked,
+        known: None,
+        memo: HashMap::new(),
+    };
+    reader.read(aig, fresh, array)
+}
+
+/// The element of `array` at the address of `known`, a read of a state that this frame
+/// already made: `array` (the state's next value) is read through its writes, and where it
+/// reaches that state, the word `known` returned answers (a second read would draw a second
+/// miss, unrelated to the first).
+pub fn read_again<'s>(
+    aig: &mut Aig,
+    fresh: &mut Fresh,
+    array: &Arc<Lazy>,
+    known: &StateRead,
+    tracked: &impl Fn(Base) -> &'s Tracked,
+) -> Word {
+    let mut reader = Reader {
+        index: &known.addr,
+        element: known.value.len(),
+        tracked,
+        known: Some((Base::State(known.state), &known.value)),
         memo: HashMap::new(),
     };
     reader.read(aig, fresh, array)
@@ -144,6 +236,8 @@ struct Reader<'r, F> {
     index: &'r [Lit],
     element: usize,
     tracked: &'r F,
+    /// A base whose element at `index` is known.
+    known: Option<(Base, &'r Word)>,
     memo: HashMap<*const Lazy, Word>,
 }
 
@@ -165,6 +259,9 @@ impl<'s, F: Fn(Base) -> &'s Tracked> Reader<'_, F> {
                 let y = self.read(aig, fresh, b);
                 gates::mux(aig, *c, &x, &y)
             }
+            Lazy::Base(base) if self.known.is_some_and(|k| k.0 == *base) => {
+                self.known.expect("just matched").1.clone()
+            }
             Lazy::Base(base) => {
                 let miss = fresh.word(aig, self.element);
                 fresh.misses.push(Miss {
@@ -185,14 +282,18 @@ impl<'s, F: Fn(Base) -> &'s Tracked> Reader<'_, F> {
                     fresh.exact.push(exact);
                 }
                 // The first slot holding `index` answers.
-                tracked
-                    .slots
-                    .iter()
-                    .zip(hits)
-                    .rev()
+                let value = (tracked.slots.iter().zip(hits).rev())
                     .fold(untouched, |rest, (s, hit)| {
                         gates::mux(aig, hit, &s.value, &rest)
-                    })
+                    });
+                if let Base::State(state) = *base {
+                    fresh.reads.push(StateRead {
+                        state,
+                        addr: index.to_vec(),
+                        value: value.clone(),
+                    });
+                }
+                value
             }
         };
         self.memo.insert(Arc::as_ptr(array), word.clone());
@@ -223,9 +324,8 @@ fn dirties_memo(
         Lazy::Base(_) | Lazy::Const(_) => Lit::TRUE,
         Lazy::Write(a, i, _) => {
             let below = dirties_memo(aig, a, me, tracked, memo);
-            let held = tracked.hits(aig, i);
-            let held = aig.or_all(held);
-            aig.or(below, !held)
+            let kept = tracked.kept(aig, i);
+            aig.or(below, !kept)
         }
         Lazy::Ite(c, a, b) => {
             let x = dirties_memo(aig, a, me, tracked, memo);
@@ -246,8 +346,8 @@ pub fn constant_init(model: &Model, init: TermId) -> Option<Vec<bool>> {
     }
 }
 
-/// The slots of lazy array state `i` , as new latches of `ts`: a fixed slot
-/// for each constant index that reads and writes of its sort use, then the free slots. Their
+/// The slots of lazy array state `i`, as new latches of `ts`: a fixed slot for each constant
+/// index that reads and writes of its sort use, then `free` free slots, then the caches. Their
 /// elements start at `reset` when the state's `init` is a constant array, and then (if the
 /// state has a next-state function) a clean latch says where the rest still holds it.
 pub fn slots(
@@ -255,6 +355,7 @@ pub fn slots(
     ts: &mut TransitionSystem,
     i: usize,
     reset: Option<Vec<bool>>,
+    free: usize,
 ) -> Tracked {
     let sort = model.states()[i].sort;
     let Sort::Array { index, element } = sort else {
@@ -275,16 +376,31 @@ pub fn slots(
         tracked.push(Slot {
             addr: gates::constant(c),
             value,
-            fixed: true,
+            kind: SlotKind::Fixed,
         });
     }
-    for j in 0..FREE_SLOTS {
+    for j in 0..free {
         let addr = latches(ts, index, None, &format!("{name}.addr{j}"));
         let value = latches(ts, element, reset.as_deref(), &format!("{name}.slot{j}"));
         tracked.push(Slot {
             addr,
             value,
-            fixed: false,
+            kind: SlotKind::Free,
+        });
+    }
+    // A state without a next-state function is a fresh array in every frame: nothing to cache.
+    let caches = match model.states()[i].next {
+        Some(_) => reads_of(model, sort).min(MAX_CACHE_SLOTS),
+        None => 0,
+    };
+    for j in 0..caches {
+        let valid = ts.add_latch(Some(false), Some(format!("{name}.cached{j}")));
+        let addr = latches(ts, index, None, &format!("{name}.cache_addr{j}"));
+        let value = latches(ts, element, None, &format!("{name}.cache{j}"));
+        tracked.push(Slot {
+            addr,
+            value,
+            kind: SlotKind::Cache(valid.lit()),
         });
     }
     let clean = match (&reset, model.states()[i].next) {
@@ -299,6 +415,14 @@ pub fn slots(
         slots: tracked,
         clean,
     }
+}
+
+/// The number of reads of arrays of `sort` in `model` (a bound on the reads of one state).
+fn reads_of(model: &Model, sort: Sort) -> usize {
+    (0..model.num_terms())
+        .map(|t| model.term(TermId(t as u32)))
+        .filter(|term| matches!(term.op, Op::Read) && model.sort(term.args[0]) == sort)
+        .count()
 }
 
 /// The distinct constant indices of the reads and writes of arrays of `sort` (at most
@@ -368,7 +492,7 @@ impl Contents {
         };
         let mut a = ArrayValue::constant(index, BitVec::zero(element));
         let mut set = std::collections::BTreeSet::new();
-        for s in slots {
+        for s in slots.iter().filter(|s| s.in_use(values)) {
             let addr = word_value(&s.addr, values);
             if set.insert(addr.clone()) {
                 a.set(&addr, &word_value(&s.value, values));

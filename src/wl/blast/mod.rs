@@ -22,6 +22,8 @@
 mod array;
 mod gates;
 pub mod lazy;
+#[cfg(test)]
+mod lazy_tests;
 mod lift;
 mod lower;
 mod ops;
@@ -35,7 +37,7 @@ use crate::aig::{Aig, Lit};
 use crate::ts::{TransitionSystem, Values};
 use crate::Budget;
 use gates::Word;
-use lazy::{Base, Fresh, Lazy, Miss, Tracked};
+use lazy::{Base, Fresh, Lazy, Miss, SlotKind, Tracked};
 pub use lift::lift_trace;
 pub use lower::Lowering;
 
@@ -81,18 +83,13 @@ impl Bits {
     }
 
     /// Every bit, elements in index order; of a lazy state, its latches in the order
-    /// [`blast`] makes them (per slot: the address if it is not fixed, then the element; the
-    /// clean latch last).
+    /// [`blast`] makes them (per slot [`lazy::Slot::latches`]; the clean latch last).
     pub fn flat(&self) -> Vec<Lit> {
         match self {
             Bits::Bv(w) => w.clone(),
             Bits::Array(e) => e.concat(),
-            Bits::Slots(t) => t
-                .slots
-                .iter()
-                .flat_map(|s| (!s.fixed).then_some(&s.addr).into_iter().chain([&s.value]))
-                .flatten()
-                .copied()
+            Bits::Slots(t) => (t.slots.iter())
+                .flat_map(|s| s.latches())
                 .chain(t.clean.as_ref().map(|c| c.0))
                 .collect(),
             Bits::Lazy(_) => unreachable!("a lazy array term has no bits of its own"),
@@ -272,6 +269,16 @@ impl<'b> Poll<'b> {
 /// it: a construct the blaster does not support, or `budget` expiring (polled as the terms
 /// are blasted: a large C program or BTOR2 model can take seconds).
 pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap), BlastError> {
+    blast_with(model, budget, lazy::FREE_SLOTS)
+}
+
+/// [`blast`] with `free_slots` free slots per lazy array state (tests take them away, so that
+/// every read of an address the model computes goes through the caches).
+fn blast_with(
+    model: &Model,
+    budget: &Budget,
+    free_slots: usize,
+) -> Result<(TransitionSystem, BitMap), BlastError> {
     if let Err(s) = model.init_order() {
         return Err(Unsupported::CyclicInit(model.state_name(s)).into());
     }
@@ -291,7 +298,9 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
             if s.init.is_some() && reset.is_none() {
                 deferred.push(i);
             }
-            states.push(Bits::Slots(lazy::slots(model, &mut ts, i, reset)));
+            states.push(Bits::Slots(lazy::slots(
+                model, &mut ts, i, reset, free_slots,
+            )));
             continue;
         }
         let resets = s.init.and_then(|t| constant_init(model, t));
@@ -334,24 +343,47 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
     let bits = |t: TermId| cache[t.index()].as_ref().expect("blasted in the cone");
     let bit = |t: TermId| bits(t).bv()[0];
     let slots_of = tracked_of(&inputs, &states);
+    // The reads the frame's terms made, which the caches take in; the reads below (the
+    // slots' next values) are at addresses the slots hold already.
+    let reads = std::mem::take(&mut fresh.reads);
 
     let mut latch = 0;
     for (i, s) in model.states().iter().enumerate() {
         let nexts = match (&states[i], s.next) {
             (Bits::Slots(tracked), next) => {
                 let element = s.sort.element_width() as usize;
+                let mut sources = reads.iter().filter(|r| r.state == i);
                 let mut nexts = Vec::new();
                 for slot in &tracked.slots {
-                    if !slot.fixed {
-                        nexts.extend(&slot.addr);
-                    }
-                    nexts.extend(match next {
-                        Some(n) => {
-                            let (aig, a) = (&mut ts.aig, bits(n).lazy());
-                            lazy::read(aig, &mut fresh, a, &slot.addr, element, &slots_of)
+                    let aig = &mut ts.aig;
+                    match (slot.kind, next) {
+                        (SlotKind::Cache(_), Some(n)) => match sources.next() {
+                            Some(read) => {
+                                nexts.push(Lit::TRUE);
+                                nexts.extend(&read.addr);
+                                let a = bits(n).lazy();
+                                nexts.extend(lazy::read_again(aig, &mut fresh, a, read, &slots_of));
+                            }
+                            // More caches than reads of this state (they count reads of its
+                            // sort): this one stays out of use.
+                            None => nexts.extend(slot.latches().map(|_| Lit::FALSE)),
+                        },
+                        (SlotKind::Cache(_), None) => {
+                            unreachable!("states without next have no cache")
                         }
-                        None => fresh.word(&mut ts.aig, element),
-                    });
+                        (kind, next) => {
+                            if kind == SlotKind::Free {
+                                nexts.extend(&slot.addr);
+                            }
+                            nexts.extend(match next {
+                                Some(n) => {
+                                    let a = bits(n).lazy();
+                                    lazy::read(aig, &mut fresh, a, &slot.addr, element, &slots_of)
+                                }
+                                None => fresh.word(aig, element),
+                            });
+                        }
+                    }
                 }
                 if let Some((clean, _)) = tracked.clean {
                     let n = next.expect("only states with a next stay clean");
@@ -382,7 +414,10 @@ pub fn blast(model: &Model, budget: &Budget) -> Result<(TransitionSystem, BitMap
                 Bits::Slots(tracked) => {
                     let element = model.states()[i].sort.element_width() as usize;
                     let mut same = Vec::with_capacity(tracked.slots.len());
-                    for slot in &tracked.slots {
+                    // Caches are out of use at frame 0.
+                    let held =
+                        (tracked.slots.iter()).filter(|s| !matches!(s.kind, SlotKind::Cache(_)));
+                    for slot in held {
                         let (aig, a) = (&mut ts.aig, bits(init).lazy());
                         let v = lazy::read(aig, &mut fresh, a, &slot.addr, element, &slots_of);
                         same.push(gates::eq(&mut ts.aig, &slot.value, &v));
