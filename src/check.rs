@@ -27,7 +27,7 @@ use crate::engine::{
     ic3::{Ic3, Ic3Options},
     kind::Kind,
     portfolio::Portfolio,
-    smt::{WordContext, WordWorker, Words},
+    smt::{SmtOptions, WordContext, WordWorker, Words},
     Engine, Stats, Verdict,
 };
 use crate::error::InternalError;
@@ -62,6 +62,8 @@ pub struct Options {
     /// The time the SMT engine may spend translating frames and solving (`None`: all it
     /// gets; a portfolio limits its SMT worker, [`PORTFOLIO_SMT_LIMIT`]).
     pub smt_limit: Option<Duration>,
+    /// The configuration of the SMT engine.
+    pub smt: SmtOptions,
     /// A bound on the length of every counterexample of the checked system, where one is
     /// known (a C program none of whose paths to the error loops,
     /// [`crate::cfa::depth::longest_error_path`]): BMC of the original system up to it runs
@@ -95,6 +97,7 @@ impl Options {
             prep: PrepOptions::default(),
             mem_limit: None,
             smt_limit: None,
+            smt: SmtOptions::default(),
             complete_depth: None,
             horn: None,
             spacer: Spacer::InProcess,
@@ -109,6 +112,7 @@ impl Options {
             cegar: row.cegar().expect("table rows are valid configurations"),
             bmc: row.bmc,
             ic3: row.ic3,
+            smt: row.smt,
             ..self.clone()
         }
     }
@@ -203,6 +207,7 @@ fn build(
                 .clone(),
             opts.max_depth,
             opts.smt_limit,
+            opts.smt,
         )),
         EngineKind::Portfolio => {
             let set = configs::portfolio_for(opts.portfolio, ts)

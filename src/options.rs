@@ -89,6 +89,7 @@ pub enum Opt {
     Portfolio,
     Bmc,
     Ic3,
+    Smt,
     Prep,
     DataModel,
     NondetFn,
@@ -118,6 +119,7 @@ impl Opt {
             Opt::Portfolio => "--portfolio",
             Opt::Bmc => "--bmc-*",
             Opt::Ic3 => "--ic3-*",
+            Opt::Smt => "--smt-induction",
             Opt::Prep => "--prep/--scorr-depth",
             Opt::DataModel => "--data-model",
             Opt::NondetFn => "--nondet-fn",
@@ -207,6 +209,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         Opt::Jobs | Opt::Portfolio => engine == EngineKind::Portfolio,
         // The portfolio's BMC workers have their own configurations.
         Opt::Bmc => matches!(engine, EngineKind::Bmc | EngineKind::Sequence),
+        Opt::Smt => engine == EngineKind::Smt,
         // Likewise the portfolio's IC3 workers; k-liveness runs IC3 with them, and so does
         // localization with `--abstract-engine ic3`.
         Opt::Ic3 => match engine {

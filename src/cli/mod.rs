@@ -20,6 +20,7 @@ use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
 use crate::engine::configs;
 use crate::engine::ic3::Ic3Options;
+use crate::engine::smt::SmtOptions;
 use crate::error::{panic_message, ExitCode};
 use crate::front;
 use crate::options::{self, CegarArgs, Opt};
@@ -186,6 +187,8 @@ struct CheckArgs {
     #[command(flatten)]
     ic3: Ic3Options,
     #[command(flatten)]
+    smt: SmtOptions,
+    #[command(flatten)]
     words: WordArgs,
     #[command(flatten)]
     rtl: RtlArgs,
@@ -220,6 +223,7 @@ impl CheckArgs {
             (self.portfolio.is_some(), Opt::Portfolio),
             (self.bmc != BmcOptions::default(), Opt::Bmc),
             (self.ic3 != Ic3Options::default(), Opt::Ic3),
+            (self.smt != SmtOptions::default(), Opt::Smt),
             (self.prep != PrepOptions::default(), Opt::Prep),
             (self.data_model.is_some(), Opt::DataModel),
             (!self.nondet_fn.is_empty(), Opt::NondetFn),
@@ -374,6 +378,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         bmc: BmcOptions::default(),
         prep: PrepOptions::default(),
         ic3: Ic3Options::default(),
+        smt: SmtOptions::default(),
         words: WordArgs::default(),
         rtl: RtlArgs::default(),
     };

@@ -119,6 +119,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         ic3: args.ic3,
         mem_limit: Some(args.mem_limit),
         smt_limit: None,
+        smt: args.smt,
         complete_depth: None,
         horn: None,
         spacer: spacer(),

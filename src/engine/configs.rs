@@ -14,6 +14,7 @@ use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 use crate::engine::ic3::Ic3Options;
+use crate::engine::smt::SmtOptions;
 use crate::front::InputKind;
 use crate::options::{self, CegarArgs, UsageError};
 use crate::ts::TransitionSystem;
@@ -133,6 +134,11 @@ pub const CONFIGS: &[Config] = &[
         name: "smt",
         args: "--engine smt",
         about: "word-level BMC on Z3 (BTOR2 models; in a portfolio for at most 3 s of its own work)",
+    },
+    Config {
+        name: "smt-kind",
+        args: "--engine smt --smt-induction",
+        about: "word-level k-induction on Z3, its proofs checked as k-induction certificates on the bit level",
     },
     Config {
         name: "kind",
@@ -380,6 +386,8 @@ pub struct Row {
     pub bmc: BmcOptions,
     #[command(flatten)]
     pub ic3: Ic3Options,
+    #[command(flatten)]
+    pub smt: SmtOptions,
 }
 
 impl Row {

@@ -28,7 +28,7 @@ use crate::engine::lemmas::Lemma;
 use crate::ts::TransitionSystem;
 
 /// The k-copy invariant for a proof at depth `k` whose step case assumed `lemmas`.
-pub(super) fn k_copy(ts: &TransitionSystem, k: usize, lemmas: &[Lemma]) -> Invariant {
+pub fn k_copy(ts: &TransitionSystem, k: usize, lemmas: &[Lemma]) -> Invariant {
     let mut system = ts.clone();
     let mut conj = vec![holds(&mut system.aig, lemmas)];
     let mut newer: Vec<Lit> = ts.latches.iter().map(|l| l.var.lit()).collect();

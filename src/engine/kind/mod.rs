@@ -24,6 +24,7 @@
 //!   [`certificate`].
 
 mod certificate;
+pub use certificate::k_copy;
 mod generator;
 mod repair;
 mod simulation;

@@ -6,8 +6,15 @@
 //! [`SmtBmc`] checks a [`Model`], not a [`crate::ts::TransitionSystem`]: its counterexample
 //! is a word-level [`Trace`]. [`WordWorker`] makes it an [`super::Engine`] of the system
 //! blasted from the model, bringing that trace down to it ([`crate::wl::Lowering`]) to be
-//! checked and printed like any other engine's. It never proves safety (no invariant): its
-//! verdicts are `Unsafe` or `Unknown`.
+//! checked and printed like any other engine's.
+//!
+//! With `--smt-induction` it is k-induction on the words: after the base case of depth `k`
+//! (the BMC query), the step case asks whether `k + 1` good frames from any state, under
+//! the constraints, can reach a bad one, with the arrays still arrays. A proof at depth `k`
+//! has no invariant over words that a checker reads, so the worker builds k-induction's
+//! certificate, the k-copy invariant ([`crate::engine::kind::k_copy`]), on the bit-level
+//! system and checks it there before answering; a proof whose certificate fails (a blasted
+//! system that is not k-inductive where the words are: lazy arrays) is `unknown`.
 
 mod encode;
 #[cfg(test)]
@@ -35,11 +42,24 @@ const POLL: Duration = Duration::from_millis(10);
 /// engine's traces of those cannot be lowered to it).
 const MAX_ENUMERATED_INDEX: u32 = 12;
 
+/// The configuration of the SMT engine (`--engine smt`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::Args)]
+#[command(next_help_heading = "SMT (--engine smt)")]
+pub struct SmtOptions {
+    /// k-induction on the words: a step case after each base case, so that the engine can
+    /// prove safety as well (its proof is checked as the bit-level k-induction's).
+    #[arg(long = "smt-induction")]
+    pub induction: bool,
+}
+
 /// The answer of the SMT BMC engine.
 #[derive(Clone, Debug)]
 pub enum Outcome {
     /// A bad state is reachable: the word-level trace reaches it.
     Unsafe(Trace),
+    /// No bad state is reachable: no counterexample of `k - 1` transitions or fewer, and
+    /// `k` good frames (under the constraints) are never followed by a bad one.
+    Safe { k: usize },
     /// No counterexample of `depth` transitions or fewer (`None`: not even frame 0 checked),
     /// with why the search stopped when it was not the budget or the depth bound.
     Unknown {
@@ -70,6 +90,8 @@ pub fn interruptible<T>(ctx: &Context, budget: &Budget, work: impl FnOnce() -> T
 /// Bounded model checking of a word-level model on Z3.
 pub struct SmtBmc {
     max_depth: Option<usize>,
+    /// Whether a step case follows each base case (k-induction).
+    induction: bool,
     /// Time (translating and solving) after which the search gives up; each query is
     /// limited to what is left.
     solve_limit: Option<Duration>,
@@ -85,6 +107,7 @@ impl SmtBmc {
     pub fn new(max_depth: Option<usize>) -> SmtBmc {
         SmtBmc {
             max_depth,
+            induction: false,
             solve_limit: None,
             queries: 0,
             depth: 0,
@@ -96,6 +119,12 @@ impl SmtBmc {
     /// Gives up once translating frames and solving took `limit` in all (`None`: no limit).
     pub fn with_solve_limit(mut self, limit: Option<Duration>) -> SmtBmc {
         self.solve_limit = limit;
+        self
+    }
+
+    /// Adds the step case after each base case (`opts.induction`).
+    pub fn with_options(mut self, opts: SmtOptions) -> SmtBmc {
+        self.induction = opts.induction;
         self
     }
 
@@ -136,45 +165,16 @@ impl SmtBmc {
         let arrays = (0..model.num_terms())
             .any(|t| matches!(model.sort(TermId(t as u32)), Sort::Array { .. }));
         let mut logic = Some(if arrays { "QF_ABV" } else { "QF_BV" });
-        let leaf = |kind: &str, i: usize, k: usize, s: Sort| {
-            FuncDecl::new(ctx, format!("{kind}{i}@{k}"), &[], &sort(ctx, s)).apply(&[])
-        };
-        let mut states: Vec<Dynamic> = (model.states().iter().enumerate())
-            .map(|(i, s)| leaf("s", i, 0, s.sort))
-            .collect();
+        let mut base = Unrolling::new(ctx, model, "");
+        // The step case's unrolling starts anywhere: its frame 0 has no init.
+        let mut step = Unrolling::new(ctx, model, "step.");
         let mut frames: Vec<Frame> = Vec::new();
         for k in 0.. {
             if self.max_depth.is_some_and(|d| k > d) || budget.expired() {
                 return unknown(k, None);
             }
-            let inputs: Vec<Dynamic> = (model.inputs().iter().enumerate())
-                .map(|(i, input)| leaf("i", i, k, input.sort))
-                .collect();
-            let start = Instant::now();
-            let values = encoder.frame(&states, &inputs);
-            self.encode_ms += start.elapsed().as_millis() as u64;
-            let value = |t: TermId| values[t.index()].as_ref().expect("in the cone");
-            if k == 0 {
-                for (i, s) in model.states().iter().enumerate() {
-                    if let Some(init) = s.init {
-                        facts.push(states[i]._eq(value(init)));
-                    }
-                }
-            }
-            facts.extend(model.constraints().iter().map(|&c| truth(value(c))));
-            let bad: Vec<Bool> = model.bad().iter().map(|p| truth(value(p.term))).collect();
-            let any = Bool::or(ctx, &bad.iter().collect::<Vec<_>>());
-            let next: Vec<Dynamic> = (model.states().iter().enumerate())
-                .map(|(i, s)| match s.next {
-                    Some(n) => value(n).clone(),
-                    None => leaf("s", i, k + 1, s.sort),
-                })
-                .collect();
-            frames.push(Frame {
-                states: std::mem::replace(&mut states, next),
-                inputs,
-                bad,
-            });
+            let (frame, any) = base.frame(self, &encoder, &mut facts, k == 0);
+            frames.push(frame);
             let mut query = self.query(ctx, logic, &facts, &any);
             if query
                 .as_ref()
@@ -201,6 +201,13 @@ impl SmtBmc {
                     // No bad state in frame `k`: every longer counterexample passes it clean.
                     facts.push(any.not());
                     self.depth = k as u64;
+                    if self.induction {
+                        match self.step_case(&mut step, &encoder, logic) {
+                            Ok(true) => return Outcome::Safe { k: k + 1 },
+                            Ok(false) => {}
+                            Err(why) => return unknown(k + 1, Some(why)),
+                        }
+                    }
                 }
                 SatResult::Unknown => {
                     let why = solver.get_reason_unknown().filter(|_| !budget.expired());
@@ -213,6 +220,36 @@ impl SmtBmc {
 }
 
 impl SmtBmc {
+    /// The next step case on `step`, which holds the frames of the last one (none at first):
+    /// one frame more, whether it cannot be bad after the good ones. Called after the base
+    /// case of depth `k`, it is the step case of depth `k + 1`. `Err`: Z3 did not decide.
+    fn step_case<'c>(
+        &mut self,
+        step: &mut Unrolling<'c, '_>,
+        encoder: &Encoder<'c, '_>,
+        logic: Option<&str>,
+    ) -> Result<bool, String> {
+        let mut facts = std::mem::take(&mut step.facts);
+        if step.k == 0 {
+            // Frame 0 of the step case: any state under the constraints, not bad.
+            let (_, any) = step.frame(self, encoder, &mut facts, false);
+            facts.push(any.not());
+        }
+        let (_, any) = step.frame(self, encoder, &mut facts, false);
+        let asked = self.query(step.ctx, logic, &facts, &any);
+        facts.push(any.not());
+        step.facts = facts;
+        let (result, solver) = asked?;
+        match result {
+            SatResult::Unsat => Ok(true),
+            SatResult::Sat => Ok(false),
+            SatResult::Unknown => Err(format!(
+                "Z3 did not decide the step case: {}",
+                solver.get_reason_unknown().unwrap_or_default()
+            )),
+        }
+    }
+
     /// One query: the `facts` and `bad` in a fresh solver for `logic` (Z3's tactic for it;
     /// `None`: its general solver), limited to the Z3 time left; the result and the solver,
     /// or why it was not asked (no time left).
@@ -259,6 +296,83 @@ fn unknown(k: usize, note: Option<String>) -> Outcome {
     Outcome::Unknown {
         depth: k.checked_sub(1),
         note,
+    }
+}
+
+/// An unrolling of the model frame by frame: the states of the next frame to encode, and
+/// (for the step case) the facts gathered on its frames so far.
+struct Unrolling<'c, 'm> {
+    ctx: &'c Context,
+    model: &'m Model,
+    /// Prefix of its leaves' names (the base case and the step case name theirs apart).
+    prefix: &'static str,
+    states: Vec<Dynamic<'c>>,
+    /// Frames encoded so far.
+    k: usize,
+    facts: Vec<Bool<'c>>,
+}
+
+impl<'c, 'm> Unrolling<'c, 'm> {
+    fn new(ctx: &'c Context, model: &'m Model, prefix: &'static str) -> Unrolling<'c, 'm> {
+        let mut u = Unrolling {
+            ctx,
+            model,
+            prefix,
+            states: Vec::new(),
+            k: 0,
+            facts: Vec::new(),
+        };
+        u.states = (model.states().iter().enumerate())
+            .map(|(i, s)| u.leaf("s", i, 0, s.sort))
+            .collect();
+        u
+    }
+
+    fn leaf(&self, kind: &str, i: usize, k: usize, s: Sort) -> Dynamic<'c> {
+        let name = format!("{}{kind}{i}@{k}", self.prefix);
+        FuncDecl::new(self.ctx, name, &[], &sort(self.ctx, s)).apply(&[])
+    }
+
+    /// Encodes the next frame: its constraints (and with `initial`, the inits of its states)
+    /// go to `facts`; returns the frame's leaves and whether a bad property holds in it.
+    fn frame(
+        &mut self,
+        smt: &mut SmtBmc,
+        encoder: &Encoder<'c, '_>,
+        facts: &mut Vec<Bool<'c>>,
+        initial: bool,
+    ) -> (Frame<'c>, Bool<'c>) {
+        let (model, k) = (self.model, self.k);
+        let inputs: Vec<Dynamic> = (model.inputs().iter().enumerate())
+            .map(|(i, input)| self.leaf("i", i, k, input.sort))
+            .collect();
+        let start = Instant::now();
+        let values = encoder.frame(&self.states, &inputs);
+        smt.encode_ms += start.elapsed().as_millis() as u64;
+        let value = |t: TermId| values[t.index()].as_ref().expect("in the cone");
+        if initial {
+            for (i, s) in model.states().iter().enumerate() {
+                if let Some(init) = s.init {
+                    facts.push(self.states[i]._eq(value(init)));
+                }
+            }
+        }
+        facts.extend(model.constraints().iter().map(|&c| truth(value(c))));
+        let bad: Vec<Bool> = model.bad().iter().map(|p| truth(value(p.term))).collect();
+        let any = Bool::or(self.ctx, &bad.iter().collect::<Vec<_>>());
+        let next: Vec<Dynamic> = (model.states().iter().enumerate())
+            .map(|(i, s)| match s.next {
+                Some(n) => value(n).clone(),
+                None => self.leaf("s", i, k + 1, s.sort),
+            })
+            .collect();
+        self.k += 1;
+        let frame = Frame {
+            states: std::mem::replace(&mut self.states, next),
+            inputs,
+            bad,
+        };
+        (frame, any)
     }
 }
 

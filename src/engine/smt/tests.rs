@@ -61,6 +61,7 @@ fn every_operator_matches_the_semantics_at_widths_1_to_100() {
                     "width {w}: {} disagrees with the semantics on {x:?}, {y:?}",
                     names[t.bad]
                 ),
+                Outcome::Safe { .. } => unreachable!("BMC proves nothing"),
             }
             // And the check can fail: a property that holds is found in frame 0.
             let (m, _) = operators(&x, &y, true);
@@ -152,7 +153,8 @@ fn the_worker_answers_about_the_preprocessed_system() {
         lowering: std::sync::Arc::new(crate::wl::Lowering::new(&ts)),
         restore: restore.clone(),
     };
-    let mut worker = WordWorker::new(context, None, Some(std::time::Duration::from_secs(10)));
+    let limit = Some(std::time::Duration::from_secs(10));
+    let mut worker = WordWorker::new(context, None, limit, SmtOptions::default());
     let crate::engine::Verdict::Unsafe(t) = worker.check(&reduced, &budget) else {
         panic!("the bug at frame 5 was not found")
     };
@@ -161,4 +163,100 @@ fn the_worker_answers_about_the_preprocessed_system() {
     assert_eq!(crate::ts::replay(&ts, &lifted), Ok(5));
     let words = crate::wl::lift_trace(&m, &bits, &ts, &lifted);
     assert_eq!(crate::wl::replay(&m, &words), Ok(5));
+}
+
+/// A decimal counter (9 wraps to 0) in a 4-bit word beside a memory it writes; the bad
+/// state `cnt == 12` is unreachable. Only 10 leads to 11 and 11 to 12, and nothing leads to
+/// 10, so three good frames are never followed by a bad one, where two can be (10, 11).
+const DECIMAL: &str = "\
+1 sort bitvec 4
+2 sort array 1 1
+3 sort bitvec 1
+4 zero 1
+5 one 1
+6 state 1 cnt
+7 init 1 6 4
+8 constd 1 9
+9 eq 3 6 8
+10 add 1 6 5
+11 ite 1 9 4 10
+12 next 1 6 11
+13 state 2 mem
+14 input 1 addr
+15 write 2 13 14 6
+16 next 2 13 15
+17 constd 1 12
+18 eq 3 6 17
+19 bad 18
+";
+
+fn induction() -> SmtOptions {
+    SmtOptions { induction: true }
+}
+
+#[test]
+fn induction_proves_at_the_first_inductive_depth_and_never_past_a_bug() {
+    let m = crate::front::btor2::parse(DECIMAL).unwrap();
+    let budget = Budget::new(None);
+    match SmtBmc::new(None)
+        .with_options(induction())
+        .check(&m, &budget)
+    {
+        Outcome::Safe { k } => assert_eq!(k, 3),
+        other => panic!("not proved: {other:?}"),
+    }
+    // Without the step case the search only deepens.
+    match SmtBmc::new(Some(6)).check(&m, &budget) {
+        Outcome::Unknown { depth, .. } => assert_eq!(depth, Some(6)),
+        other => panic!("BMC answered: {other:?}"),
+    }
+    // A reachable bad state is found, not proved away.
+    let m = crate::front::btor2::parse(MEMORY).unwrap();
+    match SmtBmc::new(None)
+        .with_options(induction())
+        .check(&m, &budget)
+    {
+        Outcome::Unsafe(t) => assert_eq!(crate::wl::replay(&m, &t), Ok(5)),
+        other => panic!("the bug at frame 5 was not found: {other:?}"),
+    }
+}
+
+/// The worker's proof is the k-copy invariant of the preprocessed system, which passes the
+/// check; on a lazy abstraction that is not k-inductive where the words are, it answers
+/// `unknown` instead.
+#[test]
+fn the_worker_proves_with_a_checked_k_copy_invariant_or_not_at_all() {
+    use crate::engine::{Engine, Verdict};
+    let budget = Budget::new(None);
+    let worker = |text: &str| {
+        let m = crate::front::btor2::parse(text).unwrap();
+        let (ts, bits) = crate::wl::blast(&m, &budget).unwrap();
+        let (reduced, restore) = crate::prep::preprocess(&ts, &Default::default(), &budget);
+        let context = WordContext {
+            words: Words {
+                model: std::sync::Arc::new(m),
+                bits: std::sync::Arc::new(bits),
+            },
+            lowering: std::sync::Arc::new(crate::wl::Lowering::new(&ts)),
+            restore,
+        };
+        let verdict = WordWorker::new(context, None, None, induction()).check(&reduced, &budget);
+        (reduced, verdict)
+    };
+    let (reduced, verdict) = worker(DECIMAL);
+    let Verdict::Safe(inv) = verdict else {
+        panic!("not proved: {verdict:?}")
+    };
+    assert_eq!(crate::cert::check(&reduced, &inv, &budget), Ok(()));
+    // A 2^32-byte ROM read at x, at y, then at x again: the words are 2-inductive, the lazy
+    // abstraction is not (its read of x misses the second time).
+    let rom = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("circuits/arrays/rom32_alternate_unknown.btor2"),
+    )
+    .unwrap();
+    match worker(&rom).1 {
+        Verdict::Unknown { depth } => assert_eq!(depth, Some(1)),
+        other => panic!("the abstraction was proved: {other:?}"),
+    }
 }

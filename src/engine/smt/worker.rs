@@ -13,7 +13,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Outcome, SmtBmc};
+use super::{Outcome, SmtBmc, SmtOptions};
+use crate::cert;
+use crate::engine::kind::k_copy;
 use crate::engine::{Engine, Stats, Verdict};
 use crate::ts::{replay, Restore, TransitionSystem};
 use crate::wl::{BitMap, Lowering, Model};
@@ -43,15 +45,18 @@ pub struct WordWorker {
 
 impl WordWorker {
     /// Checks up to `max_depth` transitions, in at most `solve_limit` of translating and
-    /// solving.
+    /// solving, configured by `opts`.
     pub fn new(
         context: WordContext,
         max_depth: Option<usize>,
         solve_limit: Option<Duration>,
+        opts: SmtOptions,
     ) -> WordWorker {
         WordWorker {
             context,
-            smt: SmtBmc::new(max_depth).with_solve_limit(solve_limit),
+            smt: SmtBmc::new(max_depth)
+                .with_solve_limit(solve_limit)
+                .with_options(opts),
         }
     }
 }
@@ -68,6 +73,23 @@ impl Engine for WordWorker {
             restore,
         } = &self.context;
         match self.smt.check(&words.model, budget) {
+            Outcome::Safe { k } => {
+                // The certificate of the bit-level k-induction, checked here: an engine's
+                // invariant that fails the final check is an internal error.
+                let inv = k_copy(reduced, k, &[]);
+                match cert::check(reduced, &inv, budget) {
+                    Ok(()) => Verdict::Safe(inv),
+                    Err(e) => {
+                        crate::log::info(
+                            1,
+                            format_args!(
+                                "smt: the words are {k}-inductive, the checked system not ({e})"
+                            ),
+                        );
+                        Verdict::Unknown { depth: Some(k - 1) }
+                    }
+                }
+            }
             Outcome::Unknown { depth, note } => {
                 if let Some(n) = note {
                     crate::log::info(1, format_args!("smt: {n}"));

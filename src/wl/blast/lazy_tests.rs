@@ -140,6 +140,7 @@ fn the_abstraction_finds_every_real_counterexample_and_its_replayed_ones_are_rea
                 assert_eq!((depth, note), (Some(DEPTH), None), "model {n}");
                 None
             }
+            Outcome::Safe { .. } => unreachable!("BMC proves nothing"),
         };
         // Without free slots half of the time: then every read of an address the model
         // computes goes through the caches (with them, the free slots can hold every address
