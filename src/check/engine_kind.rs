@@ -19,7 +19,8 @@ pub enum EngineKind {
     Cegar,
     /// k-liveness with IC3 (justice properties only: proves them, never refutes them).
     Klive,
-    /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples, proves nothing).
+    /// Word-level BMC on Z3 (BTOR2 and C models: finds counterexamples; with
+    /// `--smt-induction`, k-induction that proves too).
     Smt,
     /// Lazy abstraction with interpolants (McMillan's Impact): a C program's CFA unwound into
     /// a tree, a circuit into a chain.

@@ -438,6 +438,13 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
                 }
             }
         }
+        Ok(Answer::Unsat(_)) => {
+            eprintln!(
+                "warden: the runs whose array reads are exact have no counterexample, and the \
+                 abstraction's is spurious: undecided"
+            );
+            Answer::Unknown { depth: None }
+        }
         _ => Answer::Unknown { depth: None },
     };
 }
