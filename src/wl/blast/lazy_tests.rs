@@ -11,7 +11,7 @@ use crate::engine::bmc::Bmc;
 use crate::engine::smt::{Outcome, SmtBmc};
 use crate::engine::{Engine, Verdict};
 use crate::testing::Rng;
-use crate::wl::{replay, Binary};
+use crate::wl::{replay, Binary, BitVec};
 
 const INDEX: u32 = 13;
 const ELEMENT: u32 = 3;

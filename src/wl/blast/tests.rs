@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::aig::simulate_frame;
-use crate::wl::{eval, Binary, Unary};
+use crate::wl::{eval, ArrayValue, Binary, BitVec, Unary, Value};
 
 use crate::testing::Rng;
 
