@@ -158,24 +158,21 @@ impl SmtBmc {
             .chain(model.constraints().iter().copied())
             .collect();
         let encoder = Encoder::new(ctx, model, roots);
-        // Every frame's constraints (and, once checked, its clean bad properties): each depth
-        // is a fresh query for Z3's QF_ABV tactic (simplification, then bit-blasting), which
-        // is far faster on bit-vectors than its incremental core.
-        let mut facts: Vec<Bool> = Vec::new();
+        // Each depth is a fresh query for Z3's QF_ABV tactic (simplification, then
+        // bit-blasting), which is far faster on bit-vectors than its incremental core.
         let arrays = (0..model.num_terms())
             .any(|t| matches!(model.sort(TermId(t as u32)), Sort::Array { .. }));
         let mut logic = Some(if arrays { "QF_ABV" } else { "QF_BV" });
-        let mut base = Unrolling::new(ctx, model, "");
-        // The step case's unrolling starts anywhere: its frame 0 has no init.
-        let mut step = Unrolling::new(ctx, model, "step.");
+        let mut base = Unrolling::new(ctx, model, true);
+        let mut step = Unrolling::new(ctx, model, false);
         let mut frames: Vec<Frame> = Vec::new();
         for k in 0.. {
             if self.max_depth.is_some_and(|d| k > d) || budget.expired() {
                 return unknown(k, None);
             }
-            let (frame, any) = base.frame(self, &encoder, &mut facts, k == 0);
+            let (frame, any) = base.frame(self, &encoder);
             frames.push(frame);
-            let mut query = self.query(ctx, logic, &facts, &any);
+            let mut query = self.query(ctx, logic, &base.facts, &any);
             if query
                 .as_ref()
                 .is_ok_and(|(r, solver)| incomplete(*r, solver))
@@ -183,7 +180,7 @@ impl SmtBmc {
                 // Z3's QF_ABV tactic does not decide every array formula (constant arrays):
                 // this query and the later ones go to its general solver.
                 logic = None;
-                query = self.query(ctx, logic, &facts, &any);
+                query = self.query(ctx, logic, &base.facts, &any);
             }
             let (result, solver) = match query {
                 Ok(q) => q,
@@ -199,7 +196,7 @@ impl SmtBmc {
                 }
                 SatResult::Unsat => {
                     // No bad state in frame `k`: every longer counterexample passes it clean.
-                    facts.push(any.not());
+                    base.facts.push(any.not());
                     self.depth = k as u64;
                     if self.induction {
                         match self.step_case(&mut step, &encoder, logic) {
@@ -229,16 +226,14 @@ impl SmtBmc {
         encoder: &Encoder<'c, '_>,
         logic: Option<&str>,
     ) -> Result<bool, String> {
-        let mut facts = std::mem::take(&mut step.facts);
         if step.k == 0 {
             // Frame 0 of the step case: any state under the constraints, not bad.
-            let (_, any) = step.frame(self, encoder, &mut facts, false);
-            facts.push(any.not());
+            let (_, any) = step.frame(self, encoder);
+            step.facts.push(any.not());
         }
-        let (_, any) = step.frame(self, encoder, &mut facts, false);
-        let asked = self.query(step.ctx, logic, &facts, &any);
-        facts.push(any.not());
-        step.facts = facts;
+        let (_, any) = step.frame(self, encoder);
+        let asked = self.query(step.ctx, logic, &step.facts, &any);
+        step.facts.push(any.not());
         let (result, solver) = asked?;
         match result {
             SatResult::Unsat => Ok(true),
@@ -300,12 +295,13 @@ fn unknown(k: usize, note: Option<String>) -> Outcome {
 }
 
 /// An unrolling of the model frame by frame: the states of the next frame to encode, and
-/// (for the step case) the facts gathered on its frames so far.
+/// the facts gathered on its frames so far (every frame's constraints, the inits of an
+/// unrolling from the initial states, and the frames found clean).
 struct Unrolling<'c, 'm> {
     ctx: &'c Context,
     model: &'m Model,
-    /// Prefix of its leaves' names (the base case and the step case name theirs apart).
-    prefix: &'static str,
+    /// Whether frame 0 is initial (the base case); the step case's starts anywhere.
+    from_init: bool,
     states: Vec<Dynamic<'c>>,
     /// Frames encoded so far.
     k: usize,
@@ -313,11 +309,11 @@ struct Unrolling<'c, 'm> {
 }
 
 impl<'c, 'm> Unrolling<'c, 'm> {
-    fn new(ctx: &'c Context, model: &'m Model, prefix: &'static str) -> Unrolling<'c, 'm> {
+    fn new(ctx: &'c Context, model: &'m Model, from_init: bool) -> Unrolling<'c, 'm> {
         let mut u = Unrolling {
             ctx,
             model,
-            prefix,
+            from_init,
             states: Vec::new(),
             k: 0,
             facts: Vec::new(),
@@ -328,20 +324,16 @@ impl<'c, 'm> Unrolling<'c, 'm> {
         u
     }
 
+    /// The leaf `kind` `i` of frame `k` (the step case's leaves are named apart).
     fn leaf(&self, kind: &str, i: usize, k: usize, s: Sort) -> Dynamic<'c> {
-        let name = format!("{}{kind}{i}@{k}", self.prefix);
+        let prefix = if self.from_init { "" } else { "step." };
+        let name = format!("{prefix}{kind}{i}@{k}");
         FuncDecl::new(self.ctx, name, &[], &sort(self.ctx, s)).apply(&[])
     }
 
-    /// Encodes the next frame: its constraints (and with `initial`, the inits of its states)
-    /// go to `facts`; returns the frame's leaves and whether a bad property holds in it.
-    fn frame(
-        &mut self,
-        smt: &mut SmtBmc,
-        encoder: &Encoder<'c, '_>,
-        facts: &mut Vec<Bool<'c>>,
-        initial: bool,
-    ) -> (Frame<'c>, Bool<'c>) {
+    /// Encodes the next frame: its constraints (and in frame 0 from the initial states, the
+    /// inits) go to the facts; returns the frame's leaves and whether a bad property holds.
+    fn frame(&mut self, smt: &mut SmtBmc, encoder: &Encoder<'c, '_>) -> (Frame<'c>, Bool<'c>) {
         let (model, k) = (self.model, self.k);
         let inputs: Vec<Dynamic> = (model.inputs().iter().enumerate())
             .map(|(i, input)| self.leaf("i", i, k, input.sort))
@@ -350,14 +342,14 @@ impl<'c, 'm> Unrolling<'c, 'm> {
         let values = encoder.frame(&self.states, &inputs);
         smt.encode_ms += start.elapsed().as_millis() as u64;
         let value = |t: TermId| values[t.index()].as_ref().expect("in the cone");
-        if initial {
+        if self.from_init && k == 0 {
             for (i, s) in model.states().iter().enumerate() {
                 if let Some(init) = s.init {
-                    facts.push(self.states[i]._eq(value(init)));
+                    self.facts.push(self.states[i]._eq(value(init)));
                 }
             }
         }
-        facts.extend(model.constraints().iter().map(|&c| truth(value(c))));
+        (self.facts).extend(model.constraints().iter().map(|&c| truth(value(c))));
         let bad: Vec<Bool> = model.bad().iter().map(|p| truth(value(p.term))).collect();
         let any = Bool::or(self.ctx, &bad.iter().collect::<Vec<_>>());
         let next: Vec<Dynamic> = (model.states().iter().enumerate())

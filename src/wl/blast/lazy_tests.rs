@@ -61,6 +61,17 @@ impl Draw<'_> {
         )
     }
 
+    /// A comparison of `a` with one of `others` or a constant.
+    fn compare(&mut self, a: TermId, others: &[TermId]) -> TermId {
+        let n = self.rng.below(others.len() + 1);
+        let b = match others.get(n) {
+            Some(&o) => o,
+            None => self.constant(ELEMENT),
+        };
+        let cmp = [Binary::Eq, Binary::Neq, Binary::Ult][self.rng.below(3)];
+        self.op(Op::Binary(cmp), &[a, b])
+    }
+
     /// One of `a`, `b` by a fresh condition.
     fn choose(&mut self, a: TermId, b: TermId) -> TermId {
         let c = self.word(1);
@@ -112,19 +123,6 @@ fn random_model(rng: &mut Rng) -> Model {
     }
     d.m.add_bad(bad, None).expect("one bit");
     d.m
-}
-
-impl Draw<'_> {
-    /// A comparison of `a` with one of `others` or a constant.
-    fn compare(&mut self, a: TermId, others: &[TermId]) -> TermId {
-        let n = self.rng.below(others.len() + 1);
-        let b = match others.get(n) {
-            Some(&o) => o,
-            None => self.constant(ELEMENT),
-        };
-        let cmp = [Binary::Eq, Binary::Neq, Binary::Ult][self.rng.below(3)];
-        self.op(Op::Binary(cmp), &[a, b])
-    }
 }
 
 #[test]
