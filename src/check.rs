@@ -194,6 +194,9 @@ fn build(
         EngineKind::Sim => Box::new(Sim::default()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Impact => Box::new(Impact::new(opts.max_depth)),
+        EngineKind::Symex => unreachable!(
+            "symbolic execution runs on a C program's CFA (the command line refuses it elsewhere)"
+        ),
         EngineKind::Sequence => {
             let (opts, pool) = (opts.clone(), pool.clone());
             Box::new(
@@ -581,6 +584,7 @@ pub fn run_cfa(
     crate::fault::inject(engine);
     let outcome = match opts.engine {
         EngineKind::Impact => cfa_cegar::impact::check(cfa, ts, bits, budget)?,
+        EngineKind::Symex => cfa_cegar::symex::check(cfa, ts, bits, budget)?,
         _ => cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?,
     };
     let identity = Restore::identity(ts);

@@ -72,6 +72,12 @@ pub enum UsageError {
         input: InputKind,
         hint: &'static str,
     },
+    #[error("--engine {engine} does not run on {input}: {hint}")]
+    Input {
+        engine: &'static str,
+        input: InputKind,
+        hint: &'static str,
+    },
     #[error("--engine {engine} on {input}: {source}")]
     Cegar {
         engine: &'static str,
@@ -198,7 +204,11 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             | EngineKind::Imc
             | EngineKind::Smt
             | EngineKind::Sequence => true,
-            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Reach | EngineKind::Sim => false,
+            EngineKind::Ic3
+            | EngineKind::Klive
+            | EngineKind::Reach
+            | EngineKind::Sim
+            | EngineKind::Symex => false,
             // The chain of a circuit; the CFA's tree has no bound.
             EngineKind::Impact => circuit,
             // Only localized BMC is bounded.
@@ -223,7 +233,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // of a C program (`--engine cegar`) works on the program itself, and the SMT engine
         // on the word-level model.
         Opt::Prep => match engine {
-            EngineKind::Smt => false,
+            EngineKind::Smt | EngineKind::Symex => false,
             EngineKind::Cegar | EngineKind::Impact => circuit,
             _ => true,
         },
@@ -250,7 +260,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // program and k-liveness check something else.
         Opt::ConditionOut => match engine {
             EngineKind::Cegar | EngineKind::Impact => circuit,
-            EngineKind::Klive => false,
+            EngineKind::Klive | EngineKind::Symex => false,
             _ => true,
         },
         // The portfolio's CEGAR worker has its own fixed configuration.
@@ -278,6 +288,14 @@ pub fn check(
 ) -> Result<CegarOptions, UsageError> {
     let opts = cegar.resolve(input);
     let name = engine.name();
+    if engine == EngineKind::Symex && input != InputKind::C {
+        let hint = "symbolic execution runs on C programs";
+        return Err(UsageError::Input {
+            engine: name,
+            input,
+            hint,
+        });
+    }
     let cegar_given = cegar.given();
     let mut all_given = given.iter().chain(&cegar_given);
     if let Some(o) = all_given.find(|&&o| !reads(engine, input, &opts, o)) {

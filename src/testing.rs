@@ -7,6 +7,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The model of the C program `text`, read through a file of its own (the front end reads
 /// files), as `warden check` reads it.
 pub(crate) fn load_c_program(text: &str) -> crate::front::Model {
+    load_c_program_with(text, &crate::front::LoadOptions::default())
+}
+
+/// [`load_c_program`] with load options (e.g. the single-statement CFA).
+pub(crate) fn load_c_program_with(
+    text: &str,
+    options: &crate::front::LoadOptions,
+) -> crate::front::Model {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "warden-c-{}-{}",
@@ -16,7 +24,7 @@ pub(crate) fn load_c_program(text: &str) -> crate::front::Model {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("p.c");
     std::fs::write(&file, text).unwrap();
-    let model = crate::front::load(&file).unwrap();
+    let model = crate::front::load_with(&file, options, &crate::Budget::new(None)).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     model
 }

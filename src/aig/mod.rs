@@ -7,6 +7,7 @@
 //! order is a topological order: simulation and encoding walk it front to back.
 
 mod sim;
+mod subst;
 pub use sim::{simulate_frame, Gates, WideSim, WordSim};
 
 use std::collections::HashMap;

@@ -30,6 +30,8 @@ pub enum EngineKind {
     Sequence,
     /// Random simulation with weighted input phases (finds deep bugs, proves nothing).
     Sim,
+    /// Symbolic execution with CEGAR on the tracked variables (C programs only).
+    Symex,
 }
 
 impl EngineKind {
@@ -48,6 +50,7 @@ impl EngineKind {
             EngineKind::Impact => "impact",
             EngineKind::Sequence => "sequence",
             EngineKind::Sim => "sim",
+            EngineKind::Symex => "symex",
         }
     }
 }

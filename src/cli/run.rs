@@ -220,9 +220,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             });
             let result = match (&model.source, opts.engine) {
                 // The CFA whose encoding `model.ts` is: invariants speak of its locations.
-                (Source::C { blocks, bits, .. }, EngineKind::Cegar | EngineKind::Impact) => {
-                    check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget)
-                }
+                (
+                    Source::C { blocks, bits, .. },
+                    EngineKind::Cegar | EngineKind::Impact | EngineKind::Symex,
+                ) => check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget),
                 _ => {
                     // The SMT engine checks the word-level model: alone, or as the worker of a
                     // portfolio on a BTOR2 model whose counterexamples it can bring down to the

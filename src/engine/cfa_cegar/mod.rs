@@ -25,6 +25,7 @@ pub mod impact;
 mod invariant;
 mod path;
 mod program;
+pub mod symex;
 #[cfg(test)]
 mod tests;
 
