@@ -26,6 +26,23 @@ impl Aig {
         out
     }
 
+    /// The number of AND gates in the cone of `roots`.
+    pub fn cone_size(&self, roots: impl IntoIterator<Item = Lit>) -> usize {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<Var> = roots.into_iter().map(Lit::var).collect();
+        let mut gates = 0;
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if let Node::And(a, b) = self.node(v) {
+                gates += 1;
+                stack.extend([a.var(), b.var()]);
+            }
+        }
+        gates
+    }
+
     /// The cones of `roots` with every leaf `v` in `map` replaced by `map[v]` at once (a
     /// leaf may be replaced by another replaced leaf: the replacement is simultaneous), built
     /// in this graph; leaves not in `map` stay.

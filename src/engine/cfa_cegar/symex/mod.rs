@@ -16,11 +16,13 @@
 //! ([`super::path::check`]): feasible, it is a counterexample, replayed as the CEGAR's are;
 //! spurious, the variables of each sequence interpolant become tracked at that node's
 //! location (seed 002's refinement with the precision type "tracked variables", the
-//! interpolants computed on the bit-level path rather than by value-domain interpolation),
-//! and the search starts again. When no node is left, the states of the expanded nodes are
+//! interpolants computed on the bit-level path rather than by value-domain interpolation;
+//! when they name no new variable, every variable is tracked along the path, as seed 002's
+//! feasibility check does), and the search starts again. When no node is left, the states of the expanded nodes are
 //! an invariant per location ([`super::invariant`]), which the caller checks: each expanded
 //! node's successors were expanded or covered, and each state contains its parent's post.
 
+mod quantify;
 mod solver;
 mod state;
 
@@ -36,8 +38,9 @@ use crate::error::InternalError;
 use crate::ts::TransitionSystem;
 use crate::wl::BitMap;
 use crate::Budget;
+use quantify::Losses;
 use solver::Solver;
-use state::{Losses, State, Step};
+use state::{State, Step};
 
 /// A node of the execution tree.
 struct Node {
@@ -132,35 +135,57 @@ pub fn check(
             Check::Refuted(cuts) => cuts,
         };
         counters.refinements += 1;
-        let mut new = 0;
+        let mut wanted: Vec<(Loc, usize)> = Vec::new();
         for cut in cuts {
-            let at = &mut tracked[locs[cut.node].index()];
-            for v in prog.aig().leaves_of([cut.pred]) {
-                if let Some(&x) = var_of.get(&v) {
-                    new += u64::from(!std::mem::replace(&mut at[x], true));
-                }
-            }
+            let vars = prog.aig().leaves_of([cut.pred]);
+            wanted.extend(
+                vars.iter()
+                    .filter_map(|v| var_of.get(v))
+                    .map(|&x| (locs[cut.node], x)),
+            );
         }
-        counters.tracked += new;
+        let mut new = track(&mut tracked, cfa, &wanted);
+        if new.is_empty() {
+            // The interpolants read only tracked variables: what the states lost to
+            // quantification let the path through. Seed 002's feasibility check runs with
+            // every variable tracked: so does the path's next search.
+            let all: Vec<(Loc, usize)> = (locs.iter())
+                .flat_map(|&l| (0..cfa.vars.len()).map(move |x| (l, x)))
+                .collect();
+            new = track(&mut tracked, cfa, &all);
+        }
+        counters.tracked += new.len() as u64;
         crate::log::info(
             2,
             format_args!(
-                "symex: refinement {}: spurious path of {} edges, {} variables tracked anew, {} nodes",
+                "symex: refinement {}: spurious path of {} edges, {} nodes; tracked anew: {}",
                 counters.refinements,
                 edges.len(),
-                new,
-                counters.nodes
+                counters.nodes,
+                new.join(" ")
             ),
         );
-        if new == 0 {
-            // The interpolants read only tracked variables: what the states lost to
-            // quantification let the path through, and tracking more cannot help.
+        if new.is_empty() {
+            // Every variable is tracked along the path, and quantification still lets it
+            // through: tracking more cannot help.
             return Ok(unknown(
                 "symbolic execution: the refinement tracks no new variable".into(),
                 &counters,
             ));
         }
     }
+}
+
+/// Tracks each variable `x` at location `l` of `wanted`; the ones not tracked before, named
+/// `x@l` for the log.
+fn track(tracked: &mut [Vec<bool>], cfa: &Cfa, wanted: &[(Loc, usize)]) -> Vec<String> {
+    let mut new = Vec::new();
+    for &(l, x) in wanted {
+        if !std::mem::replace(&mut tracked[l.index()][x], true) {
+            new.push(format!("{}@{}", cfa.vars[x].name, l.index()));
+        }
+    }
+    new
 }
 
 /// One search under a fixed precision.

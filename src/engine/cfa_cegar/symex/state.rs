@@ -11,21 +11,15 @@
 //! the explored states form an invariant the caller checks, as the other CFA engines' do.
 //!
 //! After an edge, an identifier no variable holds any more (the variable that held it was
-//! overwritten and nothing copied it) would have to be quantified away. A value or
-//! constraint that reads at most [`COFACTORED`] such bits keeps the disjunction of its
-//! cofactors (exact quantification); beyond that the value becomes free and the constraint
-//! is dropped: the state grows, which is always sound (seed 002 allows the transfer to top).
-//! The same happens to the variables the precision does not track at the edge's target.
+//! overwritten and nothing copied it, nor inverts it) is quantified away ([`quantify`]).
+//! The variables the precision does not track at the edge's target become free.
 
 use std::collections::{HashMap, HashSet};
 
 use super::super::program::Program;
+use super::quantify::{quantify, Entangled, Losses};
 use super::solver::Solver;
 use crate::aig::{self, Aig, Node};
-
-/// At most this many bits an expression reads that no variable holds are quantified away
-/// by cofactoring (2^n copies); an expression reading more is given up.
-const COFACTORED: usize = 3;
 
 /// A symbolic state over the program's variable leaves (see the module documentation).
 #[derive(Clone, Debug)]
@@ -43,15 +37,6 @@ pub(super) enum Step {
     Infeasible,
     /// The budget ran out.
     Stopped,
-}
-
-/// What one post lost to quantification.
-#[derive(Default)]
-pub(super) struct Losses {
-    /// Values made free and constraints dropped.
-    pub given_up: u64,
-    /// Values and constraints quantified by cofactoring.
-    pub cofactored: u64,
 }
 
 impl State {
@@ -174,61 +159,40 @@ impl State {
             vals: prog.vars.clone(),
             cons: Vec::new(),
         };
+        let mut entangled = Vec::new();
         for (x, vals) in next.iter().enumerate() {
             for (b, &v) in vals.iter().flat_map(|v| v.iter()).enumerate() {
                 if holder.contains(&(x, b)) {
                     continue;
                 }
-                let leaf = prog.vars[x][b];
-                let o = orphans(aig, v);
-                if o.is_empty() {
-                    state.vals[x][b] = aig.substitute(&rename, &[v])[0];
-                } else if o.len() <= COFACTORED {
-                    let values = cofactors(aig, &rename, &o, v);
-                    let eqs: Vec<aig::Lit> = values.iter().map(|&c| !aig.xor(leaf, c)).collect();
-                    state.cons.push(aig.or_all(eqs));
-                    losses.cofactored += 1;
-                } else {
-                    losses.given_up += 1;
+                let orphans = orphans(aig, v);
+                match orphans.is_empty() {
+                    true => state.vals[x][b] = aig.substitute(&rename, &[v])[0],
+                    false => entangled.push(Entangled {
+                        bit: Some(prog.vars[x][b]),
+                        expr: v,
+                        orphans,
+                    }),
                 }
             }
         }
         for &c in &cons {
-            let o = orphans(aig, c);
-            if o.is_empty() {
-                state.cons.push(aig.substitute(&rename, &[c])[0]);
-            } else if o.len() <= COFACTORED {
-                let values = cofactors(aig, &rename, &o, c);
-                state.cons.push(aig.or_all(values));
-                losses.cofactored += 1;
-            } else {
-                losses.given_up += 1;
+            let orphans = orphans(aig, c);
+            match orphans.is_empty() {
+                true => state.cons.push(aig.substitute(&rename, &[c])[0]),
+                false => entangled.push(Entangled {
+                    bit: None,
+                    expr: c,
+                    orphans,
+                }),
             }
         }
+        state.cons.extend(quantify(aig, &rename, entangled, losses));
         state.cons.retain(|&c| c != aig::Lit::TRUE);
         state.cons.sort();
         state.cons.dedup();
         Step::Next(state)
     }
-}
-
-/// `l` renamed by `rename` under every assignment of the leaves `free` (not in `rename`).
-fn cofactors(
-    aig: &mut Aig,
-    rename: &HashMap<aig::Var, aig::Lit>,
-    free: &[aig::Var],
-    l: aig::Lit,
-) -> Vec<aig::Lit> {
-    (0..1u32 << free.len())
-        .map(|a| {
-            let mut map = rename.clone();
-            for (i, &v) in free.iter().enumerate() {
-                let value = (a >> i) & 1 == 1;
-                map.insert(v, aig::Lit::FALSE.xor_sign(value));
-            }
-            aig.substitute(&map, &[l])[0]
-        })
-        .collect()
 }
 
 /// `v` as `u XOR rest`, `u` a leaf literal not yet renamed that `rest` does not read, and
