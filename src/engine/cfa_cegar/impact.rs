@@ -22,9 +22,8 @@
 //! children are uncovered or covered by such a node, and the tree is well labelled.
 
 use super::invariant;
-use super::path::{self, Check, Strategy};
 use super::program::Program;
-use super::{counterexample, setup, Outcome};
+use super::{refute_or_end, setup, Outcome};
 use crate::aig;
 use crate::cfa::{Cfa, Loc};
 use crate::engine::Verdict;
@@ -254,11 +253,7 @@ pub fn check(
     budget: &Budget,
 ) -> Result<Outcome, InternalError> {
     let mut counters = Counters::default();
-    let unknown = |why: String, c: &Counters| Outcome {
-        verdict: Verdict::Unknown { depth: None },
-        stats: c.stats(),
-        note: Some(why),
-    };
+    let unknown = |why: String, c: &Counters| Outcome::unknown(why, c.stats());
     let (mut prog, dist) = match setup(cfa, budget) {
         Ok(p) => p,
         Err(why) => return Ok(unknown(why, &counters)),
@@ -304,13 +299,9 @@ pub fn check(
             Some(Explored::Error(v)) => v,
         };
         let (nodes, edges) = tree.path(v);
-        let cuts = match path::check(&mut prog, &edges, Strategy::Sequence, budget) {
-            Check::Stopped(why) => return Ok(unknown(why, &counters)),
-            Check::Feasible(drawn) => {
-                let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
-            }
-            Check::Refuted(cuts) => cuts,
+        let cuts = match refute_or_end(&mut prog, ts, bits, &edges, budget, || counters.stats())? {
+            Ok(cuts) => cuts,
+            Err(end) => return Ok(end),
         };
         counters.refinements += 1;
         // Strengthened below, entailment checked after (a fresh solver sees the new

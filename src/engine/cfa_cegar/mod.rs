@@ -61,6 +61,37 @@ impl Outcome {
             note: None,
         }
     }
+
+    /// `unknown`, and why.
+    fn unknown(why: String, stats: Stats) -> Outcome {
+        Outcome {
+            verdict: Verdict::Unknown { depth: None },
+            stats,
+            note: Some(why),
+        }
+    }
+}
+
+/// The sequence interpolants of the abstract error path `edges` (Impact's and symbolic
+/// execution's refinement); `Err` holds how the run ends instead: with the path as a
+/// counterexample of `ts`, replayed, or `unknown` when the check stopped (the run's
+/// counters from `stats`).
+fn refute_or_end(
+    prog: &mut Program,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    edges: &[usize],
+    budget: &Budget,
+    stats: impl FnOnce() -> Stats,
+) -> Result<Result<Vec<path::Cut>, Outcome>, InternalError> {
+    Ok(match path::check(prog, edges, Strategy::Sequence, budget) {
+        Check::Stopped(why) => Err(Outcome::unknown(why, stats())),
+        Check::Feasible(drawn) => {
+            let trace = counterexample(prog, ts, bits, edges, &drawn)?;
+            Err(Outcome::decided(Verdict::Unsafe(trace), stats()))
+        }
+        Check::Refuted(cuts) => Ok(cuts),
+    })
 }
 
 /// The program's edge circuits and each location's distance to the error, or why the CFA
@@ -108,11 +139,7 @@ pub fn check(
     budget: &Budget,
 ) -> Result<Outcome, InternalError> {
     let mut counters = Counters::default();
-    let unknown = |why: String, counters: &Counters| Outcome {
-        verdict: Verdict::Unknown { depth: None },
-        stats: counters.stats(),
-        note: Some(why),
-    };
+    let unknown = |why: String, c: &Counters| Outcome::unknown(why, c.stats());
     let (mut prog, dist) = match setup(cfa, budget) {
         Ok(p) => p,
         Err(why) => return Ok(unknown(why, &counters)),

@@ -28,9 +28,8 @@ mod state;
 
 use std::collections::{HashMap, VecDeque};
 
-use super::path::{self, Check, Strategy};
 use super::program::Program;
-use super::{counterexample, invariant, setup, Outcome};
+use super::{invariant, refute_or_end, setup, Outcome};
 use crate::aig;
 use crate::cfa::{Cfa, Loc};
 use crate::engine::{Stats, Verdict};
@@ -93,11 +92,7 @@ pub fn check(
     budget: &Budget,
 ) -> Result<Outcome, InternalError> {
     let mut counters = Counters::default();
-    let unknown = |why: String, c: &Counters| Outcome {
-        verdict: Verdict::Unknown { depth: None },
-        stats: c.stats(),
-        note: Some(why),
-    };
+    let unknown = |why: String, c: &Counters| Outcome::unknown(why, c.stats());
     let (mut prog, dist) = match setup(cfa, budget) {
         Ok(p) => p,
         Err(why) => return Ok(unknown(why, &counters)),
@@ -126,13 +121,9 @@ pub fn check(
             }
             Searched::Error(locs, edges) => (locs, edges),
         };
-        let cuts = match path::check(&mut prog, &edges, Strategy::Sequence, budget) {
-            Check::Stopped(why) => return Ok(unknown(why, &counters)),
-            Check::Feasible(drawn) => {
-                let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
-            }
-            Check::Refuted(cuts) => cuts,
+        let cuts = match refute_or_end(&mut prog, ts, bits, &edges, budget, || counters.stats())? {
+            Ok(cuts) => cuts,
+            Err(end) => return Ok(end),
         };
         counters.refinements += 1;
         let mut wanted: Vec<(Loc, usize)> = Vec::new();
