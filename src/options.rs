@@ -273,7 +273,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             InputKind::Circuit => {
                 cegar.builds_graph() && matches!(cegar.domain, Domain::Expl | Domain::Prod)
             }
-            InputKind::C => !predicates,
+            InputKind::C => matches!(cegar.domain, Domain::Expl | Domain::Prod),
         },
     }
 }
@@ -326,8 +326,9 @@ pub fn check(
     };
     match input {
         InputKind::C => {
-            if !matches!(opts.domain, Domain::Expl | Domain::PredCart) {
-                let hint = "the CFA analysis has expl and pred-cart";
+            if opts.domain == Domain::PredBool {
+                let hint = "an abstract state of the CFA analysis is one cube: pred-split \
+                    makes each cube of the Boolean abstraction a state";
                 return Err(unimplemented("--domain", value_name(opts.domain), hint));
             }
             if matches!(

@@ -410,6 +410,11 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &["--refinement multi-seq", "C programs"],
         ),
         (
+            &aag,
+            &["--engine", "symex"],
+            &["--engine symex", "circuits", "C programs"],
+        ),
+        (
             &c,
             &["--engine", "cegar", "--abstract-engine", "arg"],
             &["--abstract-engine", "cegar", "C programs"],

@@ -7,7 +7,15 @@
 //!   leaves, and the successors of a state are the distinct values of the tracked bits, each a
 //!   state of its own, enumerated up to `--max-enum` of them; beyond that there is one
 //!   successor with the bits every successor agrees on (a variable whose bits all vary is
-//!   unknown).
+//!   unknown);
+//! - Boolean predicate abstraction split into cubes (`--domain pred-split`): each cube of
+//!   predicate values a successor has is a state of its own, as explicit values are;
+//! - the product (`--domain prod`): the predicates that are variable bits are enumerated as
+//!   explicit values, and under each of their valuations the other predicates are abstracted
+//!   as Cartesian.
+//!
+//! Boolean abstraction into one disjunction (`--domain pred-bool`) has no such state: the
+//! command line rejects it on C programs.
 //!
 //! Each predicate of an edge's target is composed with the edge's assignments in the AIG
 //! ([`images`]), so that a post is one small query over the leaves before the edge: the
@@ -36,9 +44,20 @@ pub(super) enum Post {
 pub(super) enum Mode {
     /// Cartesian predicate abstraction.
     Cartesian,
+    /// Boolean predicate abstraction, each cube of predicate values a successor of its own
+    /// (Theta's PRED_SPLIT; beyond [`MAX_CUBES`], the Cartesian abstraction).
+    Split,
     /// Explicit values of the tracked bits, up to this many successors (0: no limit).
     Explicit { max_enum: usize },
+    /// The product of explicit values (the predicates that are variable bits, up to this
+    /// many valuations) and Cartesian abstraction (the other predicates, under each
+    /// valuation).
+    Product { max_enum: usize },
 }
+
+/// At most this many cubes of predicate values are enumerated by the Boolean abstraction
+/// (as the transition-system CEGAR's).
+const MAX_CUBES: usize = 1024;
 
 /// The abstraction of the initial state (every variable zero) by `preds`: exact, since it is
 /// one concrete state.
@@ -117,23 +136,52 @@ impl<'p> Abstractor<'p> {
             SatResult::Interrupted => return Post::Stopped,
             SatResult::Sat => {}
         }
-        if let Mode::Explicit { max_enum } = self.mode {
-            let limit = (max_enum > 0).then_some(max_enum);
-            match models::enumerate(&mut s, &[], &lits, limit, &self.budget) {
-                Some(Valuations::All(all)) => {
-                    let states = all
-                        .into_iter()
-                        .map(|v| abstract_state(&preds, v.into_iter().map(Some)));
-                    return Post::States(states.collect());
-                }
-                Some(Valuations::TooMany) => {}
-                None => return Post::Stopped,
+        let (enumerated, limit) = match self.mode {
+            Mode::Cartesian => (Vec::new(), None),
+            Mode::Split => ((0..lits.len()).collect(), Some(MAX_CUBES)),
+            Mode::Explicit { max_enum } => (
+                (0..lits.len()).collect(),
+                (max_enum > 0).then_some(max_enum),
+            ),
+            Mode::Product { max_enum } => {
+                let aig = self.prog.aig();
+                let bits = (0..lits.len()).filter(|&i| aig.node(preds[i].var()) == aig::Node::Leaf);
+                (bits.collect(), (max_enum > 0).then_some(max_enum))
             }
+        };
+        let cubes = match enumerated.is_empty() {
+            true => vec![Vec::new()],
+            false => {
+                let chosen: Vec<sat::Lit> = enumerated.iter().map(|&i| lits[i]).collect();
+                match models::enumerate(&mut s, &[], &chosen, limit, &self.budget) {
+                    Some(Valuations::All(all)) => all,
+                    // Too many: one successor, every predicate abstracted as Cartesian.
+                    Some(Valuations::TooMany) => vec![Vec::new()],
+                    None => return Post::Stopped,
+                }
+            }
+        };
+        let mut states = Vec::with_capacity(cubes.len());
+        for cube in cubes {
+            let mut values: Vec<Option<bool>> = vec![None; lits.len()];
+            let mut fixed = Vec::with_capacity(cube.len());
+            for (&i, &v) in enumerated.iter().zip(&cube) {
+                values[i] = Some(v);
+                fixed.push(if v { lits[i] } else { !lits[i] });
+            }
+            let rest: Vec<usize> = (0..lits.len()).filter(|&i| values[i].is_none()).collect();
+            if !rest.is_empty() {
+                let open: Vec<sat::Lit> = rest.iter().map(|&i| lits[i]).collect();
+                let Some(agreed) = models::agreed(&mut s, &fixed, &open, &self.budget) else {
+                    return Post::Stopped;
+                };
+                for (&i, v) in rest.iter().zip(agreed) {
+                    values[i] = v;
+                }
+            }
+            states.push(abstract_state(&preds, values));
         }
-        match models::agreed(&mut s, &[], &lits, &self.budget) {
-            Some(values) => Post::States(vec![abstract_state(&preds, values)]),
-            None => Post::Stopped,
-        }
+        Post::States(states)
     }
 }
 

@@ -153,7 +153,11 @@ pub fn check(
         Domain::Expl => Mode::Explicit {
             max_enum: opts.max_enum,
         },
-        Domain::PredBool | Domain::PredCart | Domain::PredSplit | Domain::Prod => Mode::Cartesian,
+        Domain::Prod => Mode::Product {
+            max_enum: opts.max_enum,
+        },
+        Domain::PredSplit => Mode::Split,
+        Domain::PredBool | Domain::PredCart => Mode::Cartesian,
     };
     let mut prec: Vec<Vec<aig::Lit>> = vec![Vec::new(); cfa.locations.len()];
     if opts.init_prec == InitPrec::Prop {
@@ -248,7 +252,7 @@ pub fn check(
             // Explicit values: the path came back because too many successors made tracked
             // variables unknown; enumerate more of them (as the transition-system engine does).
             match &mut mode {
-                Mode::Explicit { max_enum } if *max_enum != 0 => {
+                Mode::Explicit { max_enum } | Mode::Product { max_enum } if *max_enum != 0 => {
                     *max_enum = max_enum.saturating_mul(2)
                 }
                 _ => {
@@ -357,9 +361,10 @@ fn initial_precision(prog: &Program, prec: &mut [Vec<aig::Lit>], mode: Mode) {
 }
 
 /// Adds what `pred` (an interpolant, a guard) gives to a location's precision: the bits of
-/// every variable it reads (explicit values), or predicates split per `split`; the number of
-/// new ones. Pieces that add nothing fall back to the whole interpolant, which always rules
-/// out its path once the path's nodes entail the interpolants before them.
+/// every variable it reads (explicit values), or predicates split per `split` (in the
+/// product, a piece that reads one variable gives that variable's bits instead); the number
+/// of new ones. Pieces that add nothing fall back to the whole interpolant, which always
+/// rules out its path once the path's nodes entail the interpolants before them.
 fn refine(
     prog: &Program,
     prec: &mut Vec<aig::Lit>,
@@ -367,31 +372,50 @@ fn refine(
     mode: Mode,
     split: PredSplit,
 ) -> usize {
-    let cone = || prog.aig().cone([pred]);
+    let aig = prog.aig();
+    // The bits of the variables `l` reads.
+    let bits_read = |l: aig::Lit| -> Vec<aig::Lit> {
+        let cone = aig.cone([l]);
+        (prog.vars.iter())
+            .filter(|bits| bits.iter().any(|b| cone[b.var().index()]))
+            .flatten()
+            .copied()
+            .collect()
+    };
     let pieces = match (mode, split) {
-        (Mode::Explicit { .. }, _) => {
-            let cone = cone();
-            (prog.vars.iter())
-                .filter(|bits| bits.iter().any(|l| cone[l.var().index()]))
-                .flatten()
-                .copied()
-                .collect()
-        }
-        (Mode::Cartesian, PredSplit::Whole) => vec![pred],
-        (Mode::Cartesian, PredSplit::Conjuncts) => prog.aig().conjuncts(pred),
-        (Mode::Cartesian, PredSplit::Atoms) => {
-            let cone = cone();
+        (Mode::Explicit { .. }, _) => bits_read(pred),
+        (_, PredSplit::Whole) => vec![pred],
+        (_, PredSplit::Conjuncts) => aig.conjuncts(pred),
+        (_, PredSplit::Atoms) => {
+            let cone = aig.cone([pred]);
             (prog.vars.iter().flatten())
                 .filter(|l| cone[l.var().index()])
                 .copied()
                 .collect()
         }
     };
+    let pieces = match mode {
+        Mode::Product { .. } => (pieces.into_iter())
+            .flat_map(|p| {
+                let bits = bits_read(p);
+                let one_var = prog
+                    .vars
+                    .iter()
+                    .any(|v| v.len() == bits.len() && v == &bits);
+                if one_var {
+                    bits
+                } else {
+                    vec![p]
+                }
+            })
+            .collect(),
+        _ => pieces,
+    };
     let mut new = 0;
     for p in pieces {
         new += usize::from(add_predicate(prec, p));
     }
-    if new == 0 && mode == Mode::Cartesian {
+    if new == 0 && !matches!(mode, Mode::Explicit { .. }) {
         new += usize::from(add_predicate(prec, pred));
     }
     new

@@ -90,12 +90,17 @@ const SAFE_FEW_VALUES: &str = "int main() { int x = __VERIFIER_nondet_int();
     int y = x * 2;
     if (y == 7) reach_error(); return 0; }";
 
-/// Every search order in both domains, the binary refinements, the predicate splits, the
+/// Every search order in every domain, the binary refinements, the predicate splits, the
 /// enumeration limits (unlimited, and below the values of [`SAFE_FEW_VALUES`]) and full
 /// pruning (the default is lazy).
 fn configurations() -> Vec<CegarOptions> {
     let mut all = Vec::new();
-    for domain in [Domain::Expl, Domain::PredCart] {
+    for domain in [
+        Domain::Expl,
+        Domain::PredCart,
+        Domain::PredSplit,
+        Domain::Prod,
+    ] {
         let base = CegarOptions {
             domain,
             refinement: Refinement::SeqItp,
