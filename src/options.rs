@@ -331,11 +331,9 @@ pub fn check(
                     makes each cube of the Boolean abstraction a state";
                 return Err(unimplemented("--domain", value_name(opts.domain), hint));
             }
-            if matches!(
-                opts.refinement,
-                Refinement::UnsatCore | Refinement::MultiSeq
-            ) {
-                let hint = "the CFA analysis interpolates: seq-itp, bw-bin-itp, fw-bin-itp";
+            if opts.refinement == Refinement::UnsatCore {
+                let hint = "the CFA analysis interpolates: seq-itp, bw-bin-itp, fw-bin-itp, \
+                    multi-seq";
                 return Err(unimplemented(
                     "--refinement",
                     value_name(opts.refinement),

@@ -405,11 +405,6 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &["--refinement unsat-core", "cegar", "C programs"],
         ),
         (
-            &c,
-            &["--engine", "cegar", "--refinement", "multi-seq"],
-            &["--refinement multi-seq", "C programs"],
-        ),
-        (
             &aag,
             &["--engine", "symex"],
             &["--engine symex", "circuits", "C programs"],

@@ -82,7 +82,9 @@ impl Arg {
     }
 
     /// Adds a node, covered if an uncovered node at its location has a weaker state; returns
-    /// it if it is uncovered (and waiting).
+    /// it if it is uncovered (and waiting). A node at the error location (distance 0) is
+    /// never covered: each is an abstract error path of its own (`--refinement multi-seq`
+    /// refines them all; otherwise the first ends the exploration).
     pub fn add(
         &mut self,
         loc: Loc,
@@ -91,9 +93,10 @@ impl Arg {
         parent: Option<(usize, usize)>,
     ) -> Option<usize> {
         let depth = parent.map_or(0, |(p, _)| self.nodes[p].depth + 1);
+        let at_error = self.dist[loc.index()] == Some(0);
         let covered_by = (self.at[loc.index()].iter())
             .copied()
-            .find(|&m| is_subset(&self.nodes[m].state, &state));
+            .find(|&m| !at_error && is_subset(&self.nodes[m].state, &state));
         let id = self.nodes.len();
         self.nodes.push(Node {
             loc,

@@ -2,8 +2,9 @@
 //! cegar` on C input), next to the transition-system CEGAR of [`super::cegar`] for circuits.
 //!
 //! An abstract reachability graph ([`arg`]) over (location, abstract state) pairs is built with
-//! explicit values (`--domain expl`, successors enumerated up to `--max-enum`) or Cartesian
-//! predicate abstraction (the predicate domains) ([`abstraction`]) under a per-location
+//! explicit values (`--domain expl`, successors enumerated up to `--max-enum`), Cartesian
+//! predicate abstraction (`pred-cart`), Boolean abstraction split into cubes (`pred-split`)
+//! or the product of explicit values and predicates (`prod`) ([`abstraction`]) under a per-location
 //! precision, in the order `--search` gives; locations from which the CFA cannot reach the error are not
 //! explored at all. An abstract error path is checked concretely by bit-blasting its edges
 //! into one SAT query ([`path`]); a feasible one becomes a counterexample of the encoded
@@ -14,10 +15,12 @@
 //! refined node (`--prune lazy`) or rebuilt (`--prune full`). A complete graph is a proof, turned into an invariant of the encoded model
 //! ([`invariant`]) that the caller checks.
 //!
-//! Options that have no CFA counterpart here (`--domain pred-bool|pred-split|prod`,
-//! `--refinement unsat-core|multi-seq`, `--abstract-engine`) are rejected by the command line
-//! ([`crate::options`]); should a caller pass them anyway, the predicate domains run the
-//! Cartesian abstraction and the refinements sequence interpolation.
+//! `--refinement multi-seq` explores the whole graph and refines every abstract error path in
+//! it (up to [`MAX_PATHS`]) by sequence interpolation before the graph is rebuilt. Options
+//! that have no CFA counterpart here (`--domain pred-bool`, `--refinement unsat-core`,
+//! `--abstract-engine`) are rejected by the command line ([`crate::options`]); should a
+//! caller pass them anyway, `pred-bool` runs the Cartesian abstraction and `unsat-core`
+//! sequence interpolation.
 
 mod abstraction;
 mod arg;
@@ -181,10 +184,11 @@ pub fn check(
         });
         let images = abstraction::images(&mut prog, &prec);
         let ab = Abstractor::new(&prog, images, mode, budget);
-        let found = explore(&ab, arg, &prec, &dist, &outgoing, budget);
+        let multi = opts.refinement == Refinement::MultiSeq;
+        let found = explore(&ab, arg, &prec, &dist, &outgoing, multi, budget);
         counters.arg_nodes = arg.live() as u64;
         counters.covered = arg.covered;
-        let error_node = match found {
+        let error_nodes = match found {
             Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
             Explored::Complete => {
                 let at: Vec<Vec<&[aig::Lit]>> = (arg.at.iter())
@@ -193,59 +197,69 @@ pub fn check(
                 let inv = invariant::invariant(&prog, &at, &dist, ts, bits);
                 return Ok(Outcome::decided(Verdict::Safe(inv), counters.stats()));
             }
-            Explored::Error(n) => n,
+            Explored::Errors(nodes) => nodes,
         };
-        let edges = arg.path(error_node);
-        let nodes = arg.ancestry(error_node);
-        // A binary interpolant need not rule out its path when the abstract states before its
-        // node are too weak to entail it: the same path then comes back, and the sequence of
-        // interpolants refines it instead.
-        let mut attempts = vec![strategy];
-        if strategy != Strategy::Sequence {
-            attempts.push(Strategy::Sequence);
-        }
         let mut new = 0;
-        for s in attempts {
-            match path::check(&mut prog, &edges, s, budget) {
-                Check::Stopped(why) => return Ok(unknown(why, &counters)),
-                Check::Feasible(drawn) => {
-                    let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                    return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
-                }
-                Check::Refuted(cuts) => {
-                    for cut in cuts {
-                        let loc = arg.nodes[nodes[cut.node]].loc.index();
-                        new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
+        let mut paths = Vec::new();
+        for &error_node in error_nodes.iter().take(MAX_PATHS) {
+            let edges = arg.path(error_node);
+            let nodes = arg.ancestry(error_node);
+            // A binary interpolant need not rule out its path when the abstract states before
+            // its node are too weak to entail it: the same path then comes back, and the
+            // sequence of interpolants refines it instead.
+            let mut attempts = vec![strategy];
+            if strategy != Strategy::Sequence {
+                attempts.push(Strategy::Sequence);
+            }
+            for s in attempts {
+                let before = new;
+                match path::check(&mut prog, &edges, s, budget) {
+                    Check::Stopped(why) => return Ok(unknown(why, &counters)),
+                    Check::Feasible(drawn) => {
+                        let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
+                        return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
+                    }
+                    Check::Refuted(cuts) => {
+                        for cut in cuts {
+                            let loc = arg.nodes[nodes[cut.node]].loc.index();
+                            new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
+                        }
                     }
                 }
+                if new > before {
+                    break;
+                }
             }
-            if new > 0 {
-                break;
-            }
+            counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
+            paths.push(nodes);
         }
         counters.refinements += 1;
         crate::log::info(
             2,
             format_args!(
-                "cegar: refinement {}: spurious path of {} edges, {} new predicates, {} nodes, {} gates",
+                "cegar: refinement {}: {} spurious path(s), {} new predicates, {} nodes, {} gates",
                 counters.refinements,
-                edges.len(),
+                paths.len(),
                 new,
                 arg.nodes.len(),
                 prog.aig().num_ands()
             ),
         );
-        counters.spurious_depth_max = counters.spurious_depth_max.max(edges.len() as u64);
         counters.predicates += new as u64;
         // The first path node computed with less than its location's precision: with the
         // interpolants all in the precision, the path nodes from there on must be recomputed
         // (a predicate added by an earlier refinement may be missing from a node that
         // refinement did not prune). Lazy pruning re-expands its parent; the root's own
-        // state needs a new graph.
-        let pivot = (nodes.iter())
-            .position(|&n| arg.nodes[n].precision < prec[arg.nodes[n].loc.index()].len());
-        match (opts.prune, pivot) {
-            (Prune::Lazy, Some(p)) if p > 0 => arg.reopen(nodes[p - 1]),
+        // state needs a new graph, and so do several paths refined at once.
+        let pivots: Vec<Option<usize>> = (paths.iter())
+            .map(|nodes| {
+                (nodes.iter())
+                    .position(|&n| arg.nodes[n].precision < prec[arg.nodes[n].loc.index()].len())
+            })
+            .collect();
+        let pivot = pivots.iter().flatten().next().copied();
+        match (opts.prune, &pivots[..]) {
+            (Prune::Lazy, [Some(p)]) if *p > 0 => arg.reopen(paths[0][p - 1]),
             _ => graph = None,
         }
         if new == 0 && pivot.is_none() {
@@ -270,30 +284,42 @@ pub fn check(
 enum Explored {
     /// Every node is expanded or covered, and none is at the error.
     Complete,
-    /// This node is at the error location.
-    Error(usize),
+    /// These nodes are at the error location: the first one found, or (`--refinement
+    /// multi-seq`) every one of the explored graph.
+    Errors(Vec<usize>),
     Stopped,
 }
 
+/// At most this many abstract error paths are refined at once (`--refinement multi-seq`).
+const MAX_PATHS: usize = 64;
+
+/// Expands waiting nodes until one is at the error (with `all`, until none waits, collecting
+/// the error nodes).
 fn explore(
     ab: &Abstractor,
     arg: &mut Arg,
     prec: &[Vec<aig::Lit>],
     dist: &[Option<usize>],
     outgoing: &[Vec<usize>],
+    all: bool,
     budget: &Budget,
 ) -> Explored {
     let cfa = ab.program().cfa;
     let error = cfa.error;
     if arg.nodes[0].loc == error {
-        return Explored::Error(0);
+        return Explored::Errors(vec![0]);
     }
+    let mut errors = Vec::new();
     while let Some(n) = arg.pop() {
         if budget.expired() {
             return Explored::Stopped;
         }
         if arg.nodes[n].loc == error {
-            return Explored::Error(n);
+            errors.push(n);
+            match all {
+                true => continue,
+                false => return Explored::Errors(errors),
+            }
         }
         // Every edge is expanded before an error child is reported: a refinement may keep
         // this node (lazy pruning), and it must not lose successors.
@@ -309,16 +335,19 @@ fn explore(
             let precision = prec[to.index()].len();
             for s in states {
                 let child = arg.add(to, s, precision, Some((n, e)));
-                if to == error {
+                if to == error && !all {
                     found = found.or(child);
                 }
             }
         }
         if let Some(child) = found {
-            return Explored::Error(child);
+            return Explored::Errors(vec![child]);
         }
     }
-    Explored::Complete
+    match errors.is_empty() {
+        true => Explored::Complete,
+        false => Explored::Errors(errors),
+    }
 }
 
 /// Each location's distance (in edges) to the error, by backward breadth-first search.

@@ -90,7 +90,7 @@ const SAFE_FEW_VALUES: &str = "int main() { int x = __VERIFIER_nondet_int();
     int y = x * 2;
     if (y == 7) reach_error(); return 0; }";
 
-/// Every search order in every domain, the binary refinements, the predicate splits, the
+/// Every search order in every domain, the binary refinements and several paths at once, the predicate splits, the
 /// enumeration limits (unlimited, and below the values of [`SAFE_FEW_VALUES`]) and full
 /// pruning (the default is lazy).
 fn configurations() -> Vec<CegarOptions> {
@@ -115,7 +115,11 @@ fn configurations() -> Vec<CegarOptions> {
         ] {
             all.push(CegarOptions { search, ..base });
         }
-        for refinement in [Refinement::BwBinItp, Refinement::FwBinItp] {
+        for refinement in [
+            Refinement::BwBinItp,
+            Refinement::FwBinItp,
+            Refinement::MultiSeq,
+        ] {
             all.push(CegarOptions { refinement, ..base });
         }
     }
