@@ -331,14 +331,12 @@ pub fn check(
                     makes each cube of the Boolean abstraction a state";
                 return Err(unimplemented("--domain", value_name(opts.domain), hint));
             }
-            if opts.refinement == Refinement::UnsatCore {
-                let hint = "the CFA analysis interpolates: seq-itp, bw-bin-itp, fw-bin-itp, \
-                    multi-seq";
-                return Err(unimplemented(
-                    "--refinement",
-                    value_name(opts.refinement),
-                    hint,
-                ));
+            if opts.domain != Domain::Expl && opts.refinement == Refinement::UnsatCore {
+                return Err(UsageError::Cegar {
+                    engine: name,
+                    input,
+                    source: ConfigError::UnsatCoreNeedsExpl,
+                });
             }
             Ok(opts)
         }

@@ -401,8 +401,15 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
         ),
         (
             &c,
-            &["--engine", "cegar", "--refinement", "unsat-core"],
-            &["--refinement unsat-core", "cegar", "C programs"],
+            &[
+                "--engine",
+                "cegar",
+                "--domain",
+                "pred-cart",
+                "--refinement",
+                "unsat-core",
+            ],
+            &["--refinement unsat-core needs --domain expl", "C programs"],
         ),
         (
             &aag,

@@ -1,7 +1,8 @@
 //! What the models of a solver under assumptions say about a set of literals: the values
 //! they all agree on (the Cartesian abstraction of predicate abstraction) and their distinct
 //! valuations (AllSAT, bounded: the Boolean and explicit domains). Both CEGAR engines, on
-//! transition systems and on CFAs, compute abstract successors with these two queries.
+//! transition systems and on CFAs, compute abstract successors with these two queries, and
+//! minimise the unsat cores of their unsat-core refinement with [`minimise_core`].
 //!
 //! The budget is checked between calls: the many quick calls of one query may never reach the
 //! solver's own check.
@@ -93,6 +94,32 @@ pub fn enumerate<S: Solver>(
     };
     s.add_clause(&[!act]);
     outcome
+}
+
+/// Deletion-based minimisation of an unsat core: `core` indexes items whose activation
+/// literal is `lit(i)`, and solving under the core's literals is unsatisfiable. Each item
+/// dropped is one whose removal keeps it unsatisfiable; at most `tries` solve calls (an
+/// interrupted call ends the minimisation).
+pub fn minimise_core<S: Solver>(
+    s: &mut S,
+    mut core: Vec<usize>,
+    lit: impl Fn(usize) -> Lit,
+    tries: usize,
+) -> Vec<usize> {
+    let mut i = 0;
+    for _ in 0..tries {
+        if i >= core.len() {
+            break;
+        }
+        let without: Vec<usize> = core.iter().copied().filter(|&j| j != core[i]).collect();
+        let assumed: Vec<Lit> = without.iter().map(|&j| lit(j)).collect();
+        match s.solve(&assumed) {
+            SatResult::Unsat => core = without.into_iter().filter(|&j| s.failed(lit(j))).collect(),
+            SatResult::Sat => i += 1,
+            SatResult::Interrupted => break,
+        }
+    }
+    core
 }
 
 #[cfg(test)]

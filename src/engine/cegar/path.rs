@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 
 use crate::sat::itp::{Interpolant, ItpError, ItpSolver, System};
-use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::sat::{self, models, Cadical, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
@@ -203,7 +203,7 @@ impl<'a> PathQuery<'a> {
 }
 
 /// Solve calls spent minimising one unsat core.
-const CORE_MIN_TRIES: usize = 64;
+pub(in crate::engine) const CORE_MIN_TRIES: usize = 64;
 
 /// The outcome of checking an abstract counterexample.
 pub(in crate::engine) enum Check {
@@ -236,24 +236,10 @@ pub(in crate::engine) fn refine_by_core(
         SatResult::Interrupted => return Check::Stopped,
         SatResult::Unsat => {}
     }
-    // Deletion-based minimisation, bounded: each latch dropped is one the abstraction
-    // need not carry from now on.
-    let mut core = q.failed_guards(&s);
-    let mut tries = 0;
-    let mut i = 0;
-    while i < core.len() && tries < CORE_MIN_TRIES {
-        tries += 1;
-        let without: Vec<usize> = core.iter().copied().filter(|&l| l != core[i]).collect();
-        match s.solve(&q.guards_of(&without)) {
-            SatResult::Unsat => {
-                let failed = q.failed_guards(&s);
-                core = without.into_iter().filter(|l| failed.contains(l)).collect();
-            }
-            SatResult::Sat => i += 1,
-            SatResult::Interrupted => break,
-        }
-    }
-    Check::Spurious(core)
+    // Each latch dropped is one the abstraction need not carry from now on.
+    let core = q.failed_guards(&s);
+    let lit = |l: usize| q.guards_of(&[l])[0];
+    Check::Spurious(models::minimise_core(&mut s, core, lit, CORE_MIN_TRIES))
 }
 
 /// A path of which only the length is known: its check is BMC at that depth with the

@@ -16,17 +16,19 @@
 //! ([`invariant`]) that the caller checks.
 //!
 //! `--refinement multi-seq` explores the whole graph and refines every abstract error path in
-//! it (up to [`MAX_PATHS`]) by sequence interpolation before the graph is rebuilt. Options
-//! that have no CFA counterpart here (`--domain pred-bool`, `--refinement unsat-core`,
-//! `--abstract-engine`) are rejected by the command line ([`crate::options`]); should a
-//! caller pass them anyway, `pred-bool` runs the Cartesian abstraction and `unsat-core`
-//! sequence interpolation.
+//! it (up to [`MAX_PATHS`]) by sequence interpolation before the graph is rebuilt;
+//! `--refinement unsat-core` (explicit values) tracks the variables of a minimised unsat core
+//! of the path's guarded updates at every location. Options that have no CFA counterpart
+//! here (`--domain pred-bool`, `--abstract-engine`) are rejected by the command line
+//! ([`crate::options`]); should a caller pass them anyway, `pred-bool` runs the Cartesian
+//! abstraction.
 
 mod abstraction;
 mod arg;
 pub mod impact;
 mod invariant;
 mod path;
+mod precision;
 mod program;
 pub mod symex;
 #[cfg(test)]
@@ -34,7 +36,7 @@ mod tests;
 
 use std::collections::{HashMap, VecDeque};
 
-use super::cegar::{CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement};
+use super::cegar::{CegarOptions, Domain, InitPrec, Prune, Refinement};
 use super::{Stats, Verdict};
 use crate::aig;
 use crate::cfa::{self, Cfa};
@@ -44,7 +46,8 @@ use crate::wl::{self, BitMap, BitVec, Value};
 use crate::Budget;
 use abstraction::{Abstractor, Mode, Post};
 use arg::Arg;
-use path::{Check, Strategy};
+use path::{Check, Needed, Strategy};
+use precision::{initial_precision, refine, track_everywhere};
 use program::Program;
 
 /// The outcome of a run: the verdict over the encoded model `ts`, the counters, and why it
@@ -204,6 +207,18 @@ pub fn check(
         for &error_node in error_nodes.iter().take(MAX_PATHS) {
             let edges = arg.path(error_node);
             let nodes = arg.ancestry(error_node);
+            if opts.refinement == Refinement::UnsatCore {
+                match path::needed_vars(&prog, &edges, budget) {
+                    Needed::Stopped => return Ok(unknown("interrupted".into(), &counters)),
+                    Needed::Feasible(drawn) => {
+                        let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
+                        return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
+                    }
+                    Needed::Vars(vars) => new += track_everywhere(&prog, &mut prec, &vars),
+                }
+                paths.push(nodes);
+                continue;
+            }
             // A binary interpolant need not rule out its path when the abstract states before
             // its node are too weak to entail it: the same path then comes back, and the
             // sequence of interpolants refines it instead.
@@ -369,95 +384,6 @@ fn distances(cfa: &Cfa) -> Vec<Option<usize>> {
         }
     }
     dist
-}
-
-/// The guards of the edges into the error that read only variables, as predicates of their
-/// source locations (the precision of `--init-prec prop`; their variables for explicit values).
-fn initial_precision(prog: &Program, prec: &mut [Vec<aig::Lit>], mode: Mode) {
-    let nondet_leaves: Vec<aig::Var> = prog.nondets.iter().flatten().map(|l| l.var()).collect();
-    for (e, bits) in prog.cfa.edges.iter().zip(&prog.edges) {
-        let cone = prog.aig().cone([bits.guard]);
-        if e.to == prog.cfa.error && !nondet_leaves.iter().any(|v| cone[v.index()]) {
-            refine(
-                prog,
-                &mut prec[e.from.index()],
-                bits.guard,
-                mode,
-                PredSplit::Whole,
-            );
-        }
-    }
-}
-
-/// Adds what `pred` (an interpolant, a guard) gives to a location's precision: the bits of
-/// every variable it reads (explicit values), or predicates split per `split` (in the
-/// product, a piece that reads one variable gives that variable's bits instead); the number
-/// of new ones. Pieces that add nothing fall back to the whole interpolant, which always
-/// rules out its path once the path's nodes entail the interpolants before them.
-fn refine(
-    prog: &Program,
-    prec: &mut Vec<aig::Lit>,
-    pred: aig::Lit,
-    mode: Mode,
-    split: PredSplit,
-) -> usize {
-    let aig = prog.aig();
-    // The bits of the variables `l` reads.
-    let bits_read = |l: aig::Lit| -> Vec<aig::Lit> {
-        let cone = aig.cone([l]);
-        (prog.vars.iter())
-            .filter(|bits| bits.iter().any(|b| cone[b.var().index()]))
-            .flatten()
-            .copied()
-            .collect()
-    };
-    let pieces = match (mode, split) {
-        (Mode::Explicit { .. }, _) => bits_read(pred),
-        (_, PredSplit::Whole) => vec![pred],
-        (_, PredSplit::Conjuncts) => aig.conjuncts(pred),
-        (_, PredSplit::Atoms) => {
-            let cone = aig.cone([pred]);
-            (prog.vars.iter().flatten())
-                .filter(|l| cone[l.var().index()])
-                .copied()
-                .collect()
-        }
-    };
-    let pieces = match mode {
-        Mode::Product { .. } => (pieces.into_iter())
-            .flat_map(|p| {
-                let bits = bits_read(p);
-                let one_var = prog
-                    .vars
-                    .iter()
-                    .any(|v| v.len() == bits.len() && v == &bits);
-                if one_var {
-                    bits
-                } else {
-                    vec![p]
-                }
-            })
-            .collect(),
-        _ => pieces,
-    };
-    let mut new = 0;
-    for p in pieces {
-        new += usize::from(add_predicate(prec, p));
-    }
-    if new == 0 && !matches!(mode, Mode::Explicit { .. }) {
-        new += usize::from(add_predicate(prec, pred));
-    }
-    new
-}
-
-/// Adds a (non-constant, new up to negation) predicate; whether it was new.
-fn add_predicate(prec: &mut Vec<aig::Lit>, p: aig::Lit) -> bool {
-    let p = p.xor_sign(p.is_negated());
-    if p.is_const() || prec.contains(&p) {
-        return false;
-    }
-    prec.push(p);
-    true
 }
 
 /// The counterexample of the encoded model `ts` along the feasible path `edges` with the

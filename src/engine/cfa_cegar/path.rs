@@ -12,9 +12,9 @@ use std::collections::HashMap;
 
 use super::program::Program;
 use crate::aig;
-use crate::engine::cegar::path::lowest_feasible;
+use crate::engine::cegar::path::{lowest_feasible, CORE_MIN_TRIES};
 use crate::sat::itp::{ItpSolver, System};
-use crate::sat::{self, Cadical, SatResult, Solver};
+use crate::sat::{self, models, Cadical, SatResult, Solver};
 use crate::unroll::Unroller;
 use crate::Budget;
 
@@ -35,19 +35,30 @@ struct Query<'p> {
 }
 
 impl<'p> Query<'p> {
+    /// Encodes window `w` of `path`, partition by partition through `part`; with `guards`
+    /// (one activation literal per variable), a variable's initial value and updates hold
+    /// only under its literal (unguarded, it is free at every node).
     fn encode<S: Solver>(
         s: &mut S,
         prog: &'p Program,
         path: &[usize],
         w: Window,
         part: &mut dyn FnMut(&mut S, u32),
+        guards: Option<&[sat::Lit]>,
         budget: &Budget,
     ) -> Option<Query<'p>> {
+        // A clause, weakened by variable `x`'s guard.
+        let guarded = |s: &mut S, x: usize, lits: &[sat::Lit]| match guards {
+            Some(g) => s.add_clause(&[&[!g[x]], lits].concat()),
+            None => s.add_clause(lits),
+        };
         part(s, 0);
         let first = prog.fresh_state(s);
         if w.init {
-            for l in first.iter().flatten() {
-                s.add_clause(&[!*l]);
+            for (x, bits) in first.iter().enumerate() {
+                for l in bits {
+                    guarded(s, x, &[!*l]);
+                }
             }
         }
         let mut states = vec![first];
@@ -64,11 +75,11 @@ impl<'p> Query<'p> {
             let g = un.lit(s, edge.guard, 0);
             s.add_clause(&[g]);
             let after = prog.fresh_state(s);
-            for (bits, lits) in edge.next.iter().zip(&after) {
+            for (v, (bits, lits)) in edge.next.iter().zip(&after).enumerate() {
                 for (&b, &x) in bits.iter().zip(lits) {
                     let y = un.lit(s, b, 0);
-                    s.add_clause(&[!x, y]);
-                    s.add_clause(&[x, !y]);
+                    guarded(s, v, &[!x, y]);
+                    guarded(s, v, &[x, !y]);
                 }
             }
             states.push(after);
@@ -189,9 +200,44 @@ pub(super) fn check(
     interpolate(prog, path, w, &cuts, budget)
 }
 
+/// What the unsat-core refinement learns from an abstract error path.
+pub(super) enum Needed {
+    /// Feasible: the nondet values drawn by each edge firing.
+    Feasible(Drawn),
+    /// Spurious: these variables (a minimised unsat core) rule it out.
+    Vars(Vec<usize>),
+    Stopped,
+}
+
+/// Checks the error path `path` with every variable's initial value and updates guarded by
+/// an activation literal of its own; refuted, the variables of a minimised unsat core of
+/// the guards (seed 000's unsat-core refinement of explicit values: tracked everywhere,
+/// they rule the path out, as the abstraction leaves untracked variables free).
+pub(super) fn needed_vars(prog: &Program, path: &[usize], budget: &Budget) -> Needed {
+    let mut s = Cadical::new(budget);
+    let guards: Vec<sat::Lit> = prog.vars.iter().map(|_| s.new_var().pos_lit()).collect();
+    let whole = Window {
+        from: 0,
+        to: path.len(),
+        init: true,
+    };
+    let no_parts = &mut |_: &mut Cadical, _| {};
+    let Some(q) = Query::encode(&mut s, prog, path, whole, no_parts, Some(&guards), budget) else {
+        return Needed::Stopped;
+    };
+    match s.solve(&guards) {
+        SatResult::Sat => return Needed::Feasible(q.drawn(&s, prog, path)),
+        SatResult::Interrupted => return Needed::Stopped,
+        SatResult::Unsat => {}
+    }
+    let core: Vec<usize> = (0..guards.len()).filter(|&x| s.failed(guards[x])).collect();
+    let core = models::minimise_core(&mut s, core, |x| guards[x], CORE_MIN_TRIES);
+    Needed::Vars(core)
+}
+
 fn feasible(prog: &Program, path: &[usize], w: Window, budget: &Budget) -> Option<bool> {
     let mut s = Cadical::for_one_shot(budget);
-    Query::encode(&mut s, prog, path, w, &mut |_, _| {}, budget)?;
+    Query::encode(&mut s, prog, path, w, &mut |_, _| {}, None, budget)?;
     match s.solve(&[]) {
         SatResult::Sat => Some(true),
         SatResult::Unsat => Some(false),
@@ -212,7 +258,7 @@ fn interpolate(
     let mut s = ItpSolver::new(budget);
     let (itps, leaves) = {
         let set_partition = &mut |s: &mut ItpSolver, p| s.set_partition(p);
-        let Some(q) = Query::encode(&mut s, prog, path, w, set_partition, budget) else {
+        let Some(q) = Query::encode(&mut s, prog, path, w, set_partition, None, budget) else {
             return Check::Stopped("interrupted".into());
         };
         match s.solve(&[]) {

@@ -90,7 +90,8 @@ const SAFE_FEW_VALUES: &str = "int main() { int x = __VERIFIER_nondet_int();
     int y = x * 2;
     if (y == 7) reach_error(); return 0; }";
 
-/// Every search order in every domain, the binary refinements and several paths at once, the predicate splits, the
+/// Every search order in every domain, the binary refinements and several paths at once, the
+/// unsat-core refinement of explicit values, the predicate splits, the
 /// enumeration limits (unlimited, and below the values of [`SAFE_FEW_VALUES`]) and full
 /// pruning (the default is lazy).
 fn configurations() -> Vec<CegarOptions> {
@@ -133,6 +134,11 @@ fn configurations() -> Vec<CegarOptions> {
     }
     // Unlimited enumeration with the property's variables tracked from the start would
     // enumerate every value of the loop counter leaving the loop (tracked after it, not in it).
+    all.push(CegarOptions {
+        domain: Domain::Expl,
+        refinement: Refinement::UnsatCore,
+        ..CegarOptions::default()
+    });
     for (max_enum, init_prec) in [(0, InitPrec::Empty), (1, InitPrec::Prop)] {
         all.push(CegarOptions {
             max_enum,
