@@ -71,6 +71,29 @@ fn cegar_on_a_safe_program_writes_a_certificate_that_checks() {
     }
 }
 
+/// `--engine symex` on a countdown whose proof needs the relation between the old and the
+/// new value of `x` (`x = x - 1`): the expanded symbolic states per location written as a
+/// certificate that `warden certify` accepts.
+#[test]
+fn symex_on_a_safe_program_writes_a_certificate_that_checks() {
+    let c = program(
+        "countdown.c",
+        &format!(
+            "{PRELUDE}int main() {{ int x = __VERIFIER_nondet_int();
+             if (x <= 0 || x > 100) return 0;
+             while (x > 0) {{ x = x - 1; }}
+             if (x != 0) reach_error(); return 0; }}"
+        ),
+    );
+    let cert = c.with_extension("cert.aag");
+    let (c, cert) = (c.to_str().unwrap(), cert.to_str().unwrap());
+    let out = warden(&["check", c, "--engine", "symex", "--cert", cert]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
+    let certify = warden(&["certify", c, cert]);
+    assert_eq!(certify.status.code(), Some(0), "{certify:?}");
+}
+
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
