@@ -122,3 +122,79 @@ fn projection(
     }
     aig.or_all(cases)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aig::simulate_frame;
+
+    /// Two orphans `a`, `b`, one identifier `c` renamed to the new bit `y`, and a new bit
+    /// `x` whose value reads `a`: the projection is exactly `exists a, b.` of the items.
+    #[test]
+    fn a_group_is_quantified_exactly() {
+        let mut aig = Aig::new();
+        let [a, b, c, x, y] = [(); 5].map(|_| aig.new_leaf());
+        let value = aig.xor(a.lit(), c.lit());
+        let ab = aig.and(a.lit(), b.lit());
+        let constraint = aig.or(ab, !c.lit());
+        let rename = HashMap::from([(c, y.lit())]);
+        let items = vec![
+            Entangled {
+                bit: Some(x.lit()),
+                expr: value,
+                orphans: vec![a],
+            },
+            Entangled {
+                bit: None,
+                expr: constraint,
+                orphans: vec![a, b],
+            },
+        ];
+        let mut losses = Losses::default();
+        let out = quantify(&mut aig, &rename, items, &mut losses);
+        assert_eq!((out.len(), losses.cofactored, losses.given_up), (1, 2, 0));
+        for bits in 0..4u32 {
+            let (vx, vy) = (bits & 1 == 1, bits & 2 == 2);
+            let values = simulate_frame(&aig, |v| match v {
+                v if v == x => vx,
+                v if v == y => vy,
+                _ => false,
+            });
+            let got = values[out[0].var().index()] ^ out[0].is_negated();
+            // x = a XOR y and (a AND b or NOT y), for some a and b.
+            let expect = [false, true].iter().any(|&va| {
+                [false, true]
+                    .iter()
+                    .any(|&vb| vx == (va ^ vy) && ((va && vb) || !vy))
+            });
+            assert_eq!(got, expect, "x={vx} y={vy}");
+        }
+    }
+
+    /// A group over more than [`JOINT`] orphans gives up its widest item and quantifies
+    /// the rest.
+    #[test]
+    fn a_group_too_wide_gives_up_its_widest_item() {
+        let mut aig = Aig::new();
+        let wide: Vec<aig::Var> = (0..JOINT + 1).map(|_| aig.new_leaf()).collect();
+        let x = aig.new_leaf();
+        let all = aig.and_all(wide.iter().map(|v| v.lit()));
+        let items = vec![
+            Entangled {
+                bit: None,
+                expr: all,
+                orphans: wide.clone(),
+            },
+            Entangled {
+                bit: Some(x.lit()),
+                expr: wide[0].lit(),
+                orphans: vec![wide[0]],
+            },
+        ];
+        let mut losses = Losses::default();
+        let out = quantify(&mut aig, &HashMap::new(), items, &mut losses);
+        // The second item alone: exists w. x = w, which is true.
+        assert_eq!((losses.given_up, losses.cofactored), (1, 1));
+        assert_eq!(out, vec![aig::Lit::TRUE]);
+    }
+}
