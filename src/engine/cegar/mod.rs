@@ -77,7 +77,7 @@ pub enum Refinement {
 
 impl Refinement {
     /// The interpolation strategy, for the refinements that interpolate.
-    fn strategy(self) -> Option<path::Strategy> {
+    pub(in crate::engine) fn strategy(self) -> Option<path::Strategy> {
         match self {
             Refinement::SeqItp | Refinement::MultiSeq => Some(path::Strategy::Sequence),
             Refinement::BwBinItp => Some(path::Strategy::BackwardBinary),

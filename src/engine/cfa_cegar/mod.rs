@@ -150,11 +150,8 @@ pub fn check(
         Ok(p) => p,
         Err(why) => return Ok(unknown(why, &counters)),
     };
-    let strategy = match opts.refinement {
-        Refinement::BwBinItp => Strategy::BackwardBinary,
-        Refinement::FwBinItp => Strategy::ForwardBinary,
-        Refinement::SeqItp | Refinement::MultiSeq | Refinement::UnsatCore => Strategy::Sequence,
-    };
+    // The unsat-core refinement interpolates nothing (the strategy is unused there).
+    let strategy = opts.refinement.strategy().unwrap_or(Strategy::Sequence);
     let mut mode = match opts.domain {
         Domain::Expl => Mode::Explicit {
             max_enum: opts.max_enum,

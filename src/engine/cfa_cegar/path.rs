@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use super::program::Program;
 use crate::aig;
+pub(super) use crate::engine::cegar::path::Strategy;
 use crate::engine::cegar::path::{lowest_feasible, CORE_MIN_TRIES};
 use crate::sat::itp::{ItpSolver, System};
 use crate::sat::{self, models, Cadical, SatResult, Solver};
@@ -128,20 +129,12 @@ pub(super) enum Check {
     Stopped(String),
 }
 
-/// Which interpolants a spurious path gives (seed 000, as in the transition-system engine).
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub(super) enum Strategy {
-    /// One interpolant per path node.
-    Sequence,
-    /// With `i` the lowest node whose suffix is feasible (without initial values), one
-    /// interpolant at node `i` between edge `i - 1` (or the initial values) and that suffix.
-    BackwardBinary,
-    /// With `0..k` the longest feasible prefix of edges, one interpolant at node `k` between
-    /// that prefix and edge `k`.
-    ForwardBinary,
-}
-
-/// Checks the error path `path` (edge indices from the entry) of `prog`.
+/// Checks the error path `path` (edge indices from the entry) of `prog`, with the
+/// transition-system engine's strategies on the path's nodes: sequence (one interpolant
+/// per node); backward binary (with `i` the lowest node whose suffix is feasible without
+/// initial values, one interpolant at node `i` between edge `i - 1`, or the initial values,
+/// and that suffix); forward binary (with `0..k` the longest feasible prefix of edges, one
+/// interpolant at node `k` between that prefix and edge `k`).
 pub(super) fn check(
     prog: &mut Program,
     path: &[usize],
