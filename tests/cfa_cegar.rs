@@ -94,6 +94,40 @@ fn symex_on_a_safe_program_writes_a_certificate_that_checks() {
     assert_eq!(certify.status.code(), Some(0), "{certify:?}");
 }
 
+/// A certificate of the statement-level CFA's encoding (`--blocks single`) records that
+/// option, and `warden certify` reads the program back the same way (seed 002's example,
+/// proved by symex).
+#[test]
+fn a_certificate_of_the_statement_level_cfa_is_certified_as_such() {
+    let c = program(
+        "symbolic.c",
+        &format!(
+            "{PRELUDE}int main() {{ int a = __VERIFIER_nondet_int(); int b;
+             if (a >= 0) {{ b = a; }} else {{ b = a + 1; }}
+             if (b < a) reach_error(); return 0; }}"
+        ),
+    );
+    let cert = c.with_extension("cert.aag");
+    let (c, cert) = (c.to_str().unwrap(), cert.to_str().unwrap());
+    let args = [
+        "check", c, "--engine", "symex", "--blocks", "single", "--cert", cert,
+    ];
+    let out = warden(&args);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n", "{out:?}");
+    let text = std::fs::read_to_string(cert).unwrap();
+    assert!(
+        text.contains("# read with: --data-model ilp32 --blocks single"),
+        "{text}"
+    );
+    let certify = warden(&["certify", c, cert]);
+    assert_eq!(certify.status.code(), Some(0), "{certify:?}");
+    // Without the comment, the certificate speaks of another encoding.
+    let stripped = text.replace(" --blocks single", "");
+    std::fs::write(cert, stripped).unwrap();
+    let certify = warden(&["certify", c, cert]);
+    assert_eq!(certify.status.code(), Some(1), "{certify:?}");
+}
+
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()

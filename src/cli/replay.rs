@@ -117,10 +117,6 @@ pub(super) fn report_replays<E: Display>(
 }
 
 pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> ExitCode {
-    let model = match front::load_with(model_path, &words.load_options(), &Budget::new(None)) {
-        Ok(m) => m,
-        Err(e) => return input_error(&e),
-    };
     let bytes = match read_text(cert_path) {
         Ok(b) => b,
         Err(code) => return code,
@@ -131,6 +127,21 @@ pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> 
             eprintln!("warden: error: {}: {e}", cert_path.display());
             return ExitCode::Input;
         }
+    };
+    // A C program's certificate records the options the program was read with.
+    let load = match front::LoadOptions::from_witness(&circuit.comments.join("\n")) {
+        Ok(o) => front::LoadOptions {
+            wl_simplify: words.load_options().wl_simplify,
+            ..o
+        },
+        Err(e) => {
+            eprintln!("warden: error: {}: {e}", cert_path.display());
+            return ExitCode::Input;
+        }
+    };
+    let model = match front::load_with(model_path, &load, &Budget::new(None)) {
+        Ok(m) => m,
+        Err(e) => return input_error(&e),
     };
     match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
         Ok(()) => {

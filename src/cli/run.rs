@@ -538,6 +538,12 @@ pub(super) fn write_certificate(
     inv: &cert::Invariant,
     path: &Path,
 ) -> Result<(), ExitCode> {
-    let circuit = cert::witness_circuit(&model.aiger(), inv);
+    let mut circuit = cert::witness_circuit(&model.aiger(), inv);
+    // A C program's certificate speaks of its encoding under the options it was read with
+    // (the CFA checked, the data model): `warden certify` reads them back from the comment.
+    if let Source::C { read_with, .. } = &model.source {
+        let line = read_with.witness_line();
+        circuit.comments.extend(line.lines().map(str::to_owned));
+    }
     write_aiger(&circuit, path)
 }

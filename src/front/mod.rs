@@ -173,8 +173,9 @@ impl Default for LoadOptions {
     }
 }
 
-/// The first line of a C error path written under non-default [`LoadOptions`]: `warden sim`
-/// reads the program back the same way.
+/// The first line of a C error path (or the comment of a C program's certificate) written
+/// under non-default [`LoadOptions`]: `warden sim` (`warden certify`) reads the program back
+/// the same way.
 const OPTIONS_LINE: &str = "# read with:";
 
 impl LoadOptions {
@@ -198,6 +199,9 @@ impl LoadOptions {
         }
         if self.recursion.shared {
             line.push_str(" --shared-recursion");
+        }
+        if self.single_blocks {
+            line.push_str(" --blocks single");
         }
         line + "\n"
     }
@@ -227,6 +231,14 @@ impl LoadOptions {
                         .ok_or_else(|| WitnessError::DataModel(value.to_owned()))?
                 }
                 "--nondet-fn" => options.externs.nondet.push(value.to_owned()),
+                // The CFA the engines checked: a certificate speaks of its encoding.
+                "--blocks" => {
+                    options.single_blocks = match value {
+                        "single" => true,
+                        "large" => false,
+                        _ => return Err(WitnessError::UnknownOption(format!("--blocks {value}"))),
+                    }
+                }
                 // What `--spec` made the error (the property file itself is not recorded).
                 "--error-call" => options.externs.error = Some(value.to_owned()),
                 "--recursion-bound" => {
