@@ -58,17 +58,29 @@ fn cegar_on_a_safe_program_writes_a_certificate_that_checks() {
              if (y > 5) reach_error(); return 0; }}"
         ),
     );
-    let cert = c.with_extension("cert.aag");
-    let (c, cert) = (c.to_str().unwrap(), cert.to_str().unwrap());
     for search in ["bfs", "err", "dfs-err"] {
-        let out = warden(&[
-            "check", c, "--engine", "cegar", "--search", search, "--cert", cert,
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{search}: {out:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n", "{search}");
-        let certify = warden(&["certify", c, cert]);
-        assert_eq!(certify.status.code(), Some(0), "{search}: {certify:?}");
+        proved_and_certified(&c, &["--engine", "cegar", "--search", search]);
     }
+}
+
+/// `warden check PROGRAM --cert CERT` with `options` answers `unsat` (exit 0), and `warden
+/// certify` accepts the certificate; its path and text.
+fn proved_and_certified(c: &std::path::Path, options: &[&str]) -> (PathBuf, String) {
+    let cert = c.with_extension("cert.aag");
+    let (c, cert_s) = (c.to_str().unwrap(), cert.to_str().unwrap());
+    let mut args = vec!["check", c, "--cert", cert_s];
+    args.extend_from_slice(options);
+    let out = warden(&args);
+    assert_eq!(out.status.code(), Some(0), "{options:?}: {out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "unsat\n",
+        "{options:?}"
+    );
+    let certify = warden(&["certify", c, cert_s]);
+    assert_eq!(certify.status.code(), Some(0), "{options:?}: {certify:?}");
+    let text = std::fs::read_to_string(&cert).unwrap();
+    (cert, text)
 }
 
 /// `--engine symex` on a countdown whose proof needs the relation between the old and the
@@ -85,13 +97,7 @@ fn symex_on_a_safe_program_writes_a_certificate_that_checks() {
              if (x != 0) reach_error(); return 0; }}"
         ),
     );
-    let cert = c.with_extension("cert.aag");
-    let (c, cert) = (c.to_str().unwrap(), cert.to_str().unwrap());
-    let out = warden(&["check", c, "--engine", "symex", "--cert", cert]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n");
-    let certify = warden(&["certify", c, cert]);
-    assert_eq!(certify.status.code(), Some(0), "{certify:?}");
+    proved_and_certified(&c, &["--engine", "symex"]);
 }
 
 /// A certificate of the statement-level CFA's encoding (`--blocks single`) records that
@@ -107,24 +113,15 @@ fn a_certificate_of_the_statement_level_cfa_is_certified_as_such() {
              if (b < a) reach_error(); return 0; }}"
         ),
     );
-    let cert = c.with_extension("cert.aag");
-    let (c, cert) = (c.to_str().unwrap(), cert.to_str().unwrap());
-    let args = [
-        "check", c, "--engine", "symex", "--blocks", "single", "--cert", cert,
-    ];
-    let out = warden(&args);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n", "{out:?}");
-    let text = std::fs::read_to_string(cert).unwrap();
+    let (cert, text) = proved_and_certified(&c, &["--engine", "symex", "--blocks", "single"]);
     assert!(
         text.contains("# read with: --data-model ilp32 --blocks single"),
         "{text}"
     );
-    let certify = warden(&["certify", c, cert]);
-    assert_eq!(certify.status.code(), Some(0), "{certify:?}");
     // Without the comment, the certificate speaks of another encoding.
     let stripped = text.replace(" --blocks single", "");
-    std::fs::write(cert, stripped).unwrap();
-    let certify = warden(&["certify", c, cert]);
+    std::fs::write(&cert, stripped).unwrap();
+    let certify = warden(&["certify", c.to_str().unwrap(), cert.to_str().unwrap()]);
     assert_eq!(certify.status.code(), Some(1), "{certify:?}");
 }
 

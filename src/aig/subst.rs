@@ -8,45 +8,42 @@ use std::collections::{HashMap, HashSet};
 use super::{Aig, Lit, Node, Var};
 
 impl Aig {
-    /// The leaves in the cone of `roots`, each once, in the order the walk meets them.
-    pub fn leaves_of(&self, roots: impl IntoIterator<Item = Lit>) -> Vec<Var> {
+    /// Every variable in the cone of `roots` (leaves and gates), each once, in the order the
+    /// walk meets them (deterministic: callers build gates in this order).
+    fn cone_vars(&self, roots: impl IntoIterator<Item = Lit>) -> Vec<Var> {
         let mut seen = HashSet::new();
-        let mut out = Vec::new();
+        let mut order = Vec::new();
         let mut stack: Vec<Var> = roots.into_iter().map(Lit::var).collect();
         while let Some(v) = stack.pop() {
-            if !seen.insert(v) {
-                continue;
-            }
-            match self.node(v) {
-                Node::False => {}
-                Node::Leaf => out.push(v),
-                Node::And(a, b) => stack.extend([a.var(), b.var()]),
+            if seen.insert(v) {
+                order.push(v);
+                if let Node::And(a, b) = self.node(v) {
+                    stack.extend([a.var(), b.var()]);
+                }
             }
         }
-        out
+        order
+    }
+
+    /// The leaves in the cone of `roots`, each once, in the order the walk meets them.
+    pub fn leaves_of(&self, roots: impl IntoIterator<Item = Lit>) -> Vec<Var> {
+        let mut leaves = self.cone_vars(roots);
+        leaves.retain(|&v| self.node(v) == Node::Leaf);
+        leaves
     }
 
     /// The number of AND gates in the cone of `roots`.
     pub fn cone_size(&self, roots: impl IntoIterator<Item = Lit>) -> usize {
-        let mut seen = HashSet::new();
-        let mut stack: Vec<Var> = roots.into_iter().map(Lit::var).collect();
-        let mut gates = 0;
-        while let Some(v) = stack.pop() {
-            if !seen.insert(v) {
-                continue;
-            }
-            if let Node::And(a, b) = self.node(v) {
-                gates += 1;
-                stack.extend([a.var(), b.var()]);
-            }
-        }
-        gates
+        let vars = self.cone_vars(roots);
+        vars.iter()
+            .filter(|&&v| matches!(self.node(v), Node::And(..)))
+            .count()
     }
 
-    /// The cones of `roots` with every leaf `v` in `map` replaced by `map[v]` at once (a
-    /// leaf may be replaced by another replaced leaf: the replacement is simultaneous), built
-    /// in this graph; leaves not in `map` stay.
-    pub fn substitute(&mut self, map: &HashMap<Var, Lit>, roots: &[Lit]) -> Vec<Lit> {
+    /// The cones of `roots` with every leaf `v` that `map` gives an image replaced by
+    /// `map(v)` at once (a leaf may be replaced by another replaced leaf: the replacement is
+    /// simultaneous), built in this graph; the other leaves stay.
+    pub fn substitute(&mut self, map: impl Fn(Var) -> Option<Lit>, roots: &[Lit]) -> Vec<Lit> {
         let mut image: HashMap<Var, Lit> = HashMap::new();
         let mut stack: Vec<(Var, bool)> = roots.iter().map(|l| (l.var(), false)).collect();
         while let Some((v, expanded)) = stack.pop() {
@@ -58,7 +55,7 @@ impl Aig {
                     image.insert(v, Lit::FALSE);
                 }
                 Node::Leaf => {
-                    image.insert(v, map.get(&v).copied().unwrap_or(v.lit()));
+                    image.insert(v, map(v).unwrap_or(v.lit()));
                 }
                 Node::And(a, b) if expanded => {
                     let la = image[&a.var()].xor_sign(a.is_negated());
@@ -100,7 +97,7 @@ mod tests {
             vec![a, b, c]
         );
         let map = HashMap::from([(a, b.lit()), (b, a.lit()), (c, Lit::TRUE)]);
-        let h = aig.substitute(&map, &[f, !a.lit()]);
+        let h = aig.substitute(|v| map.get(&v).copied(), &[f, !a.lit()]);
         assert_eq!(h[1], !b.lit());
         for bits in 0..8u32 {
             let vals = [false, bits & 1 != 0, bits & 2 != 0, bits & 4 != 0];

@@ -22,16 +22,9 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
         Err(code) => return code,
     };
     // A C error path records the settings its program was read with.
-    let load = match front::LoadOptions::from_witness(&text) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("warden: error: {}: {e}", witness_path.display());
-            return ExitCode::Input;
-        }
-    };
-    let model = match front::load_with(model, &load, &Budget::new(None)) {
+    let model = match load_as_recorded(model, &text, witness_path, front::LoadOptions::default()) {
         Ok(m) => m,
-        Err(e) => return input_error(&e),
+        Err(code) => return code,
     };
     if abc::cex::recognise(&text) && !matches!(model.source, Source::C { .. }) {
         return sim_abc(&model.ts, &text, witness_path);
@@ -116,6 +109,28 @@ pub(super) fn report_replays<E: Display>(
     }
 }
 
+/// The model at `model` read with the options that `recorded` (the text of a witness or a
+/// certificate's comment, from `file`) records for a C program, the word-level ones taken
+/// from `words`; an unreadable record or model is an input error.
+fn load_as_recorded(
+    model: &Path,
+    recorded: &str,
+    file: &Path,
+    words: front::LoadOptions,
+) -> Result<front::Model, ExitCode> {
+    let load = match front::LoadOptions::from_witness(recorded) {
+        Ok(o) => front::LoadOptions {
+            wl_simplify: words.wl_simplify,
+            ..o
+        },
+        Err(e) => {
+            eprintln!("warden: error: {}: {e}", file.display());
+            return Err(ExitCode::Input);
+        }
+    };
+    front::load_with(model, &load, &Budget::new(None)).map_err(|e| input_error(&e))
+}
+
 pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> ExitCode {
     let bytes = match read_text(cert_path) {
         Ok(b) => b,
@@ -129,19 +144,10 @@ pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> 
         }
     };
     // A C program's certificate records the options the program was read with.
-    let load = match front::LoadOptions::from_witness(&circuit.comments.join("\n")) {
-        Ok(o) => front::LoadOptions {
-            wl_simplify: words.load_options().wl_simplify,
-            ..o
-        },
-        Err(e) => {
-            eprintln!("warden: error: {}: {e}", cert_path.display());
-            return ExitCode::Input;
-        }
-    };
-    let model = match front::load_with(model_path, &load, &Budget::new(None)) {
+    let comments = circuit.comments.join("\n");
+    let model = match load_as_recorded(model_path, &comments, cert_path, words.load_options()) {
         Ok(m) => m,
-        Err(e) => return input_error(&e),
+        Err(code) => return code,
     };
     match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
         Ok(()) => {

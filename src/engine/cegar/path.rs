@@ -160,9 +160,9 @@ impl<'a> PathQuery<'a> {
             .collect()
     }
 
-    /// The activation literals of latches `which`.
-    pub(super) fn guards_of(&self, which: &[usize]) -> Vec<sat::Lit> {
-        which.iter().filter_map(|&i| self.guards[i]).collect()
+    /// The activation literal of latch `latch`, if it is guarded.
+    pub(super) fn guard(&self, latch: usize) -> Option<sat::Lit> {
+        self.guards[latch]
     }
 
     /// Which latch each state variable of frame `t` stands for.
@@ -238,7 +238,7 @@ pub(in crate::engine) fn refine_by_core(
     }
     // Each latch dropped is one the abstraction need not carry from now on.
     let core = q.failed_guards(&s);
-    let lit = |l: usize| q.guards_of(&[l])[0];
+    let lit = |l: usize| q.guard(l).expect("a latch of the core is guarded");
     Check::Spurious(models::minimise_core(&mut s, core, lit, CORE_MIN_TRIES))
 }
 

@@ -93,10 +93,12 @@ impl Arg {
         parent: Option<(usize, usize)>,
     ) -> Option<usize> {
         let depth = parent.map_or(0, |(p, _)| self.nodes[p].depth + 1);
-        let at_error = self.dist[loc.index()] == Some(0);
-        let covered_by = (self.at[loc.index()].iter())
-            .copied()
-            .find(|&m| !at_error && is_subset(&self.nodes[m].state, &state));
+        let covered_by = match self.dist[loc.index()] {
+            Some(0) => None,
+            _ => (self.at[loc.index()].iter())
+                .copied()
+                .find(|&m| is_subset(&self.nodes[m].state, &state)),
+        };
         let id = self.nodes.len();
         self.nodes.push(Node {
             loc,

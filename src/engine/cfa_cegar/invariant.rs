@@ -19,9 +19,9 @@ use crate::wl::BitMap;
 /// `bits` says, of the uncovered nodes' states `at[l]` of each location `l` (each a
 /// conjunction of predicates over the program's variable leaves); `dist[l]` is `None` for
 /// locations that cannot reach the error.
-pub(super) fn invariant(
+pub(super) fn invariant<S: AsRef<[aig::Lit]>>(
     prog: &Program,
-    at: &[Vec<&[aig::Lit]>],
+    at: &[Vec<S>],
     dist: &[Option<usize>],
     ts: &TransitionSystem,
     bits: &BitMap,
@@ -42,7 +42,9 @@ pub(super) fn invariant(
             Some(_) => {
                 let mut disj = Vec::with_capacity(states.len());
                 for state in states {
-                    let lits = prog.aig().copy_cone(&mut system.aig, &mut map, state);
+                    let lits = prog
+                        .aig()
+                        .copy_cone(&mut system.aig, &mut map, state.as_ref());
                     disj.push(system.aig.and_all(lits));
                 }
                 system.aig.or_all(disj)

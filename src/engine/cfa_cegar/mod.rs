@@ -92,12 +92,23 @@ fn refute_or_end(
 ) -> Result<Result<Vec<path::Cut>, Outcome>, InternalError> {
     Ok(match path::check(prog, edges, Strategy::Sequence, budget) {
         Check::Stopped(why) => Err(Outcome::unknown(why, stats())),
-        Check::Feasible(drawn) => {
-            let trace = counterexample(prog, ts, bits, edges, &drawn)?;
-            Err(Outcome::decided(Verdict::Unsafe(trace), stats()))
-        }
+        Check::Feasible(drawn) => Err(unsafe_end(prog, ts, bits, edges, &drawn, stats())?),
         Check::Refuted(cuts) => Ok(cuts),
     })
+}
+
+/// The `sat` outcome of the feasible path `edges` with the nondet values `drawn`: its
+/// counterexample of `ts`, replayed ([`counterexample`]).
+fn unsafe_end(
+    prog: &Program,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    edges: &[usize],
+    drawn: &path::Drawn,
+    stats: Stats,
+) -> Result<Outcome, InternalError> {
+    let trace = counterexample(prog, ts, bits, edges, drawn)?;
+    Ok(Outcome::decided(Verdict::Unsafe(trace), stats))
 }
 
 /// The program's edge circuits and each location's distance to the error, or why the CFA
@@ -208,8 +219,7 @@ pub fn check(
                 match path::needed_vars(&prog, &edges, budget) {
                     Needed::Stopped => return Ok(unknown("interrupted".into(), &counters)),
                     Needed::Feasible(drawn) => {
-                        let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                        return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
+                        return unsafe_end(&prog, ts, bits, &edges, &drawn, counters.stats())
                     }
                     Needed::Vars(vars) => new += track_everywhere(&prog, &mut prec, &vars),
                 }
@@ -228,8 +238,7 @@ pub fn check(
                 match path::check(&mut prog, &edges, s, budget) {
                     Check::Stopped(why) => return Ok(unknown(why, &counters)),
                     Check::Feasible(drawn) => {
-                        let trace = counterexample(&prog, ts, bits, &edges, &drawn)?;
-                        return Ok(Outcome::decided(Verdict::Unsafe(trace), counters.stats()));
+                        return unsafe_end(&prog, ts, bits, &edges, &drawn, counters.stats())
                     }
                     Check::Refuted(cuts) => {
                         for cut in cuts {

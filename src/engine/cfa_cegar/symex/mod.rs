@@ -113,10 +113,7 @@ pub fn check(
         let (locs, edges) = match search.run(&mut prog, &mut counters) {
             Searched::Stopped => return Ok(unknown("interrupted".into(), &counters)),
             Searched::Complete(labels) => {
-                let at: Vec<Vec<&[aig::Lit]>> = (labels.iter())
-                    .map(|l| l.iter().map(|s| &s[..]).collect())
-                    .collect();
-                let inv = invariant::invariant(&prog, &at, &dist, ts, bits);
+                let inv = invariant::invariant(&prog, &labels, &dist, ts, bits);
                 return Ok(Outcome::decided(Verdict::Safe(inv), counters.stats()));
             }
             Searched::Error(locs, edges) => (locs, edges),

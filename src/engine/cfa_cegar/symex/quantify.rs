@@ -108,13 +108,13 @@ fn projection(
     items: &[&Entangled],
 ) -> aig::Lit {
     let roots: Vec<aig::Lit> = items.iter().map(|m| m.expr).collect();
-    let mut map = rename.clone();
     let mut cases = Vec::with_capacity(1 << orphans.len());
     for a in 0..1u32 << orphans.len() {
-        for (i, &o) in orphans.iter().enumerate() {
-            map.insert(o, aig::Lit::FALSE.xor_sign((a >> i) & 1 == 1));
-        }
-        let images = aig.substitute(&map, &roots);
+        let value = |v: aig::Var| {
+            let i = orphans.iter().position(|&o| o == v)?;
+            Some(aig::Lit::FALSE.xor_sign((a >> i) & 1 == 1))
+        };
+        let images = aig.substitute(|v| value(v).or_else(|| rename.get(&v).copied()), &roots);
         let parts: Vec<aig::Lit> = (items.iter().zip(images))
             .map(|(m, e)| m.bit.map_or(e, |bit| !aig.xor(bit, e)))
             .collect();

@@ -54,16 +54,22 @@ impl State {
         }
     }
 
+    /// The bits that are not free, as (leaf in `vars`, value) pairs.
+    fn bound<'s>(
+        &'s self,
+        vars: &'s [Vec<aig::Lit>],
+    ) -> impl Iterator<Item = (aig::Lit, aig::Lit)> + 's {
+        (vars.iter().zip(&self.vals))
+            .flat_map(|(leaves, vals)| leaves.iter().copied().zip(vals.iter().copied()))
+            .filter(|(leaf, v)| leaf != v)
+    }
+
     /// The state as a conjunction over the variable leaves `vars`, sorted: each bit that is not
     /// free equals its value, and the constraints hold.
     pub fn label(&self, vars: &[Vec<aig::Lit>], aig: &mut Aig) -> Vec<aig::Lit> {
         let mut label = self.cons.clone();
-        for (leaves, vals) in vars.iter().zip(&self.vals) {
-            for (&leaf, &v) in leaves.iter().zip(vals) {
-                if leaf != v {
-                    label.push(!aig.xor(leaf, v));
-                }
-            }
+        for (leaf, v) in self.bound(vars) {
+            label.push(!aig.xor(leaf, v));
         }
         label.retain(|&l| l != aig::Lit::TRUE);
         label.sort();
@@ -82,21 +88,19 @@ impl State {
     ) -> Step {
         // The edge over this state's identifiers: each variable leaf replaced by its value
         // (a free bit's leaf is its own value); the nondet leaves are the identifiers drawn.
-        let mut sub = HashMap::new();
-        for (leaves, vals) in prog.vars.iter().zip(&self.vals) {
-            for (&leaf, &v) in leaves.iter().zip(vals) {
-                if leaf != v {
-                    sub.insert(leaf.var(), v.xor_sign(leaf.is_negated()));
-                }
-            }
-        }
+        let sub: HashMap<aig::Var, aig::Lit> = (self.bound(&prog.vars))
+            .map(|(leaf, v)| (leaf.var(), v.xor_sign(leaf.is_negated())))
+            .collect();
         let mut roots = vec![prog.edges[e].guard];
         for (x, next) in prog.edges[e].next.iter().enumerate() {
             if tracked[x] {
                 roots.extend(next);
             }
         }
-        let images = prog.circuits.aig.substitute(&sub, &roots);
+        let images = prog
+            .circuits
+            .aig
+            .substitute(|v| sub.get(&v).copied(), &roots);
         let aig = &mut prog.circuits.aig;
         let mut cons = self.cons.clone();
         cons.extend(aig.conjuncts(images[0]));
@@ -141,7 +145,7 @@ impl State {
                         continue;
                     }
                     if let Some((u, rest)) = inverted(aig, v, &rename) {
-                        let rest = aig.substitute(&rename, &[rest])[0];
+                        let rest = aig.substitute(|v| rename.get(&v).copied(), &[rest])[0];
                         let old = aig.xor(prog.vars[x][b], rest).xor_sign(u.is_negated());
                         rename.insert(u.var(), old);
                         holder.insert((x, b));
@@ -167,7 +171,7 @@ impl State {
                 }
                 let orphans = orphans(aig, v);
                 match orphans.is_empty() {
-                    true => state.vals[x][b] = aig.substitute(&rename, &[v])[0],
+                    true => state.vals[x][b] = aig.substitute(|u| rename.get(&u).copied(), &[v])[0],
                     false => entangled.push(Entangled {
                         bit: Some(prog.vars[x][b]),
                         expr: v,
@@ -179,7 +183,9 @@ impl State {
         for &c in &cons {
             let orphans = orphans(aig, c);
             match orphans.is_empty() {
-                true => state.cons.push(aig.substitute(&rename, &[c])[0]),
+                true => state
+                    .cons
+                    .push(aig.substitute(|v| rename.get(&v).copied(), &[c])[0]),
                 false => entangled.push(Entangled {
                     bit: None,
                     expr: c,
