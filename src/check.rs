@@ -13,6 +13,7 @@ use crate::cfa::Cfa;
 use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar;
+use crate::engine::cfa_cegar::ufo::UfoPost;
 use crate::engine::chc::{self, Horn, Spacer};
 use crate::engine::configs;
 use crate::engine::imc::Imc;
@@ -48,6 +49,8 @@ pub struct Options {
     pub jobs: usize,
     /// The configuration of the CEGAR engine.
     pub cegar: CegarOptions,
+    /// UFO's abstract post.
+    pub ufo_post: UfoPost,
     /// The portfolio's configurations (a name of [`configs::PORTFOLIOS`]).
     pub portfolio: &'static str,
     /// The configuration of BMC (alone and in the portfolio).
@@ -91,6 +94,7 @@ impl Options {
             max_depth: None,
             jobs: 2,
             cegar: CegarOptions::default(),
+            ufo_post: UfoPost::default(),
             portfolio: configs::PORTFOLIOS[0].name,
             bmc: BmcOptions::default(),
             ic3: Ic3Options::default(),
@@ -194,8 +198,9 @@ fn build(
         EngineKind::Sim => Box::new(Sim::default()),
         EngineKind::Cegar => Box::new(Cegar::new(opts.cegar, opts.max_depth).with_ic3(opts.ic3)),
         EngineKind::Impact => Box::new(Impact::new(opts.max_depth)),
-        EngineKind::Symex => unreachable!(
-            "symbolic execution runs on a C program's CFA (the command line refuses it elsewhere)"
+        EngineKind::Symex | EngineKind::Ufo => unreachable!(
+            "symbolic execution and UFO run on a C program's CFA (the command line refuses \
+             them elsewhere)"
         ),
         EngineKind::Sequence => {
             let (opts, pool) = (opts.clone(), pool.clone());
@@ -585,6 +590,7 @@ pub fn run_cfa(
     let outcome = match opts.engine {
         EngineKind::Impact => cfa_cegar::impact::check(cfa, ts, bits, budget)?,
         EngineKind::Symex => cfa_cegar::symex::check(cfa, ts, bits, budget)?,
+        EngineKind::Ufo => cfa_cegar::ufo::check(cfa, ts, bits, opts.ufo_post, budget)?,
         _ => cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?,
     };
     let identity = Restore::identity(ts);

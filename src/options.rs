@@ -114,6 +114,7 @@ pub enum Opt {
     InitPrec,
     AbstractEngine,
     MaxEnum,
+    UfoPost,
 }
 
 impl Opt {
@@ -144,6 +145,7 @@ impl Opt {
             Opt::InitPrec => "--init-prec",
             Opt::AbstractEngine => "--abstract-engine",
             Opt::MaxEnum => "--max-enum",
+            Opt::UfoPost => "--ufo-post",
         }
     }
 }
@@ -208,7 +210,8 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
             | EngineKind::Klive
             | EngineKind::Reach
             | EngineKind::Sim
-            | EngineKind::Symex => false,
+            | EngineKind::Symex
+            | EngineKind::Ufo => false,
             // The chain of a circuit; the CFA's tree has no bound.
             EngineKind::Impact => circuit,
             // Only localized BMC is bounded.
@@ -233,7 +236,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // of a C program (`--engine cegar`) works on the program itself, and the SMT engine
         // on the word-level model.
         Opt::Prep => match engine {
-            EngineKind::Smt | EngineKind::Symex => false,
+            EngineKind::Smt | EngineKind::Symex | EngineKind::Ufo => false,
             EngineKind::Cegar | EngineKind::Impact => circuit,
             _ => true,
         },
@@ -246,6 +249,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // BTOR2 models only (the command line rejects it on AIGER once the file is read);
         // C programs are encoded without it.
         Opt::WlSimplify => circuit,
+        Opt::UfoPost => engine == EngineKind::Ufo,
         // Read by the engines that unroll from the initial states (the depth) or share the
         // lemma pool (the lemmas).
         Opt::ConditionIn => matches!(
@@ -260,7 +264,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // program and k-liveness check something else.
         Opt::ConditionOut => match engine {
             EngineKind::Cegar | EngineKind::Impact => circuit,
-            EngineKind::Klive | EngineKind::Symex => false,
+            EngineKind::Klive | EngineKind::Symex | EngineKind::Ufo => false,
             _ => true,
         },
         // The portfolio's CEGAR worker has its own fixed configuration.
@@ -288,8 +292,14 @@ pub fn check(
 ) -> Result<CegarOptions, UsageError> {
     let opts = cegar.resolve(input);
     let name = engine.name();
-    if engine == EngineKind::Symex && input != InputKind::C {
-        let hint = "symbolic execution runs on C programs";
+    let c_only = match engine {
+        EngineKind::Symex => Some("symbolic execution runs on C programs"),
+        // On a circuit UFO's DAG is the chain of time frames and its ARG condition BMC's
+        // formula up to a depth (seed 004's own mapping): IMC and Impact cover it.
+        EngineKind::Ufo => Some("UFO unrolls a C program's CFA (on a circuit: imc or impact)"),
+        _ => None,
+    };
+    if let (Some(hint), false) = (c_only, input == InputKind::C) {
         return Err(UsageError::Input {
             engine: name,
             input,

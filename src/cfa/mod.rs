@@ -43,6 +43,7 @@ pub mod interp;
 pub mod lbe;
 pub mod path;
 pub mod slice;
+pub mod wto;
 mod subst;
 
 use crate::wl::{self, Sort, TermId};

@@ -32,6 +32,9 @@ pub enum EngineKind {
     Sim,
     /// Symbolic execution with CEGAR on the tracked variables (C programs only).
     Symex,
+    /// UFO: the CFA unrolled into a DAG, every error path refined at once (C programs only;
+    /// see `--ufo-post`).
+    Ufo,
 }
 
 impl EngineKind {
@@ -51,6 +54,7 @@ impl EngineKind {
             EngineKind::Sequence => "sequence",
             EngineKind::Sim => "sim",
             EngineKind::Symex => "symex",
+            EngineKind::Ufo => "ufo",
         }
     }
 }

@@ -18,6 +18,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
+use crate::engine::cfa_cegar::ufo::UfoPost;
 use crate::engine::configs;
 use crate::engine::ic3::Ic3Options;
 use crate::engine::smt::SmtOptions;
@@ -180,6 +181,10 @@ struct CheckArgs {
     verbose: u8,
     #[command(flatten)]
     cegar: CegarArgs,
+    /// UFO's abstract post (--engine ufo only): true (uUFO), Cartesian (cpUFO) or Boolean
+    /// (bpUFO) predicate abstraction [default: cart].
+    #[arg(long, value_enum)]
+    ufo_post: Option<UfoPost>,
     #[command(flatten)]
     bmc: BmcOptions,
     #[command(flatten)]
@@ -234,6 +239,7 @@ impl CheckArgs {
             (self.words.wl_simplify.is_some(), Opt::WlSimplify),
             (self.condition_in.is_some(), Opt::ConditionIn),
             (self.condition_out.is_some(), Opt::ConditionOut),
+            (self.ufo_post.is_some(), Opt::UfoPost),
         ])
     }
 }
@@ -375,6 +381,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         stats: false,
         verbose: 0,
         cegar: CegarArgs::default(),
+        ufo_post: None,
         bmc: BmcOptions::default(),
         prep: PrepOptions::default(),
         ic3: Ic3Options::default(),

@@ -109,6 +109,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         cegar,
+        ufo_post: args.ufo_post.unwrap_or_default(),
         portfolio: args
             .portfolio
             .as_deref()
@@ -222,7 +223,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 // The CFA whose encoding `model.ts` is: invariants speak of its locations.
                 (
                     Source::C { blocks, bits, .. },
-                    EngineKind::Cegar | EngineKind::Impact | EngineKind::Symex,
+                    EngineKind::Cegar | EngineKind::Impact | EngineKind::Symex | EngineKind::Ufo,
                 ) => check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget),
                 _ => {
                     // The SMT engine checks the word-level model: alone, or as the worker of a

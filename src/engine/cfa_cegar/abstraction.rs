@@ -120,69 +120,84 @@ impl<'p> Abstractor<'p> {
 
     /// The successors of `state` along edge `edge` (see the module documentation).
     pub fn post(&self, state: &[aig::Lit], edge: usize) -> Post {
-        let mut s = Cadical::for_one_shot(&self.budget);
-        let mut view = self.prog.view(&[]);
-        let guard = self.prog.edges[edge].guard;
-        for &l in state.iter().chain([&guard]) {
-            let x = view.lit(&mut s, l, 0);
-            s.add_clause(&[x]);
-        }
-        let preds: Vec<aig::Lit> = self.images[edge].iter().map(|&(p, _)| p).collect();
-        let lits: Vec<sat::Lit> = (self.images[edge].iter())
-            .map(|&(_, after)| view.lit(&mut s, after, 0))
-            .collect();
-        match s.solve(&[]) {
-            SatResult::Unsat => return Post::States(Vec::new()),
-            SatResult::Interrupted => return Post::Stopped,
-            SatResult::Sat => {}
-        }
-        let (enumerated, limit) = match self.mode {
-            Mode::Cartesian => (Vec::new(), None),
-            Mode::Split => ((0..lits.len()).collect(), Some(MAX_CUBES)),
-            Mode::Explicit { max_enum } => (
-                (0..lits.len()).collect(),
-                (max_enum > 0).then_some(max_enum),
-            ),
-            Mode::Product { max_enum } => {
-                let aig = self.prog.aig();
-                let bits = (0..lits.len()).filter(|&i| aig.node(preds[i].var()) == aig::Node::Leaf);
-                (bits.collect(), (max_enum > 0).then_some(max_enum))
-            }
-        };
-        let cubes = match enumerated.is_empty() {
-            true => vec![Vec::new()],
-            false => {
-                let chosen: Vec<sat::Lit> = enumerated.iter().map(|&i| lits[i]).collect();
-                match models::enumerate(&mut s, &[], &chosen, limit, &self.budget) {
-                    Some(Valuations::All(all)) => all,
-                    // Too many: one successor, every predicate abstracted as Cartesian.
-                    Some(Valuations::TooMany) => vec![Vec::new()],
-                    None => return Post::Stopped,
-                }
-            }
-        };
-        let mut states = Vec::with_capacity(cubes.len());
-        for cube in cubes {
-            let mut values: Vec<Option<bool>> = vec![None; lits.len()];
-            let mut fixed = Vec::with_capacity(cube.len());
-            for (&i, &v) in enumerated.iter().zip(&cube) {
-                values[i] = Some(v);
-                fixed.push(if v { lits[i] } else { !lits[i] });
-            }
-            let rest: Vec<usize> = (0..lits.len()).filter(|&i| values[i].is_none()).collect();
-            if !rest.is_empty() {
-                let open: Vec<sat::Lit> = rest.iter().map(|&i| lits[i]).collect();
-                let Some(agreed) = models::agreed(&mut s, &fixed, &open, &self.budget) else {
-                    return Post::Stopped;
-                };
-                for (&i, v) in rest.iter().zip(agreed) {
-                    values[i] = v;
-                }
-            }
-            states.push(abstract_state(&preds, values));
-        }
-        Post::States(states)
+        let images = &self.images[edge];
+        post(self.prog, images, self.mode, state, edge, &self.budget)
     }
+}
+
+/// The successors of `state` along edge `edge` in `mode`, `images` being the edge's from
+/// [`images`] (UFO computes them without an [`Abstractor`], as it builds its labels in the
+/// program's AIG between two posts).
+pub(super) fn post(
+    prog: &Program,
+    images: &[(aig::Lit, aig::Lit)],
+    mode: Mode,
+    state: &[aig::Lit],
+    edge: usize,
+    budget: &Budget,
+) -> Post {
+    let mut s = Cadical::for_one_shot(budget);
+    let mut view = prog.view(&[]);
+    let guard = prog.edges[edge].guard;
+    for &l in state.iter().chain([&guard]) {
+        let x = view.lit(&mut s, l, 0);
+        s.add_clause(&[x]);
+    }
+    let preds: Vec<aig::Lit> = images.iter().map(|&(p, _)| p).collect();
+    let lits: Vec<sat::Lit> = (images.iter())
+        .map(|&(_, after)| view.lit(&mut s, after, 0))
+        .collect();
+    match s.solve(&[]) {
+        SatResult::Unsat => return Post::States(Vec::new()),
+        SatResult::Interrupted => return Post::Stopped,
+        SatResult::Sat => {}
+    }
+    let (enumerated, limit) = match mode {
+        Mode::Cartesian => (Vec::new(), None),
+        Mode::Split => ((0..lits.len()).collect(), Some(MAX_CUBES)),
+        Mode::Explicit { max_enum } => (
+            (0..lits.len()).collect(),
+            (max_enum > 0).then_some(max_enum),
+        ),
+        Mode::Product { max_enum } => {
+            let aig = prog.aig();
+            let bits = (0..lits.len()).filter(|&i| aig.node(preds[i].var()) == aig::Node::Leaf);
+            (bits.collect(), (max_enum > 0).then_some(max_enum))
+        }
+    };
+    let cubes = match enumerated.is_empty() {
+        true => vec![Vec::new()],
+        false => {
+            let chosen: Vec<sat::Lit> = enumerated.iter().map(|&i| lits[i]).collect();
+            match models::enumerate(&mut s, &[], &chosen, limit, budget) {
+                Some(Valuations::All(all)) => all,
+                // Too many: one successor, every predicate abstracted as Cartesian.
+                Some(Valuations::TooMany) => vec![Vec::new()],
+                None => return Post::Stopped,
+            }
+        }
+    };
+    let mut states = Vec::with_capacity(cubes.len());
+    for cube in cubes {
+        let mut values: Vec<Option<bool>> = vec![None; lits.len()];
+        let mut fixed = Vec::with_capacity(cube.len());
+        for (&i, &v) in enumerated.iter().zip(&cube) {
+            values[i] = Some(v);
+            fixed.push(if v { lits[i] } else { !lits[i] });
+        }
+        let rest: Vec<usize> = (0..lits.len()).filter(|&i| values[i].is_none()).collect();
+        if !rest.is_empty() {
+            let open: Vec<sat::Lit> = rest.iter().map(|&i| lits[i]).collect();
+            let Some(agreed) = models::agreed(&mut s, &fixed, &open, budget) else {
+                return Post::Stopped;
+            };
+            for (&i, v) in rest.iter().zip(agreed) {
+                values[i] = v;
+            }
+        }
+        states.push(abstract_state(&preds, values));
+    }
+    Post::States(states)
 }
 
 /// The abstract state of predicate values: each predicate with a value, as itself or its

@@ -31,6 +31,7 @@ mod path;
 mod precision;
 mod program;
 pub mod symex;
+pub mod ufo;
 #[cfg(test)]
 mod tests;
 

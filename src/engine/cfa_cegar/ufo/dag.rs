@@ -1,0 +1,366 @@
+//! UFO's abstract reachability graph, a DAG kept from one refinement to the next, and its
+//! walk in weak topological order (the paper's `EXPANDARG`).
+//!
+//! A node's label is recomputed (the join of its parents' posts) when it is *marked*: it is
+//! new, it has a new edge in, or a parent's label changed since that parent was last
+//! expanded. A node the last refinement labelled takes that label instead, unless it is
+//! marked; a parent that took its refinement label does not mark the children that have one
+//! (the refinement made the edge between them a Hoare triple). Any other node keeps its
+//! label. A round counts only the edges out of the nodes it expanded, so the DAG of a round
+//! is what that walk built; nodes of earlier rounds that it did not reach are left aside
+//! (with their labels, for a later round that reaches them again).
+
+use std::collections::HashMap;
+
+use super::{abstraction, Counters, Mode};
+use crate::aig;
+use crate::cfa::wto::Wto;
+use crate::cfa::{Cfa, Loc};
+use crate::engine::cfa_cegar::program::Program;
+use crate::sat::{Cadical, SatResult, Solver};
+use crate::Budget;
+
+/// One node of the DAG.
+pub(super) struct Node {
+    pub loc: Loc,
+    /// The label: a predicate over the program's variable leaves.
+    pub psi: aig::Lit,
+    /// The label when the node was last expanded (its children's were computed from it).
+    expanded_psi: Option<aig::Lit>,
+    marked: bool,
+    /// Whether this round's label is the last refinement's.
+    took_label: bool,
+    /// (CFA edge, child) and (parent, CFA edge).
+    pub children: Vec<(usize, usize)>,
+    pub parents: Vec<(usize, usize)>,
+    /// The last round that visited the node, and that expanded it (0: none).
+    pub visited: u32,
+    pub expanded: u32,
+    /// Covered in the round that last visited it (a loop head, not expanded).
+    covered: bool,
+}
+
+/// How a round's walk ended.
+pub(super) enum Walked {
+    /// The error location's node, whose label is not *false*.
+    Error(usize),
+    /// The error is unreachable in the DAG: it is safe, complete and well labelled.
+    Safe,
+    Stopped(String),
+}
+
+/// The DAG and what a walk needs besides the program.
+pub(super) struct Dag<'c> {
+    cfa: &'c Cfa,
+    outgoing: &'c [Vec<usize>],
+    dist: &'c [Option<usize>],
+    mode: Option<Mode>,
+    pub nodes: Vec<Node>,
+    /// The current round (the first is 1).
+    pub round: u32,
+    /// This round's nodes in the order it visited them (a topological order of its DAG).
+    pub order: Vec<usize>,
+    /// The labels of the last refinement, by node.
+    labels: HashMap<usize, aig::Lit>,
+    /// Per location, the node the walk visits when it gets there (the paper's `FN`).
+    future: Vec<Option<usize>>,
+    /// Per loop head, the nodes heading the current unrolling of its loop (`AH`).
+    active: Vec<Vec<usize>>,
+    /// Per edge, the post images of its target's predicates (predicate abstraction).
+    images: Vec<Vec<(aig::Lit, aig::Lit)>>,
+}
+
+impl<'c> Dag<'c> {
+    pub fn new(
+        cfa: &'c Cfa,
+        outgoing: &'c [Vec<usize>],
+        dist: &'c [Option<usize>],
+        mode: Option<Mode>,
+    ) -> Dag<'c> {
+        let mut dag = Dag {
+            cfa,
+            outgoing,
+            dist,
+            mode,
+            nodes: Vec::new(),
+            round: 0,
+            order: Vec::new(),
+            labels: HashMap::new(),
+            future: vec![None; cfa.locations.len()],
+            active: vec![Vec::new(); cfa.locations.len()],
+            images: Vec::new(),
+        };
+        dag.add(cfa.entry);
+        dag
+    }
+
+    pub fn location(&self, n: usize) -> usize {
+        self.nodes[n].loc.index()
+    }
+
+    pub fn set_labels(&mut self, labels: HashMap<usize, aig::Lit>) {
+        self.labels = labels;
+    }
+
+    fn add(&mut self, loc: Loc) -> usize {
+        self.nodes.push(Node {
+            loc,
+            psi: aig::Lit::TRUE,
+            expanded_psi: None,
+            marked: true,
+            took_label: false,
+            children: Vec::new(),
+            parents: Vec::new(),
+            visited: 0,
+            expanded: 0,
+            covered: false,
+        });
+        self.nodes.len() - 1
+    }
+
+    /// The edges of this round's DAG out of `u`: (CFA edge, child).
+    pub fn edges_out(&self, u: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let node = &self.nodes[u];
+        let expanded = node.expanded == self.round;
+        (node.children.iter().copied())
+            .filter(move |&(_, w)| expanded && self.nodes[w].visited == self.round)
+    }
+
+    /// The edges of this round's DAG into `v`: (parent, CFA edge).
+    pub fn edges_in(&self, v: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (self.nodes[v].parents.iter().copied()).filter(|&(u, _)| self.nodes[u].expanded == self.round)
+    }
+
+    /// Per location, the labels of this round's uncovered nodes (one-literal conjunctions).
+    pub fn labels_per_location(&self, locations: usize) -> Vec<Vec<[aig::Lit; 1]>> {
+        let mut at = vec![Vec::new(); locations];
+        for &n in &self.order {
+            let node = &self.nodes[n];
+            if !node.covered {
+                at[node.loc.index()].push([node.psi]);
+            }
+        }
+        at
+    }
+
+    /// One round: walks the CFA's weak topological ordering `wto` from the root, labelling,
+    /// covering and expanding nodes, with the predicates `prec` per location.
+    pub fn walk(
+        &mut self,
+        prog: &mut Program,
+        prec: &[Vec<aig::Lit>],
+        wto: &[Wto],
+        counters: &mut Counters,
+        budget: &Budget,
+    ) -> Walked {
+        self.round += 1;
+        self.order.clear();
+        self.future.iter_mut().for_each(|f| *f = None);
+        self.active.iter_mut().for_each(Vec::clear);
+        if self.mode.is_some() {
+            self.images = abstraction::images(prog, prec);
+        }
+        self.future[self.cfa.entry.index()] = Some(0);
+        let mut walk = Walk {
+            dag: self,
+            prog,
+            prec,
+            counters,
+            budget,
+        };
+        let end = match walk.elements(wto) {
+            Err(end) => end,
+            Ok(()) => Walked::Safe,
+        };
+        if let Walked::Stopped(_) = end {
+            return end;
+        }
+        // Every node created must have been visited; a CFA whose loops have several entries
+        // (a `goto` into a loop body) can leave one behind.
+        if self.future.iter().any(Option::is_some) {
+            return Walked::Stopped("unsupported: a loop with more than one entry".into());
+        }
+        end
+    }
+}
+
+/// One round's walk.
+struct Walk<'w, 'c, 'p> {
+    dag: &'w mut Dag<'c>,
+    prog: &'w mut Program<'p>,
+    prec: &'w [Vec<aig::Lit>],
+    counters: &'w mut Counters,
+    budget: &'w Budget,
+}
+
+impl Walk<'_, '_, '_> {
+    /// Walks a sequence of WTO elements; `Err` ends the round.
+    fn elements(&mut self, elems: &[Wto]) -> Result<(), Walked> {
+        for el in elems {
+            if self.budget.expired() {
+                return Err(Walked::Stopped("interrupted".into()));
+            }
+            match el {
+                Wto::Vertex(l) => {
+                    let Some(v) = self.dag.future[*l].take() else {
+                        continue;
+                    };
+                    self.label(v)?;
+                    if self.dag.nodes[v].loc == self.dag.cfa.error {
+                        return match self.dag.nodes[v].psi {
+                            aig::Lit::FALSE => Ok(()),
+                            _ => Err(Walked::Error(v)),
+                        };
+                    }
+                    self.expand(v);
+                }
+                Wto::Component(h, body) => {
+                    while let Some(v) = self.dag.future[*h].take() {
+                        self.label(v)?;
+                        if self.covered(v)? {
+                            self.dag.nodes[v].covered = true;
+                            self.counters.covered += 1;
+                            break;
+                        }
+                        self.dag.active[*h].push(v);
+                        self.expand(v);
+                        self.elements(body)?;
+                    }
+                    self.dag.active[*h].clear();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Visits `v`: its label for this round (see the module documentation).
+    fn label(&mut self, v: usize) -> Result<(), Walked> {
+        let round = self.dag.round;
+        let node = &mut self.dag.nodes[v];
+        node.visited = round;
+        node.covered = false;
+        node.took_label = false;
+        self.dag.order.push(v);
+        if self.dag.nodes[v].marked {
+            let psi = self.join(v)?;
+            let node = &mut self.dag.nodes[v];
+            node.marked = false;
+            node.psi = psi;
+        } else if let Some(&label) = self.dag.labels.get(&v) {
+            let node = &mut self.dag.nodes[v];
+            node.psi = label;
+            node.took_label = true;
+        }
+        Ok(())
+    }
+
+    /// The join of the posts of `v`'s parents in this round (the root's: the initial
+    /// values, abstracted).
+    fn join(&mut self, v: usize) -> Result<aig::Lit, Walked> {
+        let dag = &*self.dag;
+        let loc = dag.nodes[v].loc.index();
+        if v == 0 {
+            let init = match dag.mode {
+                Some(_) => abstraction::initial(self.prog, &self.prec[loc]),
+                None => Vec::new(),
+            };
+            return Ok(self.prog.circuits.aig.and_all(init));
+        }
+        let parents: Vec<(usize, usize)> = dag.edges_in(v).collect();
+        let mut disj = Vec::new();
+        for (u, e) in parents {
+            let psi = self.dag.nodes[u].psi;
+            if psi == aig::Lit::FALSE {
+                continue;
+            }
+            let Some(mode) = self.dag.mode else {
+                return Ok(aig::Lit::TRUE);
+            };
+            self.counters.posts += 1;
+            let images = &self.dag.images[e];
+            match abstraction::post(self.prog, images, mode, &[psi], e, self.budget) {
+                abstraction::Post::Stopped => return Err(Walked::Stopped("interrupted".into())),
+                abstraction::Post::States(cubes) => {
+                    let aig = &mut self.prog.circuits.aig;
+                    disj.extend(cubes.into_iter().map(|c| aig.and_all(c)));
+                }
+            }
+        }
+        Ok(self.prog.circuits.aig.or_all(disj))
+    }
+
+    /// Whether the label of the loop head `v` entails the join of the labels of the heads
+    /// of its loop's current unrolling.
+    fn covered(&mut self, v: usize) -> Result<bool, Walked> {
+        let dag = &*self.dag;
+        let psi = dag.nodes[v].psi;
+        let heads = &dag.active[dag.nodes[v].loc.index()];
+        let others: Vec<aig::Lit> = heads.iter().map(|&u| dag.nodes[u].psi).collect();
+        if psi == aig::Lit::FALSE || others.contains(&aig::Lit::TRUE) || others.contains(&psi) {
+            return Ok(true);
+        }
+        if others.is_empty() || psi == aig::Lit::TRUE {
+            return Ok(false);
+        }
+        let mut s = Cadical::for_one_shot(self.budget);
+        let state = self.prog.fresh_state(&mut s);
+        let mut view = self.prog.view(&state);
+        let x = view.lit(&mut s, psi, 0);
+        s.add_clause(&[x]);
+        for o in others {
+            let y = view.lit(&mut s, o, 0);
+            s.add_clause(&[!y]);
+        }
+        match s.solve(&[]) {
+            SatResult::Unsat => Ok(true),
+            SatResult::Sat => Ok(false),
+            SatResult::Interrupted => Err(Walked::Stopped("interrupted".into())),
+        }
+    }
+
+    /// Expands `v`: its children along the CFA's edges, the existing ones reused unless
+    /// another node of their location is already waiting, the others the waiting node or a
+    /// new one; children are marked as the module documentation says.
+    fn expand(&mut self, v: usize) {
+        let dag = &mut *self.dag;
+        let round = dag.round;
+        let node = &mut dag.nodes[v];
+        node.expanded = round;
+        let changed = node.expanded_psi != Some(node.psi);
+        node.expanded_psi = Some(node.psi);
+        let took_label = node.took_label;
+        for &e in &dag.outgoing[dag.nodes[v].loc.index()] {
+            let to = dag.cfa.edges[e].to;
+            if dag.dist[to.index()].is_none() {
+                continue;
+            }
+            let slot = dag.nodes[v].children.iter().position(|&(ce, _)| ce == e);
+            let old = slot.map(|i| dag.nodes[v].children[i].1);
+            let waiting = dag.future[to.index()];
+            let child = match (old, waiting) {
+                (Some(w), None) if dag.nodes[w].visited != round => w,
+                (_, Some(w)) => w,
+                (_, None) => {
+                    self.counters.nodes += 1;
+                    dag.add(to)
+                }
+            };
+            dag.future[to.index()] = Some(child);
+            let new_edge = old != Some(child);
+            if new_edge {
+                if let Some(w) = old {
+                    dag.nodes[w].parents.retain(|&p| p != (v, e));
+                }
+                match slot {
+                    Some(i) => dag.nodes[v].children[i].1 = child,
+                    None => dag.nodes[v].children.push((e, child)),
+                }
+                dag.nodes[child].parents.push((v, e));
+            }
+            let keeps_label = took_label && dag.labels.contains_key(&child);
+            if new_edge || (changed && !keeps_label) {
+                dag.nodes[child].marked = true;
+            }
+        }
+    }
+}
