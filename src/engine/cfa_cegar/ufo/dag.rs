@@ -1,16 +1,21 @@
 //! UFO's abstract reachability graph, a DAG kept from one refinement to the next, and its
 //! walk in weak topological order (the paper's `EXPANDARG`).
 //!
-//! A node's label is recomputed (the join of its parents' posts) when it is *marked*: it is
-//! new, it has a new edge in, or a parent's label changed since that parent was last
-//! expanded. A node the last refinement labelled takes that label instead, unless it is
-//! marked; a parent that took its refinement label does not mark the children that have one
-//! (the refinement made the edge between them a Hoare triple). Any other node keeps its
-//! label. A round counts only the edges out of the nodes it expanded, so the DAG of a round
-//! is what that walk built; nodes of earlier rounds that it did not reach are left aside
-//! (with their labels, for a later round that reaches them again).
+//! A round counts only the edges out of the nodes it expanded, so the DAG of a round is what
+//! that walk built; nodes of earlier rounds that it did not reach are left aside (with their
+//! labels, for a later round that reaches them again). Every edge of a round's DAG is well
+//! labelled when the round ends (the source's label and the edge entail the target's):
+//! - a node the last refinement labelled takes that label when each of its edges in is one
+//!   the refinement labelled (an edge of the last round between two labelled nodes, a Hoare
+//!   triple by construction) from a parent that took its label too;
+//! - otherwise a node is relabelled (the join of its parents' posts) when it is *marked*: it
+//!   is new, it has an edge in that the last round did not have, or a parent's label
+//!   changed since the last round (a parent not expanded in the last round counts as
+//!   changed: the child's label may not account for it);
+//! - any other node keeps its label: its edges in and their sources' labels are the last
+//!   round's, which left them well labelled.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{abstraction, Counters, Mode};
 use crate::aig;
@@ -60,8 +65,10 @@ pub(super) struct Dag<'c> {
     pub round: u32,
     /// This round's nodes in the order it visited them (a topological order of its DAG).
     pub order: Vec<usize>,
-    /// The labels of the last refinement, by node.
+    /// The labels of the last refinement, by node, and the edges (parent, CFA edge, child)
+    /// between labelled nodes of the round it refined.
     labels: HashMap<usize, aig::Lit>,
+    labelled_edges: HashSet<(usize, usize, usize)>,
     /// Per location, the node the walk visits when it gets there (the paper's `FN`).
     future: Vec<Option<usize>>,
     /// Per loop head, the nodes heading the current unrolling of its loop (`AH`).
@@ -86,6 +93,7 @@ impl<'c> Dag<'c> {
             round: 0,
             order: Vec::new(),
             labels: HashMap::new(),
+            labelled_edges: HashSet::new(),
             future: vec![None; cfa.locations.len()],
             active: vec![Vec::new(); cfa.locations.len()],
             images: Vec::new(),
@@ -98,7 +106,12 @@ impl<'c> Dag<'c> {
         self.nodes[n].loc.index()
     }
 
+    /// Records the labels a refinement of this round gave.
     pub fn set_labels(&mut self, labels: HashMap<usize, aig::Lit>) {
+        let edges = (labels.keys())
+            .flat_map(|&w| self.edges_in(w).map(move |(u, e)| (u, e, w)))
+            .filter(|(u, _, _)| labels.contains_key(u));
+        self.labelled_edges = edges.collect();
         self.labels = labels;
     }
 
@@ -206,13 +219,11 @@ impl Walk<'_, '_, '_> {
                         continue;
                     };
                     self.label(v)?;
-                    if self.dag.nodes[v].loc == self.dag.cfa.error {
-                        return match self.dag.nodes[v].psi {
-                            aig::Lit::FALSE => Ok(()),
-                            _ => Err(Walked::Error(v)),
-                        };
+                    if self.dag.nodes[v].loc != self.dag.cfa.error {
+                        self.expand(v);
+                    } else if self.dag.nodes[v].psi != aig::Lit::FALSE {
+                        return Err(Walked::Error(v));
                     }
-                    self.expand(v);
                 }
                 Wto::Component(h, body) => {
                     while let Some(v) = self.dag.future[*h].take() {
@@ -241,15 +252,22 @@ impl Walk<'_, '_, '_> {
         node.covered = false;
         node.took_label = false;
         self.dag.order.push(v);
-        if self.dag.nodes[v].marked {
+        let dag = &*self.dag;
+        let label = dag.labels.get(&v).copied().filter(|_| {
+            (dag.edges_in(v)).all(|(u, e)| {
+                dag.nodes[u].took_label && dag.labelled_edges.contains(&(u, e, v))
+            })
+        });
+        if let Some(label) = label {
+            let node = &mut self.dag.nodes[v];
+            node.psi = label;
+            node.took_label = true;
+            node.marked = false;
+        } else if self.dag.nodes[v].marked {
             let psi = self.join(v)?;
             let node = &mut self.dag.nodes[v];
             node.marked = false;
             node.psi = psi;
-        } else if let Some(&label) = self.dag.labels.get(&v) {
-            let node = &mut self.dag.nodes[v];
-            node.psi = label;
-            node.took_label = true;
         }
         Ok(())
     }
@@ -278,7 +296,10 @@ impl Walk<'_, '_, '_> {
             };
             self.counters.posts += 1;
             let images = &self.dag.images[e];
-            match abstraction::post(self.prog, images, mode, &[psi], e, self.budget) {
+            let start = std::time::Instant::now();
+            let post = abstraction::post(self.prog, images, mode, &[psi], e, self.budget);
+            self.counters.post_ms += start.elapsed().as_millis() as u64;
+            match post {
                 abstraction::Post::Stopped => return Err(Walked::Stopped("interrupted".into())),
                 abstraction::Post::States(cubes) => {
                     let aig = &mut self.prog.circuits.aig;
@@ -320,15 +341,16 @@ impl Walk<'_, '_, '_> {
 
     /// Expands `v`: its children along the CFA's edges, the existing ones reused unless
     /// another node of their location is already waiting, the others the waiting node or a
-    /// new one; children are marked as the module documentation says.
+    /// new one; children are marked as the module documentation says (a new edge, or a
+    /// label changed since the last round).
     fn expand(&mut self, v: usize) {
         let dag = &mut *self.dag;
         let round = dag.round;
         let node = &mut dag.nodes[v];
+        let continuing = node.expanded + 1 == round;
         node.expanded = round;
-        let changed = node.expanded_psi != Some(node.psi);
+        let changed = !continuing || node.expanded_psi != Some(node.psi);
         node.expanded_psi = Some(node.psi);
-        let took_label = node.took_label;
         for &e in &dag.outgoing[dag.nodes[v].loc.index()] {
             let to = dag.cfa.edges[e].to;
             if dag.dist[to.index()].is_none() {
@@ -357,8 +379,7 @@ impl Walk<'_, '_, '_> {
                 }
                 dag.nodes[child].parents.push((v, e));
             }
-            let keeps_label = took_label && dag.labels.contains_key(&child);
-            if new_edge || (changed && !keeps_label) {
+            if new_edge || changed {
                 dag.nodes[child].marked = true;
             }
         }

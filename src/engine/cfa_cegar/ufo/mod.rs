@@ -75,6 +75,9 @@ struct Counters {
     posts: u64,
     interpolants: u64,
     predicates: u64,
+    /// Time in abstract posts and in refinement (the paper's PTIME and ITIME), ms.
+    post_ms: u64,
+    refine_ms: u64,
 }
 
 impl Counters {
@@ -87,6 +90,8 @@ impl Counters {
             ("ufo_posts", self.posts),
             ("ufo_interpolants", self.interpolants),
             ("ufo_predicates", self.predicates),
+            ("ufo_post_ms", self.post_ms),
+            ("ufo_refine_ms", self.refine_ms),
         ]
     }
 }
@@ -134,7 +139,10 @@ pub fn check(
             Walked::Error(err) => err,
         };
         counters.refinements += 1;
-        let labels = match refine::refine(&mut prog, &dag, err, &mut counters, budget) {
+        let start = std::time::Instant::now();
+        let refined = refine::refine(&mut prog, &dag, err, &mut counters, budget);
+        counters.refine_ms += start.elapsed().as_millis() as u64;
+        let labels = match refined {
             Refined::Stopped(why) => return Ok(unknown(why, &counters)),
             Refined::Feasible(edges) => {
                 return match refute_or_end(&mut prog, ts, bits, &edges, budget, || {
