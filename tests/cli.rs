@@ -417,6 +417,16 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
             &["--engine symex", "circuits", "C programs"],
         ),
         (
+            &aag,
+            &["--engine", "ufo"],
+            &["--engine ufo", "circuits", "C program"],
+        ),
+        (
+            &c,
+            &["--engine", "cegar", "--ufo-post", "bool"],
+            &["--ufo-post", "--engine cegar", "C programs"],
+        ),
+        (
             &c,
             &["--engine", "cegar", "--abstract-engine", "arg"],
             &["--abstract-engine", "cegar", "C programs"],

@@ -43,8 +43,8 @@ pub mod interp;
 pub mod lbe;
 pub mod path;
 pub mod slice;
-pub mod wto;
 mod subst;
+pub mod wto;
 
 use crate::wl::{self, Sort, TermId};
 

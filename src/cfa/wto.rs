@@ -196,10 +196,7 @@ mod tests {
         let expected = vec![
             Vertex(0),
             Vertex(1),
-            Component(
-                2,
-                vec![Vertex(3), Component(4, vec![Vertex(5)]), Vertex(6)],
-            ),
+            Component(2, vec![Vertex(3), Component(4, vec![Vertex(5)]), Vertex(6)]),
             Vertex(7),
         ];
         assert_eq!(weak_topological_order(&succ, 0), expected);
@@ -244,6 +241,66 @@ mod tests {
             other => panic!("expected the loop at 1, got {other:?}"),
         }
         assert_eq!(&order[2..], &[Vertex(6), Vertex(7), Vertex(8)]);
+    }
+
+    /// Each vertex's position in the order and the heads of the components that contain
+    /// it (outermost first).
+    fn positions(order: &[Wto], heads: &mut Vec<usize>, out: &mut Vec<(usize, Vec<usize>)>) {
+        for el in order {
+            match el {
+                Wto::Vertex(v) => out.push((*v, heads.clone())),
+                Wto::Component(h, body) => {
+                    heads.push(*h);
+                    out.push((*h, heads.clone()));
+                    positions(body, heads, out);
+                    heads.pop();
+                }
+            }
+        }
+    }
+
+    /// On pseudo-random graphs: every reachable vertex appears once, and every edge goes
+    /// forward in the order or back to the head of a component that contains its source
+    /// (Bourdoncle's definition), so that a walk in this order sees a vertex after all its
+    /// predecessors but those along a loop.
+    #[test]
+    fn every_edge_goes_forward_or_back_to_an_enclosing_head() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..300 {
+            let n = 2 + round % 25;
+            let edges: Vec<(usize, usize)> =
+                (0..n + next(2 * n)).map(|_| (next(n), next(n))).collect();
+            let succ = graph(n, &edges);
+            let mut at = Vec::new();
+            positions(&weak_topological_order(&succ, 0), &mut Vec::new(), &mut at);
+            let mut reachable = vec![false; n];
+            let mut stack = vec![0];
+            while let Some(v) = stack.pop() {
+                if !std::mem::replace(&mut reachable[v], true) {
+                    stack.extend(&succ[v]);
+                }
+            }
+            let mut index = vec![None; n];
+            for (i, (v, _)) in at.iter().enumerate() {
+                assert!(index[*v].replace(i).is_none(), "{v} twice in {edges:?}");
+            }
+            for v in 0..n {
+                assert_eq!(index[v].is_some(), reachable[v], "{v} in {edges:?}");
+            }
+            for &(u, v) in &edges {
+                let (Some(iu), Some(iv)) = (index[u], index[v]) else {
+                    continue;
+                };
+                let back_to_head = at[iu].1.contains(&v);
+                assert!(iu < iv || back_to_head, "edge {u}->{v} in {edges:?}");
+            }
+        }
     }
 
     #[test]

@@ -31,9 +31,9 @@ mod path;
 mod precision;
 mod program;
 pub mod symex;
-pub mod ufo;
 #[cfg(test)]
 mod tests;
+pub mod ufo;
 
 use std::collections::{HashMap, VecDeque};
 

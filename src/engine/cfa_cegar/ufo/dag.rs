@@ -14,10 +14,13 @@
 //!   changed: the child's label may not account for it);
 //! - any other node keeps its label: its edges in and their sources' labels are the last
 //!   round's, which left them well labelled.
+//!
+//! A relabelled node keeps its old label too (conjoined with the new one) when that still
+//! follows from its edges in, so that labels only grow stronger along the edges that stay.
 
 use std::collections::{HashMap, HashSet};
 
-use super::{abstraction, Counters, Mode};
+use super::{abstraction, refine, Counters, Mode};
 use crate::aig;
 use crate::cfa::wto::Wto;
 use crate::cfa::{Cfa, Loc};
@@ -141,7 +144,8 @@ impl<'c> Dag<'c> {
 
     /// The edges of this round's DAG into `v`: (parent, CFA edge).
     pub fn edges_in(&self, v: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (self.nodes[v].parents.iter().copied()).filter(|&(u, _)| self.nodes[u].expanded == self.round)
+        (self.nodes[v].parents.iter().copied())
+            .filter(|&(u, _)| self.nodes[u].expanded == self.round)
     }
 
     /// Per location, the labels of this round's uncovered nodes (one-literal conjunctions).
@@ -173,7 +177,11 @@ impl<'c> Dag<'c> {
         if self.mode.is_some() {
             self.images = abstraction::images(prog, prec);
         }
-        self.future[self.cfa.entry.index()] = Some(0);
+        // The root waits only where the walk goes: an entry that cannot reach the error has
+        // no ordering (the DAG is then the root alone, and safe).
+        if self.dist[self.cfa.entry.index()].is_some() {
+            self.future[self.cfa.entry.index()] = Some(0);
+        }
         let mut walk = Walk {
             dag: self,
             prog,
@@ -254,21 +262,37 @@ impl Walk<'_, '_, '_> {
         self.dag.order.push(v);
         let dag = &*self.dag;
         let label = dag.labels.get(&v).copied().filter(|_| {
-            (dag.edges_in(v)).all(|(u, e)| {
-                dag.nodes[u].took_label && dag.labelled_edges.contains(&(u, e, v))
-            })
+            (dag.edges_in(v))
+                .all(|(u, e)| dag.nodes[u].took_label && dag.labelled_edges.contains(&(u, e, v)))
         });
-        if let Some(label) = label {
-            let node = &mut self.dag.nodes[v];
-            node.psi = label;
-            node.took_label = true;
-            node.marked = false;
-        } else if self.dag.nodes[v].marked {
-            let psi = self.join(v)?;
-            let node = &mut self.dag.nodes[v];
-            node.marked = false;
-            node.psi = psi;
+        let mut psi = match label {
+            Some(label) => {
+                self.dag.nodes[v].took_label = true;
+                label
+            }
+            None if self.dag.nodes[v].marked => self.join(v)?,
+            None => return Ok(()),
+        };
+        // The old label is kept (conjoined) where it still follows from the edges in: two
+        // refinements of two DAGs could otherwise relabel each other's nodes back and forth,
+        // each undoing what the other learnt (with the post *true*, forgetting all of it).
+        let old = self.dag.nodes[v].psi;
+        if v != 0 && old != aig::Lit::TRUE && old != psi {
+            let dag = &*self.dag;
+            let label_of = |u: usize| dag.nodes[u].psi;
+            let start = std::time::Instant::now();
+            let follows = refine::follows(self.prog, dag, &label_of, v, old, self.budget);
+            self.counters.checks += 1;
+            self.counters.check_ms += start.elapsed().as_millis() as u64;
+            match follows {
+                Some(true) => psi = self.prog.circuits.aig.and(psi, old),
+                Some(false) => {}
+                None => return Err(Walked::Stopped("interrupted".into())),
+            }
         }
+        let node = &mut self.dag.nodes[v];
+        node.marked = false;
+        node.psi = psi;
         Ok(())
     }
 
@@ -323,6 +347,7 @@ impl Walk<'_, '_, '_> {
         if others.is_empty() || psi == aig::Lit::TRUE {
             return Ok(false);
         }
+        let start = std::time::Instant::now();
         let mut s = Cadical::for_one_shot(self.budget);
         let state = self.prog.fresh_state(&mut s);
         let mut view = self.prog.view(&state);
@@ -332,7 +357,10 @@ impl Walk<'_, '_, '_> {
             let y = view.lit(&mut s, o, 0);
             s.add_clause(&[!y]);
         }
-        match s.solve(&[]) {
+        let result = s.solve(&[]);
+        self.counters.checks += 1;
+        self.counters.check_ms += start.elapsed().as_millis() as u64;
+        match result {
             SatResult::Unsat => Ok(true),
             SatResult::Sat => Ok(false),
             SatResult::Interrupted => Err(Walked::Stopped("interrupted".into())),

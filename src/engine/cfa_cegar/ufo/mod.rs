@@ -75,6 +75,9 @@ struct Counters {
     posts: u64,
     interpolants: u64,
     predicates: u64,
+    /// Entailment checks (covering, old labels kept) and their time, ms.
+    checks: u64,
+    check_ms: u64,
     /// Time in abstract posts and in refinement (the paper's PTIME and ITIME), ms.
     post_ms: u64,
     refine_ms: u64,
@@ -90,6 +93,8 @@ impl Counters {
             ("ufo_posts", self.posts),
             ("ufo_interpolants", self.interpolants),
             ("ufo_predicates", self.predicates),
+            ("ufo_checks", self.checks),
+            ("ufo_check_ms", self.check_ms),
             ("ufo_post_ms", self.post_ms),
             ("ufo_refine_ms", self.refine_ms),
         ]
@@ -160,7 +165,8 @@ pub fn check(
         if let Some(mode) = post.mode() {
             for (&n, &label) in &labels {
                 let loc = dag.location(n);
-                let added = add_predicates(&prog, &mut prec[loc], label, mode, PredSplit::Conjuncts);
+                let added =
+                    add_predicates(&prog, &mut prec[loc], label, mode, PredSplit::Conjuncts);
                 counters.predicates += added as u64;
             }
         }

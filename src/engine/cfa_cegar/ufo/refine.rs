@@ -7,17 +7,23 @@
 //! values against the whole condition) therefore decides all error paths: satisfiable, the
 //! edges its selectors choose are a counterexample.
 //!
-//! Refuted, the labels are DAG interpolants computed node by node in topological order: node
-//! `v`'s label interpolates between its edges in (the join over its parents `u` of `label(u)
-//! AND encode(u, v)`, the root's: the initial values) and the ARG condition of the sub-DAG
-//! below `v`. Each such query is unsatisfiable when the parents' are (a state of `v` reached
-//! from `label(u)` that reaches the error would make `label(u)` reach it too), each edge's
-//! source label and the edge entail its target's by construction, and the error's label is
-//! *false*: the paper's REFINE contract (Definition 2). The paper instead cuts one sequence
-//! interpolant of the ARG condition and projects each piece on its node by quantifying out
-//! the other nodes' variables (CLEAN, with Z3's quantifier elimination); on bits that is
-//! universal quantification over whole words of other nodes, so each node gets a binary
-//! interpolation query of its own here.
+//! Refuted, the labels are DAG interpolants. The root's query is partitioned node by node in
+//! topological order (the initial values, then each node's part of the condition), and the
+//! interpolant of the cut before node `u` speaks of the nodes whose edges in cross the cut;
+//! with `c_u` true, the other nodes' control variables false and their variables zero (the
+//! part before the cut says nothing of a node it does not enter, the part after needs
+//! nothing of a node it does not start from), it is `u`'s candidate label: it holds in every
+//! state of `u` reachable along the DAG, and no path from `u` to the error starts in it.
+//! The paper projects the same interpolants on their nodes by quantifying the others'
+//! variables away (CLEAN, with Z3's quantifier elimination), which also makes consecutive
+//! labels Hoare triples; on bits that is universal quantification over whole words, so here
+//! the triples are checked instead: node `u`'s candidate must follow from its edges in (the
+//! join over its parents `w` of `label(w) AND encode(w, u)`, one small query). Where it does
+//! not, `u`'s label is a binary interpolant of those edges in against the ARG condition of
+//! the sub-DAG below `u`, unsatisfiable because the parents' labels block every path to the
+//! error. Either way each edge's source label and the edge entail its target's, the root's
+//! label holds initially and the error's is *false*: the paper's REFINE contract
+//! (Definition 2).
 
 use std::collections::HashMap;
 
@@ -26,7 +32,7 @@ use super::Counters;
 use crate::aig;
 use crate::engine::cfa_cegar::program::Program;
 use crate::sat::itp::{Interpolant, ItpSolver, System};
-use crate::sat::{self, SatResult, Solver};
+use crate::sat::{self, Cadical, SatResult, Solver};
 use crate::Budget;
 
 /// What a refinement found.
@@ -49,27 +55,47 @@ pub(super) fn refine(
     // The round's nodes that reach the error, in topological order.
     let mut reaches: HashMap<usize, bool> = HashMap::from([(err, true)]);
     for &u in dag.order.iter().rev() {
-        let r = u == err || dag.edges_out(u).any(|(_, w)| reaches.get(&w) == Some(&true));
+        let r = u == err
+            || dag
+                .edges_out(u)
+                .any(|(_, w)| reaches.get(&w) == Some(&true));
         reaches.insert(u, r);
     }
     let on_path: Vec<usize> = (dag.order.iter().copied())
         .filter(|u| reaches[u] && *u != err)
         .collect();
+    let candidates = match candidates(prog, dag, &reaches, &on_path, budget) {
+        Found::Labels(c) => c,
+        Found::Path(edges) => return Refined::Feasible(edges),
+        Found::Stopped(why) => return Refined::Stopped(why),
+    };
     let mut labels: HashMap<usize, aig::Lit> = HashMap::from([(err, aig::Lit::FALSE)]);
     for &v in &on_path {
         if budget.expired() {
             return Refined::Stopped("interrupted".into());
         }
+        let candidate = candidates[&v];
+        // The root's candidate interpolates the initial values: it holds there.
+        let holds = match v {
+            0 => Some(true),
+            _ => follows(prog, dag, &|u| labels[&u], v, candidate, budget),
+        };
+        match holds {
+            Some(true) => {
+                labels.insert(v, candidate);
+                continue;
+            }
+            Some(false) => {}
+            None => return Refined::Stopped("interrupted".into()),
+        }
         counters.interpolants += 1;
-        let found = interpolate(prog, dag, &reaches, &labels, v, budget);
-        let (itp, map) = match found {
-            Found::Label(itp, map) => (itp, map),
-            Found::False => {
+        let (itp, map) = match interpolate(prog, dag, &reaches, &labels, v, budget) {
+            Ok(Some(found)) => found,
+            Ok(None) => {
                 labels.insert(v, aig::Lit::FALSE);
                 continue;
             }
-            Found::Path(edges) => return Refined::Feasible(edges),
-            Found::Stopped(why) => return Refined::Stopped(why),
+            Err(why) => return Refined::Stopped(why),
         };
         match itp.copy_into(&mut prog.circuits.aig, |x| map.get(&x).copied()) {
             Some(label) => labels.insert(v, label),
@@ -79,19 +105,148 @@ pub(super) fn refine(
     Refined::Labels(labels)
 }
 
-/// The outcome of one node's query.
+/// The outcome of the root's query.
 enum Found {
-    /// The interpolant, and the variable leaf each of its solver variables stands for.
-    Label(Interpolant, HashMap<sat::Var, aig::Lit>),
-    /// No parent's label lets an edge in fire.
-    False,
-    /// The root's query is satisfiable: these CFA edges reach the error.
+    /// Each node's candidate label.
+    Labels(HashMap<usize, aig::Lit>),
+    /// Satisfiable: these CFA edges reach the error.
     Path(Vec<usize>),
     Stopped(String),
 }
 
-/// Node `v`'s query: its edges in from the labelled parents (partition 0) against the ARG
-/// condition below it (partition 1).
+/// The root's query, partitioned node by node: a feasible error path, or each node's
+/// candidate label (see the module documentation).
+fn candidates(
+    prog: &mut Program,
+    dag: &Dag,
+    reaches: &HashMap<usize, bool>,
+    on_path: &[usize],
+    budget: &Budget,
+) -> Found {
+    let mut s = ItpSolver::new(budget);
+    s.set_partition(0);
+    let state = prog.fresh_state(&mut s);
+    // The initial values: every variable zero.
+    for l in state.iter().flatten() {
+        s.add_clause(&[!*l]);
+    }
+    let mut parts = HashMap::new();
+    let mut part = |s: &mut ItpSolver, u: usize| {
+        let p = parts.len() as u32 + 1;
+        parts.insert(u, p);
+        s.set_partition(p);
+    };
+    let Some(cond) = arg_condition(&mut s, prog, dag, reaches, 0, &state, &mut part, budget) else {
+        return Found::Stopped("interrupted".into());
+    };
+    match s.solve(&[]) {
+        SatResult::Sat => return Found::Path(cond.path(&s)),
+        SatResult::Interrupted => return Found::Stopped("interrupted".into()),
+        SatResult::Unsat if budget.expired() => return Found::Stopped("interrupted".into()),
+        SatResult::Unsat => {}
+    }
+    let mut itps = Vec::with_capacity(on_path.len());
+    for &u in on_path {
+        // A large DAG has a large proof, labelled once per node.
+        if budget.expired() {
+            return Found::Stopped("interrupted".into());
+        }
+        match s.interpolant(parts[&u] - 1, System::McMillan) {
+            Ok(itp) => itps.push((u, itp)),
+            Err(e) => return Found::Stopped(e.to_string()),
+        }
+    }
+    // Every solver variable of a node's state or control: the node and, for a state bit, its
+    // variable leaf.
+    let mut owner: HashMap<sat::Var, (usize, Option<aig::Lit>)> = HashMap::new();
+    for (&u, bits) in &cond.states {
+        for (x, &leaf) in bits.iter().flatten().zip(prog.vars.iter().flatten()) {
+            owner.insert(x.var(), (u, Some(leaf)));
+        }
+    }
+    for (&u, c) in &cond.control {
+        owner.insert(c.var(), (u, None));
+    }
+    let mut out = HashMap::with_capacity(itps.len());
+    for (u, itp) in itps {
+        // `u` entered (its control true, its state the leaves), the others not (control
+        // false, state zero).
+        let value = |x: sat::Var| {
+            owner.get(&x).map(|&(w, leaf)| match (w == u, leaf) {
+                (true, Some(leaf)) => leaf,
+                (true, None) => aig::Lit::TRUE,
+                (false, _) => aig::Lit::FALSE,
+            })
+        };
+        match itp.copy_into(&mut prog.circuits.aig, value) {
+            Some(label) => out.insert(u, label),
+            None => return Found::Stopped("an interpolant reads a variable of no node".into()),
+        };
+    }
+    Found::Labels(out)
+}
+
+/// Whether `candidate` holds after every edge of this round into `v` from a state of its
+/// parent's label `label_of(parent)` (`None`: interrupted).
+pub(super) fn follows(
+    prog: &Program,
+    dag: &Dag,
+    label_of: &dyn Fn(usize) -> aig::Lit,
+    v: usize,
+    candidate: aig::Lit,
+    budget: &Budget,
+) -> Option<bool> {
+    let mut s = Cadical::for_one_shot(budget);
+    let state = prog.fresh_state(&mut s);
+    if !edges_in(&mut s, prog, dag, label_of, v, &state) {
+        return Some(true);
+    }
+    let mut view = prog.view(&state);
+    let c = view.lit(&mut s, candidate, 0);
+    s.add_clause(&[!c]);
+    match s.solve(&[]) {
+        SatResult::Unsat => Some(true),
+        SatResult::Sat => Some(false),
+        SatResult::Interrupted => None,
+    }
+}
+
+/// Encodes that one of `v`'s edges in fires from a state of its parent's label into `state`;
+/// `false` when no parent's label lets one fire (every label *false*), and nothing is
+/// encoded.
+fn edges_in<S: Solver>(
+    s: &mut S,
+    prog: &Program,
+    dag: &Dag,
+    label_of: &dyn Fn(usize) -> aig::Lit,
+    v: usize,
+    state: &[Vec<sat::Lit>],
+) -> bool {
+    let mut fired = Vec::new();
+    for (u, e) in dag.edges_in(v) {
+        let label = label_of(u);
+        if label == aig::Lit::FALSE {
+            continue;
+        }
+        let before = prog.fresh_state(s);
+        let mut view = prog.view(&before);
+        let t = s.new_var().pos_lit();
+        let l = view.lit(s, label, 0);
+        s.add_clause(&[!t, l]);
+        encode_edge(s, prog, &mut view, e, t, state);
+        fired.push(t);
+    }
+    if !fired.is_empty() {
+        s.add_clause(&fired);
+    }
+    !fired.is_empty()
+}
+
+/// Node `v`'s label as a binary interpolant of its edges in from the labelled parents
+/// (partition 0) against the ARG condition below it (partition 1), with the variable leaf
+/// each of the interpolant's solver variables stands for; `None` when no edge in can fire
+/// (the label is *false*); `Err`: why there is none.
+#[allow(clippy::type_complexity)]
 fn interpolate(
     prog: &Program,
     dag: &Dag,
@@ -99,64 +254,32 @@ fn interpolate(
     labels: &HashMap<usize, aig::Lit>,
     v: usize,
     budget: &Budget,
-) -> Found {
+) -> Result<Option<(Interpolant, HashMap<sat::Var, aig::Lit>)>, String> {
     let mut s = ItpSolver::new(budget);
     s.set_partition(0);
     let state = prog.fresh_state(&mut s);
-    if v == 0 {
-        // The initial values: every variable zero.
-        for l in state.iter().flatten() {
-            s.add_clause(&[!*l]);
-        }
-    } else {
-        let mut fired = Vec::new();
-        for (u, e) in dag.edges_in(v) {
-            let label = labels[&u];
-            if label == aig::Lit::FALSE {
-                continue;
-            }
-            let before = prog.fresh_state(&mut s);
-            let mut view = prog.view(&before);
-            let t = s.new_var().pos_lit();
-            let l = view.lit(&mut s, label, 0);
-            s.add_clause(&[!t, l]);
-            encode_edge(&mut s, prog, &mut view, e, t, &state);
-            fired.push(t);
-        }
-        if fired.is_empty() {
-            return Found::False;
-        }
-        s.add_clause(&fired);
+    if !edges_in(&mut s, prog, dag, &|u| labels[&u], v, &state) {
+        return Ok(None);
     }
     s.set_partition(1);
-    let Some(selectors) = arg_condition(&mut s, prog, dag, reaches, v, &state, budget) else {
-        return Found::Stopped("interrupted".into());
-    };
+    let no_parts = &mut |_: &mut ItpSolver, _| {};
+    if arg_condition(&mut s, prog, dag, reaches, v, &state, no_parts, budget).is_none() {
+        return Err("interrupted".into());
+    }
     match s.solve(&[]) {
-        SatResult::Sat if v == 0 => {
-            let mut path = Vec::new();
-            let mut at = 0;
-            while let Some(&(e, w, _)) = (selectors.get(&at).into_iter().flatten())
-                .find(|&&(_, _, x)| s.value(x) == Some(true))
-            {
-                path.push(e);
-                at = w;
-            }
-            Found::Path(path)
+        SatResult::Sat => Err("a DAG interpolation query is satisfiable".into()),
+        SatResult::Interrupted => Err("interrupted".into()),
+        SatResult::Unsat if budget.expired() => Err("interrupted".into()),
+        SatResult::Unsat => {
+            let itp = s
+                .interpolant(0, System::McMillan)
+                .map_err(|e| e.to_string())?;
+            let map = (state.iter().flatten())
+                .zip(prog.vars.iter().flatten())
+                .map(|(x, &leaf)| (x.var(), leaf))
+                .collect();
+            Ok(Some((itp, map)))
         }
-        SatResult::Sat => Found::Stopped("a DAG interpolation query is satisfiable".into()),
-        SatResult::Interrupted => Found::Stopped("interrupted".into()),
-        SatResult::Unsat if budget.expired() => Found::Stopped("interrupted".into()),
-        SatResult::Unsat => match s.interpolant(0, System::McMillan) {
-            Ok(itp) => {
-                let map = (state.iter().flatten())
-                    .zip(prog.vars.iter().flatten())
-                    .map(|(x, &leaf)| (x.var(), leaf))
-                    .collect();
-                Found::Label(itp, map)
-            }
-            Err(e) => Found::Stopped(e.to_string()),
-        },
     }
 }
 
@@ -182,10 +305,33 @@ fn encode_edge<S: Solver>(
     }
 }
 
+/// An ARG condition encoded in a solver: per node, its variables, its control variable and
+/// its edges' (CFA edge, child, selector).
+struct Condition {
+    states: HashMap<usize, Vec<Vec<sat::Lit>>>,
+    control: HashMap<usize, sat::Lit>,
+    selectors: HashMap<usize, Vec<(usize, usize, sat::Lit)>>,
+}
+
+impl Condition {
+    /// The CFA edges from the root that the selectors of a model choose, to the error.
+    fn path(&self, s: &impl Solver) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut at = 0;
+        while let Some(&(e, w, _)) = (self.selectors.get(&at).into_iter().flatten())
+            .find(|&&(_, _, x)| s.value(x) == Some(true))
+        {
+            path.push(e);
+            at = w;
+        }
+        path
+    }
+}
+
 /// The ARG condition of the sub-DAG of the nodes that reach the error below `from` (whose
-/// variables are `state`), with `from`'s control variable true; per node, its edges'
-/// (CFA edge, child, selector). `None`: interrupted.
-#[allow(clippy::type_complexity)]
+/// variables are `state`), with `from`'s control variable true; `part` is told each node
+/// before its part is encoded. `None`: interrupted.
+#[allow(clippy::too_many_arguments)]
 fn arg_condition<S: Solver>(
     s: &mut S,
     prog: &Program,
@@ -193,17 +339,27 @@ fn arg_condition<S: Solver>(
     reaches: &HashMap<usize, bool>,
     from: usize,
     state: &[Vec<sat::Lit>],
+    part: &mut dyn FnMut(&mut S, usize),
     budget: &Budget,
-) -> Option<HashMap<usize, Vec<(usize, usize, sat::Lit)>>> {
-    let mut states: HashMap<usize, Vec<Vec<sat::Lit>>> = HashMap::from([(from, state.to_vec())]);
-    let mut control: HashMap<usize, sat::Lit> = HashMap::new();
-    let c = s.new_var().pos_lit();
-    s.add_clause(&[c]);
-    control.insert(from, c);
-    let mut selectors = HashMap::new();
-    let start = dag.order.iter().position(|&u| u == from).expect("a node of the round");
+) -> Option<Condition> {
+    let mut cond = Condition {
+        states: HashMap::from([(from, state.to_vec())]),
+        control: HashMap::new(),
+        selectors: HashMap::new(),
+    };
+    let start = dag
+        .order
+        .iter()
+        .position(|&u| u == from)
+        .expect("a node of the round");
     for &u in &dag.order[start..] {
-        let Some(&cu) = control.get(&u) else {
+        if u == from {
+            part(s, u);
+            let c = s.new_var().pos_lit();
+            s.add_clause(&[c]);
+            cond.control.insert(from, c);
+        }
+        let Some(&cu) = cond.control.get(&u) else {
             continue;
         };
         let edges: Vec<(usize, usize)> = (dag.edges_out(u))
@@ -217,12 +373,20 @@ fn arg_condition<S: Solver>(
         if budget.expired() {
             return None;
         }
-        let mut view = prog.view(&states[&u]);
+        if u != from {
+            part(s, u);
+        }
+        let mut view = prog.view(&cond.states[&u]);
         let mut out = Vec::with_capacity(edges.len());
         let mut clause = vec![!cu];
         for (e, w) in edges {
-            let cw = *control.entry(w).or_insert_with(|| s.new_var().pos_lit());
-            let after = states.entry(w).or_insert_with(|| prog.fresh_state(s)).clone();
+            let cw = *cond
+                .control
+                .entry(w)
+                .or_insert_with(|| s.new_var().pos_lit());
+            let after = (cond.states.entry(w))
+                .or_insert_with(|| prog.fresh_state(s))
+                .clone();
             let sel = s.new_var().pos_lit();
             s.add_clause(&[!sel, cw]);
             encode_edge(s, prog, &mut view, e, sel, &after);
@@ -230,7 +394,7 @@ fn arg_condition<S: Solver>(
             out.push((e, w, sel));
         }
         s.add_clause(&clause);
-        selectors.insert(u, out);
+        cond.selectors.insert(u, out);
     }
-    Some(selectors)
+    Some(cond)
 }
