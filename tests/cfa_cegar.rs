@@ -100,6 +100,23 @@ fn symex_on_a_safe_program_writes_a_certificate_that_checks() {
     proved_and_certified(&c, &["--engine", "symex"]);
 }
 
+/// UFO's proof (its uncovered nodes' labels per location) as a certificate, with each post.
+#[test]
+fn ufo_on_a_safe_program_writes_a_certificate_that_checks() {
+    let c = program(
+        "branching_loop.c",
+        &format!(
+            "{PRELUDE}int main() {{ int x = 0;
+             while (__VERIFIER_nondet_int()) {{
+               if (__VERIFIER_nondet_int()) {{ x = 1; }} else {{ x = 2; }} }}
+             if (x < 0) reach_error(); return 0; }}"
+        ),
+    );
+    for post in ["true", "cart", "bool"] {
+        proved_and_certified(&c, &["--engine", "ufo", "--ufo-post", post]);
+    }
+}
+
 /// A certificate of the statement-level CFA's encoding (`--blocks single`) records that
 /// option, and `warden certify` reads the program back the same way (seed 002's example,
 /// proved by symex).

@@ -38,6 +38,11 @@ pub(super) struct Node {
     marked: bool,
     /// Whether this round's label is the last refinement's.
     took_label: bool,
+    /// Whether this round's label entails the last one (kept, or conjoined with it).
+    stronger: bool,
+    /// Whether an edge into the node this round was not one of the last round's (a new
+    /// edge, or a parent the last round did not expand).
+    fresh_in: bool,
     /// (CFA edge, child) and (parent, CFA edge).
     pub children: Vec<(usize, usize)>,
     pub parents: Vec<(usize, usize)>,
@@ -125,6 +130,8 @@ impl<'c> Dag<'c> {
             expanded_psi: None,
             marked: true,
             took_label: false,
+            stronger: false,
+            fresh_in: true,
             children: Vec::new(),
             parents: Vec::new(),
             visited: 0,
@@ -259,6 +266,8 @@ impl Walk<'_, '_, '_> {
         node.visited = round;
         node.covered = false;
         node.took_label = false;
+        node.stronger = true;
+        let fresh_in = std::mem::take(&mut node.fresh_in);
         self.dag.order.push(v);
         let dag = &*self.dag;
         let label = dag.labels.get(&v).copied().filter(|_| {
@@ -276,17 +285,29 @@ impl Walk<'_, '_, '_> {
         // The old label is kept (conjoined) where it still follows from the edges in: two
         // refinements of two DAGs could otherwise relabel each other's nodes back and forth,
         // each undoing what the other learnt (with the post *true*, forgetting all of it).
+        // It follows without a query when every edge in is one of the last round's from a
+        // parent whose label only grew stronger (the last round left that edge well
+        // labelled); the root's holds initially, as every label of the root does.
         let old = self.dag.nodes[v].psi;
-        if v != 0 && old != aig::Lit::TRUE && old != psi {
+        if old != psi {
             let dag = &*self.dag;
-            let label_of = |u: usize| dag.nodes[u].psi;
-            let start = std::time::Instant::now();
-            let follows = refine::follows(self.prog, dag, &label_of, v, old, self.budget);
-            self.counters.checks += 1;
-            self.counters.check_ms += start.elapsed().as_millis() as u64;
+            let inherited =
+                v == 0 || (!fresh_in && dag.edges_in(v).all(|(u, _)| dag.nodes[u].stronger));
+            let follows = match (old, inherited) {
+                (aig::Lit::TRUE, _) => Some(false),
+                (_, true) => Some(true),
+                (_, false) => {
+                    let label_of = |u: usize| dag.nodes[u].psi;
+                    let start = std::time::Instant::now();
+                    let follows = refine::follows(self.prog, dag, &label_of, v, old, self.budget);
+                    self.counters.checks += 1;
+                    self.counters.check_ms += start.elapsed().as_millis() as u64;
+                    follows
+                }
+            };
             match follows {
                 Some(true) => psi = self.prog.circuits.aig.and(psi, old),
-                Some(false) => {}
+                Some(false) => self.dag.nodes[v].stronger = false,
                 None => return Err(Walked::Stopped("interrupted".into())),
             }
         }
@@ -406,6 +427,9 @@ impl Walk<'_, '_, '_> {
                     None => dag.nodes[v].children.push((e, child)),
                 }
                 dag.nodes[child].parents.push((v, e));
+            }
+            if new_edge || !continuing {
+                dag.nodes[child].fresh_in = true;
             }
             if new_edge || changed {
                 dag.nodes[child].marked = true;

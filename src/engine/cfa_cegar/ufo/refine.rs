@@ -11,18 +11,20 @@
 //! topological order (the initial values, then each node's part of the condition), and the
 //! interpolant of the cut before node `u` speaks of the nodes whose edges in cross the cut;
 //! with `c_u` true, the other nodes' control variables false and their variables zero (the
-//! part before the cut says nothing of a node it does not enter, the part after needs
-//! nothing of a node it does not start from), it is `u`'s candidate label: it holds in every
-//! state of `u` reachable along the DAG, and no path from `u` to the error starts in it.
-//! The paper projects the same interpolants on their nodes by quantifying the others'
-//! variables away (CLEAN, with Z3's quantifier elimination), which also makes consecutive
-//! labels Hoare triples; on bits that is universal quantification over whole words, so here
-//! the triples are checked instead: node `u`'s candidate must follow from its edges in (the
-//! join over its parents `w` of `label(w) AND encode(w, u)`, one small query). Where it does
-//! not, `u`'s label is a binary interpolant of those edges in against the ARG condition of
-//! the sub-DAG below `u`, unsatisfiable because the parents' labels block every path to the
-//! error. Either way each edge's source label and the edge entail its target's, the root's
-//! label holds initially and the error's is *false*: the paper's REFINE contract
+//! part before the cut says nothing of a node it does not enter), it is `u`'s candidate
+//! label: it holds in every state of `u` reachable along the DAG. The paper projects the same
+//! interpolants on their nodes by quantifying the other nodes' control variables and
+//! variables away (CLEAN, with Z3's quantifier elimination), which makes them block every
+//! path to the error and makes consecutive labels Hoare triples; on bits that is universal
+//! quantification over whole words, so here the candidates are checked instead: each must
+//! follow from its edges in (the join over its parents `w` of `label(w) AND encode(w, u)`,
+//! one small query), the error's *false* included. When one does not (setting the other
+//! control variables false drops the paths through them), every label is computed node by
+//! node in topological order as a binary interpolant of the node's edges in against the ARG
+//! condition of the sub-DAG below it, unsatisfiable because the parents' labels block every
+//! path to the error (a query per node over the DAG below it, quadratic where the other is
+//! one query). Either way each edge's source label and the edge entail its target's, the
+//! root's label holds initially and the error's is *false*: the paper's REFINE contract
 //! (Definition 2).
 
 use std::collections::HashMap;
@@ -64,29 +66,37 @@ pub(super) fn refine(
     let on_path: Vec<usize> = (dag.order.iter().copied())
         .filter(|u| reaches[u] && *u != err)
         .collect();
-    let candidates = match candidates(prog, dag, &reaches, &on_path, budget) {
+    let mut labels = match candidates(prog, dag, &reaches, &on_path, budget) {
         Found::Labels(c) => c,
         Found::Path(edges) => return Refined::Feasible(edges),
         Found::Stopped(why) => return Refined::Stopped(why),
     };
+    labels.insert(err, aig::Lit::FALSE);
+    // The candidates are a DAG interpolant when each follows from its edges in, the error's
+    // *false* included (the root's interpolates the initial values: it holds there).
+    let mut hold = true;
+    for &v in on_path.iter().skip(1).chain([&err]) {
+        if budget.expired() {
+            return Refined::Stopped("interrupted".into());
+        }
+        match follows(prog, dag, &|u| labels[&u], v, labels[&v], budget) {
+            Some(true) => {}
+            Some(false) => {
+                hold = false;
+                break;
+            }
+            None => return Refined::Stopped("interrupted".into()),
+        }
+    }
+    if hold {
+        return Refined::Labels(labels);
+    }
+    // Otherwise node by node: each label interpolates between the node's edges in from its
+    // parents' labels and the paths from it to the error, which those labels block.
     let mut labels: HashMap<usize, aig::Lit> = HashMap::from([(err, aig::Lit::FALSE)]);
     for &v in &on_path {
         if budget.expired() {
             return Refined::Stopped("interrupted".into());
-        }
-        let candidate = candidates[&v];
-        // The root's candidate interpolates the initial values: it holds there.
-        let holds = match v {
-            0 => Some(true),
-            _ => follows(prog, dag, &|u| labels[&u], v, candidate, budget),
-        };
-        match holds {
-            Some(true) => {
-                labels.insert(v, candidate);
-                continue;
-            }
-            Some(false) => {}
-            None => return Refined::Stopped("interrupted".into()),
         }
         counters.interpolants += 1;
         let (itp, map) = match interpolate(prog, dag, &reaches, &labels, v, budget) {
@@ -242,8 +252,9 @@ fn edges_in<S: Solver>(
     !fired.is_empty()
 }
 
-/// Node `v`'s label as a binary interpolant of its edges in from the labelled parents
-/// (partition 0) against the ARG condition below it (partition 1), with the variable leaf
+/// Node `v`'s label as a binary interpolant of its edges in from the labelled parents (the
+/// root's: the initial values; partition 0) against the ARG condition below it (partition
+/// 1), with the variable leaf
 /// each of the interpolant's solver variables stands for; `None` when no edge in can fire
 /// (the label is *false*); `Err`: why there is none.
 #[allow(clippy::type_complexity)]
@@ -258,7 +269,12 @@ fn interpolate(
     let mut s = ItpSolver::new(budget);
     s.set_partition(0);
     let state = prog.fresh_state(&mut s);
-    if !edges_in(&mut s, prog, dag, &|u| labels[&u], v, &state) {
+    if v == 0 {
+        // The initial values: every variable zero.
+        for l in state.iter().flatten() {
+            s.add_clause(&[!*l]);
+        }
+    } else if !edges_in(&mut s, prog, dag, &|u| labels[&u], v, &state) {
         return Ok(None);
     }
     s.set_partition(1);
