@@ -177,3 +177,54 @@ fn btorsim_replays_the_witnesses_of_avr_issue10() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A C program proved at a deeper recursion bound than the default: its certificate records
+/// the bound, `warden blast --as-in CERT` writes the system read that way, and Certifaiger
+/// accepts the certificate against it (against the default reading, the system differs).
+#[test]
+fn certcheck_accepts_a_recursive_programs_certificate_against_blast_as_in() {
+    let Some(checkers) = Checkers::get() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("warden-rec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("rec.c");
+    std::fs::write(
+        &program,
+        "extern void reach_error(void);
+         int id(int x) { if (x == 0) return 0; return id(x - 1) + 1; }
+         int main() { if (id(6) != 6) reach_error(); return 0; }",
+    )
+    .unwrap();
+    let (cert, model, plain) = (
+        dir.join("cert.aag"),
+        dir.join("model.aag"),
+        dir.join("plain.aag"),
+    );
+    let out = warden(&[
+        "check".as_ref(),
+        program.as_os_str(),
+        "--engine".as_ref(),
+        "ufo".as_ref(),
+        "--cert".as_ref(),
+        cert.as_os_str(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unsat\n", "{out:?}");
+    let text = std::fs::read_to_string(&cert).unwrap();
+    assert!(text.contains("--recursion-bound"), "{text}");
+    let args = |out: &Path, as_in: bool| {
+        let mut a = vec!["blast".as_ref(), program.as_os_str(), out.as_os_str()];
+        if as_in {
+            a.extend(["--as-in".as_ref(), cert.as_os_str()]);
+        }
+        warden(&a)
+    };
+    assert!(args(&model, true).status.success());
+    assert!(args(&plain, false).status.success());
+    assert_ne!(
+        std::fs::read(&model).unwrap(),
+        std::fs::read(&plain).unwrap()
+    );
+    assert_eq!(checkers.certcheck(&model, &cert, &dir), Check::Accepted);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,13 +24,23 @@ pub(super) fn write_aiger(file: &aiger::Aiger, path: &Path) -> Result<(), ExitCo
 }
 
 /// `warden blast MODEL OUT`: the bit-level system as AIGER.
-pub(super) fn blast(model: &Path, output: &Path, words: &WordArgs) -> ExitCode {
-    match front::load_with(model, &words.load_options(), &Budget::new(None)) {
+pub(super) fn blast(
+    model: &Path,
+    output: &Path,
+    as_in: Option<&Path>,
+    words: &WordArgs,
+) -> ExitCode {
+    let loaded = match as_in {
+        Some(cert) => super::replay::load_as_certified(model, cert, words.load_options()),
+        None => front::load_with(model, &words.load_options(), &Budget::new(None))
+            .map_err(|e| input_error(&e)),
+    };
+    match loaded {
         Ok(m) => match write_aiger(&m.aiger(), output) {
             Ok(()) => ExitCode::Verdict,
             Err(code) => code,
         },
-        Err(e) => input_error(&e),
+        Err(code) => code,
     }
 }
 

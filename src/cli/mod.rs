@@ -71,6 +71,11 @@ enum Command {
     Blast {
         model: PathBuf,
         output: PathBuf,
+        /// Reads a C program the way the certificate CERT records in its comment (`# read
+        /// with: --recursion-bound 9 ...`), so that the system written is the one CERT
+        /// speaks of (for Certifaiger's `certcheck`).
+        #[arg(long, value_name = "CERT")]
+        as_in: Option<PathBuf>,
         #[command(flatten)]
         words: WordArgs,
     },
@@ -308,8 +313,9 @@ fn dispatch(args: &[String]) -> ExitCode {
         Command::Blast {
             model,
             output,
+            as_in,
             words,
-        } => blast(&model, &output, &words),
+        } => blast(&model, &output, as_in.as_deref(), &words),
         Command::Compare(args) => compare::compare(*args),
         Command::Spacer => match crate::engine::chc::serve() {
             Ok(()) => ExitCode::Verdict,

@@ -131,17 +131,30 @@ fn load_as_recorded(
     front::load_with(model, &load, &Budget::new(None)).map_err(|e| input_error(&e))
 }
 
+/// The certificate circuit in `cert_path`.
+fn read_certificate(cert_path: &Path) -> Result<aiger::Aiger, ExitCode> {
+    let bytes = read_text(cert_path)?;
+    aiger::parse(&bytes).map_err(|e| {
+        eprintln!("warden: error: {}: {e}", cert_path.display());
+        ExitCode::Input
+    })
+}
+
+/// `model` read as the certificate in `cert_path` records (a C program's certificate
+/// records the options the program was read with; other models are read with `words`).
+pub(super) fn load_as_certified(
+    model: &Path,
+    cert_path: &Path,
+    words: front::LoadOptions,
+) -> Result<front::Model, ExitCode> {
+    let circuit = read_certificate(cert_path)?;
+    load_as_recorded(model, &circuit.comments.join("\n"), cert_path, words)
+}
+
 pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> ExitCode {
-    let bytes = match read_text(cert_path) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    let circuit = match aiger::parse(&bytes) {
+    let circuit = match read_certificate(cert_path) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("warden: error: {}: {e}", cert_path.display());
-            return ExitCode::Input;
-        }
+        Err(code) => return code,
     };
     // A C program's certificate records the options the program was read with.
     let comments = circuit.comments.join("\n");

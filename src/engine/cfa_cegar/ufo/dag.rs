@@ -29,10 +29,10 @@ use crate::sat::{Cadical, SatResult, Solver};
 use crate::Budget;
 
 /// One node of the DAG.
-pub(super) struct Node {
-    pub loc: Loc,
+struct Node {
+    loc: Loc,
     /// The label: a predicate over the program's variable leaves.
-    pub psi: aig::Lit,
+    psi: aig::Lit,
     /// The label when the node was last expanded (its children's were computed from it).
     expanded_psi: Option<aig::Lit>,
     marked: bool,
@@ -44,11 +44,11 @@ pub(super) struct Node {
     /// edge, or a parent the last round did not expand).
     fresh_in: bool,
     /// (CFA edge, child) and (parent, CFA edge).
-    pub children: Vec<(usize, usize)>,
-    pub parents: Vec<(usize, usize)>,
+    children: Vec<(usize, usize)>,
+    parents: Vec<(usize, usize)>,
     /// The last round that visited the node, and that expanded it (0: none).
-    pub visited: u32,
-    pub expanded: u32,
+    visited: u32,
+    expanded: u32,
     /// Covered in the round that last visited it (a loop head, not expanded).
     covered: bool,
 }
@@ -68,9 +68,9 @@ pub(super) struct Dag<'c> {
     outgoing: &'c [Vec<usize>],
     dist: &'c [Option<usize>],
     mode: Option<Mode>,
-    pub nodes: Vec<Node>,
+    nodes: Vec<Node>,
     /// The current round (the first is 1).
-    pub round: u32,
+    round: u32,
     /// This round's nodes in the order it visited them (a topological order of its DAG).
     pub order: Vec<usize>,
     /// The labels of the last refinement, by node, and the edges (parent, CFA edge, child)
