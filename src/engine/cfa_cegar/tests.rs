@@ -376,3 +376,32 @@ fn ufo_proves_the_safe_programs_and_replays_the_bugs() {
         }
     }
 }
+
+/// Recursion whose inlined calls join again in the DAG: setting the other nodes' control
+/// variables false drops the paths through them, so some candidate label fails its check
+/// and UFO labels every node by its own interpolation query (still a proof, checked).
+const SAFE_RECURSIVE_BRANCHES: &str = "int h(int x) { if (x <= 0) return 0;
+    if (__VERIFIER_nondet_int()) return 1 + h(x - 1); return h(x - 1); }
+    int main() { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 3) return 0;
+    if (h(n) > n) reach_error(); return 0; }";
+
+#[test]
+fn ufo_falls_back_to_one_query_per_node_and_still_proves() {
+    for post in [UfoPost::Cart, UfoPost::Bool] {
+        let ufo = Options {
+            ufo_post: post,
+            ..Options::new(EngineKind::Ufo)
+        };
+        // Deep enough that no call goes beyond the inlining bound (`h(3)` nests four).
+        let load = LoadOptions {
+            recursion: crate::front::c::Recursion {
+                bound: 4,
+                ..Default::default()
+            },
+            ..LoadOptions::default()
+        };
+        let (answer, _, stats) = run_on(SAFE_RECURSIVE_BRANCHES, &ufo, &load);
+        assert!(matches!(answer, Answer::Unsat(_)), "{post:?}: {answer:?}");
+        assert!(stat(&stats, "ufo_interpolants") > 0, "{post:?}: {stats:?}");
+    }
+}
