@@ -12,7 +12,7 @@
 //! or the label the last refinement gave it while nothing above it changed.
 //!
 //! When the walk reaches the error location with a label that is not *false*, every error
-//! path of the DAG is refuted at once ([`refine`]): one query over the whole DAG (the ARG
+//! path of the DAG is checked at once ([`refine`]): one query over the whole DAG (the ARG
 //! condition of the paper: a control variable per node) decides whether some path is
 //! feasible, which is then a counterexample, replayed; otherwise every node that reaches the
 //! error gets a label such that each edge's source label and the edge entail the target's
