@@ -12,7 +12,6 @@ use crate::cert::{self, CertError, Invariant};
 use crate::cfa::Cfa;
 use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
-use crate::engine::cfa_cegar;
 use crate::engine::cfa_cegar::ufo::UfoPost;
 use crate::engine::chc::{self, Horn, Spacer};
 use crate::engine::configs;
@@ -34,10 +33,11 @@ use crate::engine::{
 use crate::error::InternalError;
 use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
-use crate::wl::BitMap;
 use crate::Budget;
 
+mod cfa;
 mod engine_kind;
+pub use cfa::run_cfa;
 pub use engine_kind::EngineKind;
 
 /// Settings of one run.
@@ -570,37 +570,5 @@ fn verify(
             }
         }
         Verdict::Unknown { depth } => Answer::Unknown { depth },
-    })
-}
-
-/// Checks the program `cfa` with the CFA-native engine `opts.engine` (CEGAR or Impact); `ts`
-/// is its encoding ([`crate::cfa::encode`]) bit-blasted with its words at `bits`, on which
-/// the answer is verified as in [`run`] (the error path is also replayed by the CFA
-/// interpreter).
-pub fn run_cfa(
-    cfa: &Cfa,
-    ts: &TransitionSystem,
-    bits: &BitMap,
-    opts: &Options,
-    budget: &Budget,
-) -> Result<Report, InternalError> {
-    let start = Instant::now();
-    let engine = opts.engine.name();
-    crate::fault::inject(engine);
-    let outcome = match opts.engine {
-        EngineKind::Impact => cfa_cegar::impact::check(cfa, ts, bits, budget)?,
-        EngineKind::Symex => cfa_cegar::symex::check(cfa, ts, bits, budget)?,
-        EngineKind::Ufo => cfa_cegar::ufo::check(cfa, ts, bits, opts.ufo_post, budget)?,
-        _ => cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?,
-    };
-    let identity = Restore::identity(ts);
-    let answer = verify(ts, ts, &identity, outcome.verdict, engine, budget)?;
-    Ok(Report {
-        answer,
-        engine,
-        stats: outcome.stats,
-        time: start.elapsed(),
-        note: outcome.note,
-        condition: None,
     })
 }

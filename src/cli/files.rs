@@ -31,7 +31,9 @@ pub(super) fn blast(
     words: &WordArgs,
 ) -> ExitCode {
     let loaded = match as_in {
-        Some(cert) => super::replay::load_as_certified(model, cert, words.load_options()),
+        Some(cert) => {
+            super::replay::load_as_certified(model, cert, words.load_options()).map(|(_, m)| m)
+        }
         None => front::load_with(model, &words.load_options(), &Budget::new(None))
             .map_err(|e| input_error(&e)),
     };

@@ -131,35 +131,26 @@ fn load_as_recorded(
     front::load_with(model, &load, &Budget::new(None)).map_err(|e| input_error(&e))
 }
 
-/// The certificate circuit in `cert_path`.
-fn read_certificate(cert_path: &Path) -> Result<aiger::Aiger, ExitCode> {
-    let bytes = read_text(cert_path)?;
-    aiger::parse(&bytes).map_err(|e| {
-        eprintln!("warden: error: {}: {e}", cert_path.display());
-        ExitCode::Input
-    })
-}
-
-/// `model` read as the certificate in `cert_path` records (a C program's certificate
-/// records the options the program was read with; other models are read with `words`).
+/// The certificate circuit in `cert_path`, and `model` read as it records (a C program's
+/// certificate records in its comment the options the program was read with; other models
+/// are read with `words`).
 pub(super) fn load_as_certified(
     model: &Path,
     cert_path: &Path,
     words: front::LoadOptions,
-) -> Result<front::Model, ExitCode> {
-    let circuit = read_certificate(cert_path)?;
-    load_as_recorded(model, &circuit.comments.join("\n"), cert_path, words)
+) -> Result<(aiger::Aiger, front::Model), ExitCode> {
+    let bytes = read_text(cert_path)?;
+    let circuit = aiger::parse(&bytes).map_err(|e| {
+        eprintln!("warden: error: {}: {e}", cert_path.display());
+        ExitCode::Input
+    })?;
+    let model = load_as_recorded(model, &circuit.comments.join("\n"), cert_path, words)?;
+    Ok((circuit, model))
 }
 
 pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> ExitCode {
-    let circuit = match read_certificate(cert_path) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    // A C program's certificate records the options the program was read with.
-    let comments = circuit.comments.join("\n");
-    let model = match load_as_recorded(model_path, &comments, cert_path, words.load_options()) {
-        Ok(m) => m,
+    let (circuit, model) = match load_as_certified(model_path, cert_path, words.load_options()) {
+        Ok(loaded) => loaded,
         Err(code) => return code,
     };
     match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {

@@ -81,8 +81,10 @@ pub(super) struct Dag<'c> {
     future: Vec<Option<usize>>,
     /// Per loop head, the nodes heading the current unrolling of its loop (`AH`).
     active: Vec<Vec<usize>>,
-    /// Per edge, the post images of its target's predicates (predicate abstraction).
+    /// Per edge, the post images of its target's predicates (predicate abstraction), and
+    /// how many predicates there were in all when they were built (precisions only grow).
     images: Vec<Vec<(aig::Lit, aig::Lit)>>,
+    images_of: Option<usize>,
 }
 
 impl<'c> Dag<'c> {
@@ -105,6 +107,7 @@ impl<'c> Dag<'c> {
             future: vec![None; cfa.locations.len()],
             active: vec![Vec::new(); cfa.locations.len()],
             images: Vec::new(),
+            images_of: None,
         };
         dag.add(cfa.entry);
         dag
@@ -181,8 +184,10 @@ impl<'c> Dag<'c> {
         self.order.clear();
         self.future.iter_mut().for_each(|f| *f = None);
         self.active.iter_mut().for_each(Vec::clear);
-        if self.mode.is_some() {
+        let predicates = prec.iter().map(Vec::len).sum();
+        if self.mode.is_some() && self.images_of != Some(predicates) {
             self.images = abstraction::images(prog, prec);
+            self.images_of = Some(predicates);
         }
         // The root waits only where the walk goes: an entry that cannot reach the error has
         // no ordering (the DAG is then the root alone, and safe).

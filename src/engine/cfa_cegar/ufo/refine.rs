@@ -136,10 +136,7 @@ fn candidates(
     let mut s = ItpSolver::new(budget);
     s.set_partition(0);
     let state = prog.fresh_state(&mut s);
-    // The initial values: every variable zero.
-    for l in state.iter().flatten() {
-        s.add_clause(&[!*l]);
-    }
+    initial_values(&mut s, &state);
     let mut parts = HashMap::new();
     let mut part = |s: &mut ItpSolver, u: usize| {
         let p = parts.len() as u32 + 1;
@@ -270,10 +267,7 @@ fn interpolate(
     s.set_partition(0);
     let state = prog.fresh_state(&mut s);
     if v == 0 {
-        // The initial values: every variable zero.
-        for l in state.iter().flatten() {
-            s.add_clause(&[!*l]);
-        }
+        initial_values(&mut s, &state);
     } else if !edges_in(&mut s, prog, dag, &|u| labels[&u], v, &state) {
         return Ok(None);
     }
@@ -296,6 +290,13 @@ fn interpolate(
                 .collect();
             Ok(Some((itp, map)))
         }
+    }
+}
+
+/// The initial values in `state`: every variable zero.
+fn initial_values(s: &mut impl Solver, state: &[Vec<sat::Lit>]) {
+    for l in state.iter().flatten() {
+        s.add_clause(&[!*l]);
     }
 }
 
