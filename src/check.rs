@@ -9,11 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::cert::{self, CertError, Invariant};
-use crate::cfa::Cfa;
 use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar::ufo::UfoPost;
-use crate::engine::chc::{self, Horn, Spacer};
 use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
@@ -73,13 +71,6 @@ pub struct Options {
     /// beside the engine (a portfolio gives it one of its `jobs`) and decides alone
     /// ([`Proof::Bounded`]).
     pub complete_depth: Option<usize>,
-    /// The CFA of a C program with loops, whose Horn clauses Spacer tries to solve beside the
-    /// engine ([`crate::engine::chc`]; a portfolio gives it one of its `jobs`): a proof of
-    /// it decides alone ([`Proof::Horn`]). Not used with `complete_depth`, which decides
-    /// such programs anyway.
-    pub horn: Option<Arc<Cfa>>,
-    /// Where Spacer runs for `horn`: the command line runs it in a process of its own.
-    pub spacer: Spacer,
     /// What an earlier run verified about the checked system ([`crate::condition`], read
     /// for that system): BMC and k-induction's base case start past its depth, and its
     /// lemmas that Houdini confirms join the lemma pool.
@@ -103,8 +94,6 @@ impl Options {
             smt_limit: None,
             smt: SmtOptions::default(),
             complete_depth: None,
-            horn: None,
-            spacer: Spacer::InProcess,
             condition: None,
         }
     }
@@ -150,8 +139,8 @@ pub enum Proof {
     /// BMC of the original system found none of `depth` transitions or fewer.
     Bounded { depth: usize },
     /// The Horn clauses of the program's CFA over integers have a model, checked clause by
-    /// clause ([`crate::engine::chc`], [`Options::horn`]): an invariant per location that
-    /// excludes the error and every overflow.
+    /// clause ([`crate::engine::chc`], tried beside the engines on C programs): an
+    /// invariant per location that excludes the error and every overflow.
     Horn { clauses: usize },
 }
 
@@ -325,52 +314,51 @@ pub fn run_with(
         lowering: Arc::new(crate::wl::Lowering::new(ts)),
         restore: restore.clone(),
     });
-    let side = match (opts.complete_depth, &opts.horn) {
-        _ if opts.engine == EngineKind::Smt => None,
-        (Some(d), _) => Some(Side::Bounded(d)),
-        (None, Some(cfa)) => Some(Side::Horn(cfa, &opts.spacer)),
-        (None, None) => None,
-    };
+    let bound = opts
+        .complete_depth
+        .filter(|_| opts.engine != EngineKind::Smt);
     let pool = LemmaPool::new();
     if let Some(c) = &opts.condition {
         c.assume(reduced, &restore, &pool, budget);
     }
     let engine_opts = Options {
-        jobs: opts.jobs.saturating_sub(usize::from(side.is_some())).max(1),
+        jobs: opts
+            .jobs
+            .saturating_sub(usize::from(bound.is_some()))
+            .max(1),
         ..opts.clone()
     };
     let mut engine = build(reduced, &engine_opts, &pool, context.as_ref());
     crate::fault::inject(engine.name());
     let (engine_budget, side_budget) = (budget.child(), budget.child());
-    let (verdict, decided) = std::thread::scope(|s| {
+    let (verdict, bounded) = std::thread::scope(|s| {
         let (engine_budget, side_budget) = (&engine_budget, &side_budget);
-        let decided = side.map(|side| {
+        let bounded = bound.map(|bound| {
             s.spawn(move || {
-                let (decision, stats) = side.run(ts, side_budget);
-                if decision.is_some() {
+                let decided = bmc_to(ts, bound, side_budget);
+                if decided.is_some() {
                     engine_budget.stop();
                 }
-                (decision, stats)
+                decided
             })
         });
         let verdict = engine.check(reduced, engine_budget);
         if !matches!(verdict, Verdict::Unknown { .. }) {
             side_budget.stop();
         }
-        let decided = decided.map(|h| h.join().expect("the side check does not panic"));
-        (verdict, decided)
+        let bounded = bounded.and_then(|h| h.join().expect("the side check does not panic"));
+        (verdict, bounded)
     });
-    let (decision, side_stats) = decided.unwrap_or_default();
-    let by_side = side.filter(|_| decision.is_some());
-    let answer = match decision {
+    let answer = match &bounded {
         // Found on `ts` itself: the trace is replayed there.
-        Some(Decision::Refuted(t)) => {
+        Some(Verdict::Unsafe(t)) => {
             let identity = Restore::identity(ts);
-            let name = side.expect("decided beside the engine").name();
-            verify(ts, ts, &identity, Verdict::Unsafe(t), name, budget)?
+            let trace = Verdict::Unsafe(t.clone());
+            verify(ts, ts, &identity, trace, BOUNDED_BMC, budget)?
         }
-        Some(Decision::Bounded(depth)) => Answer::Unsat(Proof::Bounded { depth }),
-        Some(Decision::Horn(clauses)) => Answer::Unsat(Proof::Horn { clauses }),
+        Some(_) => Answer::Unsat(Proof::Bounded {
+            depth: bound.expect("decided beside the engine"),
+        }),
         None => verify(ts, reduced, &restore, verdict, engine.name(), budget)?,
     };
     let mut report = Report::of(answer, &*engine, start);
@@ -382,62 +370,10 @@ pub fn run_with(
         let assumed = opts.condition.as_deref().cloned().unwrap_or_default();
         report.condition = Some(assumed.join(verified));
     }
-    report.stats.extend(side_stats);
-    if let Some(side) = by_side {
-        report.engine = side.name();
+    if bounded.is_some() {
+        report.engine = BOUNDED_BMC;
     }
     Ok(report)
-}
-
-/// A check that runs beside the engine on the original system and decides alone.
-#[derive(Clone, Copy)]
-enum Side<'a> {
-    /// BMC up to [`Options::complete_depth`].
-    Bounded(usize),
-    /// The Horn clauses of the program's CFA ([`Options::horn`]), solved where the
-    /// [`Spacer`] says.
-    Horn(&'a Cfa, &'a Spacer),
-}
-
-/// What a side check decided.
-enum Decision {
-    Refuted(Trace),
-    /// [`Proof::Bounded`].
-    Bounded(usize),
-    /// [`Proof::Horn`].
-    Horn(usize),
-}
-
-impl Side<'_> {
-    fn name(self) -> &'static str {
-        match self {
-            Side::Bounded(_) => BOUNDED_BMC,
-            Side::Horn(..) => "chc",
-        }
-    }
-
-    /// Its decision about `ts` (`None` when it could not decide or `budget` stopped it),
-    /// and its counters.
-    fn run(self, ts: &TransitionSystem, budget: &Budget) -> (Option<Decision>, Stats) {
-        match self {
-            Side::Bounded(bound) => match bmc_to(ts, bound, budget) {
-                Some(Verdict::Unsafe(t)) => (Some(Decision::Refuted(t)), Vec::new()),
-                Some(_) => (Some(Decision::Bounded(bound)), Vec::new()),
-                None => (None, Vec::new()),
-            },
-            Side::Horn(cfa, spacer) => {
-                let mut horn = Horn::new(spacer.clone());
-                let decision = match horn.prove(cfa, budget) {
-                    chc::Outcome::Proved => Some(Decision::Horn(horn.clauses())),
-                    chc::Outcome::Unknown(why) => {
-                        crate::log::info(1, format_args!("chc: {why}"));
-                        None
-                    }
-                };
-                (decision, horn.stats())
-            }
-        }
-    }
 }
 
 /// The name reported for BMC up to [`Options::complete_depth`] when it decided.

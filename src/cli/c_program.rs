@@ -2,14 +2,13 @@
 //! the longest error path, Spacer on the Horn clauses) and the deepening of the recursion
 //! bound when an answer depends on it.
 
-use std::sync::Arc;
-
 use super::run::counterexample;
-use crate::cfa;
-use crate::check::{Answer, EngineKind, Options};
-use crate::engine::chc::Spacer;
+use crate::cfa::{self, Cfa};
+use crate::check::{Answer, EngineKind, Options, Proof, Report};
+use crate::engine::chc::{self, Horn, Spacer};
 use crate::error::InternalError;
 use crate::front::{self, Model, Source};
+use crate::Budget;
 
 /// The bound on counterexamples of a C program none of whose paths to the error loops
 /// ([`crate::cfa::depth`]), unless a certificate is asked for (a bounded proof has none).
@@ -21,29 +20,57 @@ pub(super) fn complete_depth(model: &Model, certificate: bool) -> Option<usize> 
 }
 
 /// The CFA whose Horn clauses a portfolio's run on C program `model` tries beside its
-/// workers ([`Options::horn`]), unless a certificate is asked for (the clauses' model is no
-/// invariant of the bit-level system) or the program's recursion is cut: the clauses see
-/// the inlined CFA, which gives Spacer no procedure summaries (it decided none of
-/// eval-c's recursive tasks), so the core goes to the engines.
-pub(super) fn horn(
-    model: &Model,
-    opts: &Options,
-    certificate: bool,
-) -> Option<Arc<crate::cfa::Cfa>> {
+/// workers ([`HornSide`]), unless a certificate is asked for (the clauses' model is no
+/// invariant of the bit-level system), BMC to the longest error path decides the program
+/// ([`complete_depth`]), or the program's recursion is cut: the clauses see the inlined CFA,
+/// which gives Spacer no procedure summaries (it decided none of eval-c's recursive tasks),
+/// so the core goes to the engines.
+pub(super) fn horn<'m>(model: &'m Model, opts: &Options, certificate: bool) -> Option<&'m Cfa> {
     match &model.source {
         Source::C { blocks, cfa, .. }
-            if !certificate && opts.engine == EngineKind::Portfolio && !cfa.cuts_recursion() =>
+            if !certificate
+                && opts.engine == EngineKind::Portfolio
+                && !cfa.cuts_recursion()
+                && complete_depth(model, certificate).is_none() =>
         {
-            Some(Arc::new(blocks.clone()))
+            Some(blocks)
         }
         _ => None,
     }
 }
 
-/// Spacer in a `warden spacer` process of this binary (see [`Spacer`]; in this process
-/// when the binary cannot be found).
-pub(super) fn spacer() -> Spacer {
-    std::env::current_exe().map_or(Spacer::InProcess, Spacer::Process)
+/// Spacer on the Horn clauses of a C program's CFA ([`crate::engine::chc`]), run beside
+/// the engines for as long as the answer they give may still be overturned: a counterexample
+/// of the lazy array abstraction is checked, and the exact runs searched, while the clauses
+/// are still tried.
+pub(super) struct HornSide {
+    horn: Horn,
+    outcome: chc::Outcome,
+}
+
+impl HornSide {
+    /// Spacer's attempt at `cfa` within `budget`; `on_proof` is called at once if it
+    /// proves the program.
+    pub(super) fn run(cfa: &Cfa, budget: &Budget, on_proof: impl FnOnce()) -> HornSide {
+        let mut horn = Horn::new(Spacer::find(std::env::current_exe().ok()));
+        let outcome = horn.prove(cfa, budget);
+        match &outcome {
+            chc::Outcome::Proved => on_proof(),
+            chc::Outcome::Unknown(why) => crate::log::info(1, format_args!("chc: {why}")),
+        }
+        HornSide { horn, outcome }
+    }
+
+    /// `report` with this side's counters, and its proof if it found one.
+    pub(super) fn join(self, report: &mut Report) {
+        report.stats.extend(self.horn.stats());
+        if self.outcome == chc::Outcome::Proved {
+            report.answer = Answer::Unsat(Proof::Horn {
+                clauses: self.horn.clauses(),
+            });
+            report.engine = "chc";
+        }
+    }
 }
 
 /// Whether `model` is a C program whose recursion was cut at the inlining bound.

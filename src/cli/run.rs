@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::c_program::{complete_depth, cuts_recursion, deepen, horn, spacer};
+use super::c_program::{complete_depth, cuts_recursion, deepen, horn, HornSide};
 use super::execute;
 use super::files::{read_condition, write_aiger, write_condition, write_file};
 use super::properties;
@@ -122,8 +122,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         smt_limit: None,
         smt: args.smt,
         complete_depth: None,
-        horn: None,
-        spacer: spacer(),
         condition: None,
     };
     // A condition speaks of the system first loaded (a deeper recursion bound is another).
@@ -208,15 +206,28 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         // first of the two to decide stops the other.
         let execute_now =
             std::mem::take(&mut executing) && matches!(model.source, Source::C { .. });
+        // A C program's Horn clauses are tried beside the engines (`HornSide`) until their
+        // answer stands: a proof stops the engines, a standing answer of theirs stops Spacer.
+        let horn_cfa = horn(&model, &opts, args.cert.is_some());
         let (exec_budget, engines_budget) = (budget.child(), budget.child());
-        let (result, executed) = std::thread::scope(|scope| {
+        let horn_budget = budget.child();
+        let (result, executed, horn_side) = std::thread::scope(|scope| {
             let execution = execute_now.then(|| {
                 scope.spawn(|| {
                     let e = execute::execute_program(&model, &args.model, &load, &exec_budget);
                     if e.is_some() {
                         engines_budget.stop();
+                        horn_budget.stop();
                     }
                     e
+                })
+            });
+            let horn_side = horn_cfa.map(|cfa| {
+                scope.spawn(|| {
+                    HornSide::run(cfa, &horn_budget, || {
+                        engines_budget.stop();
+                        exec_budget.stop();
+                    })
                 })
             });
             let result = match (&model.source, opts.engine) {
@@ -240,30 +251,38 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                         model: Arc::new(m.clone()),
                         bits: Arc::new(b.clone()),
                     });
+                    // Spacer takes one of the portfolio's jobs.
+                    let jobs = opts.jobs.saturating_sub(usize::from(horn_side.is_some()));
                     let opts = Options {
                         complete_depth: complete_depth(&model, args.cert.is_some()),
-                        horn: horn(&model, &opts, args.cert.is_some()),
                         condition: condition.clone(),
+                        jobs: jobs.max(1),
                         ..opts.clone()
                     };
                     check::run_with(&model.ts, smt.as_ref(), &opts, &engines_budget)
                 }
             };
-            // An answer that stands ends the execution; one that a deeper inlining or the exact
-            // runs of lazy arrays may overturn (see `deepen`, `drop_spurious`) waits for it.
+            let mut result = result;
+            if let Ok(r) = &mut result {
+                drop_spurious(&model, &mut r.answer, &opts, &engines_budget);
+            }
+            // An answer that stands ends the execution and Spacer; one that a deeper
+            // inlining may overturn (see `deepen`) waits for the execution.
             let stands = match &result {
                 Ok(r) => match &r.answer {
                     Answer::Unsat(_) => true,
-                    Answer::Sat(_) => !model.is_abstract() && !cuts_recursion(&model),
+                    Answer::Sat(_) => !cuts_recursion(&model),
                     Answer::Unknown { .. } => false,
                 },
                 Err(_) => true,
             };
             if stands {
                 exec_budget.stop();
+                horn_budget.stop();
             }
             let executed = execution.and_then(|h| h.join().ok().flatten());
-            (result, executed)
+            let horn_side = horn_side.map(|h| h.join().expect("Spacer's side does not panic"));
+            (result, executed, horn_side)
         });
         if let Some(e) = executed {
             break (e.deeper.unwrap_or(model), compiled, e.report, e.found);
@@ -276,7 +295,9 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 return ExitCode::Internal;
             }
         };
-        drop_spurious(&model, &mut report.answer, &opts, &budget);
+        if let Some(side) = horn_side {
+            side.join(&mut report);
+        }
         match deepen(&model, &report.answer, load.recursion) {
             // An answer that does not decide, with no time left to go on.
             Some(_) if budget.expired() => {

@@ -31,7 +31,7 @@ use crate::Budget;
 use layout::{all, any, Layout, View};
 use lia::Frame;
 use spacer::Answer;
-pub use spacer::{serve, Spacer};
+pub use spacer::{installed_z3, serve, Question, Spacer};
 
 /// The answer of the Horn-clause engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +47,8 @@ pub enum Outcome {
 pub struct Horn {
     spacer: Spacer,
     clauses: u64,
+    /// Spacer's runs (a configuration on one round's clauses).
+    rounds: u64,
     solve_ms: u64,
     check_ms: u64,
 }
@@ -80,6 +82,7 @@ impl Horn {
     pub fn stats(&self) -> Stats {
         vec![
             ("chc_clauses", self.clauses),
+            ("chc_spacer_runs", self.rounds),
             ("chc_solve_ms", self.solve_ms),
             ("chc_check_ms", self.check_ms),
         ]
@@ -123,21 +126,40 @@ impl Horn {
         };
         // Each predicate applied to the parameters, whose values in Spacer's model are its
         // interpretation; read back by `reader` (which outlives what it parses).
-        let terms = declarations(&params)
-            + &(preds.iter())
-                .map(|f| format!("{f}\n(assert {})\n", apply_text(f, &params)))
-                .collect::<String>();
+        let mut question = Question {
+            constants: declarations(&params),
+            predicates: preds.iter().map(|f| format!("{f}\n")).collect(),
+            terms: preds.iter().map(|f| apply_text(f, &params)).collect(),
+            ..Question::default()
+        };
         let reader = Solver::new(ctx);
         let mut outcome = Outcome::Unknown("no round".into());
+        let configs = self.spacer.configs();
         for with_overflow in [false, true] {
-            let start = Instant::now();
             // A solver that only prints the clauses as SMT-LIB2.
             let script = Solver::new(ctx);
             for c in clauses.iter().filter(|c| with_overflow || !c.overflow) {
                 script.assert(&render(ctx, c, &apply));
             }
-            let answer = self.spacer.solve(&script.to_string(), &terms, budget);
-            self.solve_ms += start.elapsed().as_millis() as u64;
+            question.clauses = script.to_string();
+            // Each configuration gets an equal share of the time left to the round's rest.
+            let mut answer = Answer::Unknown("no configuration".into());
+            for (n, config) in configs.iter().enumerate() {
+                let share = budget
+                    .remaining()
+                    .map(|left| left / (configs.len() - n) as u32);
+                let slice = share.map_or_else(|| budget.child(), |d| budget.child_for(d));
+                let start = Instant::now();
+                answer = self.spacer.solve(&question, config, &slice);
+                self.solve_ms += start.elapsed().as_millis() as u64;
+                self.rounds += 1;
+                match &answer {
+                    Answer::Unknown(why) if !budget.expired() => {
+                        crate::log::info(2, format_args!("chc: {config:?}: {why}"));
+                    }
+                    _ => break,
+                }
+            }
             let model = match answer {
                 Answer::Model(model) => model,
                 Answer::Refuted => {
@@ -280,7 +302,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
         if e.to == cfa.error {
             // A read in the guard at one index term: its cell index is that index (sound
             // for every term, see `cell_conditions`), so the read is the exact cell.
-            fires.extend(cell_conditions(&mut frame, cfa, e.guard));
+            fires.extend(cell_conditions(&mut frame, cfa, &[e.guard]));
         } else if e.to != cfa.exit {
             for &(v, t) in &e.assigns {
                 let i = v.index();
@@ -289,6 +311,15 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
                 assign_overflow.push(value.overflow);
             }
         }
+        // An overflow is an error too: one whose operands read an array at one index term
+        // is asked where that term is the cell index (`cell_conditions`), so that the
+        // fresh values read elsewhere (`c[i] = a[i] + b[i]`, each an arbitrary `int` off
+        // the cell) do not overflow for the abstraction alone.
+        let mut read = vec![e.guard];
+        if e.to != cfa.error && e.to != cfa.exit {
+            read.extend(e.assigns.iter().map(|&(_, t)| t));
+        }
+        let at_cell = cell_conditions(&mut frame, cfa, &read);
         let side: Vec<Bool> = frame.side.clone();
         let mut bound = state.clone();
         bound.extend(frame.drawn.iter().cloned());
@@ -305,7 +336,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
         let known = layout.lifted_values(ctx, &state);
         out.push(Clause {
             from: Some((e.from, state.clone())),
-            constraint: and(&[side, known, vec![overflow]].concat()),
+            constraint: and(&[side, known, at_cell, vec![overflow]].concat()),
             to: None,
             bound: bound.clone(),
             overflow: true,
@@ -324,16 +355,17 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
     out
 }
 
-/// For each array index width that the reads in `guard` (an edge into the error) use with
-/// one index term `t` only: `t` equals the cell index.
+/// For each array index width that the reads in the terms `read` (what an edge into the
+/// error, or an overflow, reads) use with one index term `t` only: `t` equals the cell
+/// index.
 ///
 /// Sound for any term `t`: the abstraction has, for every choice of the cell indices, a run
 /// that follows the program's run step by step (each fresh value taking the program's), so
-/// a run of the program that reaches the error is matched by the run whose cell index is
-/// the value `t` has when the error edge fires; the condition only drops the others.
-fn cell_conditions<'c>(frame: &mut Frame<'c, '_>, cfa: &Cfa, guard: TermId) -> Vec<Bool<'c>> {
+/// a run of the program that reaches the error (or overflows) is matched by the run whose
+/// cell index is the value `t` has when the edge fires; the condition only drops the others.
+fn cell_conditions<'c>(frame: &mut Frame<'c, '_>, cfa: &Cfa, read: &[TermId]) -> Vec<Bool<'c>> {
     let mut index_terms: Vec<(u32, Option<TermId>)> = Vec::new();
-    let cone = cfa.terms.cone([guard]);
+    let cone = cfa.terms.cone(read.iter().copied());
     for (t, _) in cone.iter().enumerate().filter(|(_, &c)| c) {
         let term = cfa.terms.term(TermId(t as u32));
         if term.op != Op::Read {
