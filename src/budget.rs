@@ -71,17 +71,32 @@ impl Budget {
     }
 }
 
-/// Resident memory of this process in MiB (0 where `/proc` is not available).
+/// Resident memory of this process and of its child processes in MiB (0 where `/proc` is
+/// not available). The children are Spacer's Z3 ([`crate::engine::chc`]): the memory limit
+/// is the run's, whichever process holds it.
 pub fn resident_mib() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(0);
+    let children = std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .map(|pids| {
+            (pids.split_whitespace())
+                .map(|pid| resident_pages(&format!("/proc/{pid}/statm")))
+                .sum::<u64>()
+        });
+    let pages = resident_pages("/proc/self/statm") + children.sum::<u64>();
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(0) as u64;
     pages * page / (1024 * 1024)
+}
+
+/// The resident pages a `statm` file gives (0 when it cannot be read).
+fn resident_pages(statm: &str) -> u64 {
+    let statm = std::fs::read_to_string(statm).unwrap_or_default();
+    (statm.split_whitespace().nth(1))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0)
 }
 
 /// How often [`watch_memory`] reads the resident memory: an allocation-heavy stretch (a

@@ -6,7 +6,7 @@ pub(super) const USAGE: &str = "\
 usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --set FILE         task list (TSV with columns path, expected[, format, ...])
   --timeout T        seconds per run (default 20); processes are killed at T + 10
-  --engine E[,E..]   warden engine(s), each a column (default bmc); `none` runs
+  --engine E[,E..]   warden engine(s), each a column (default portfolio, what a user runs); `none` runs
                      only ABC (with --vs abc)
   --vs abc           also run ABC (berkeley-abc)
   --abc-cmd C        bmc3 | pdr | both (default: bmc3 for --engine bmc, else pdr)
@@ -47,7 +47,7 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
     let mut args = Args {
         set: PathBuf::new(),
         timeout: 20,
-        engines: vec!["bmc".to_owned()],
+        engines: vec!["portfolio".to_owned()],
         vs_abc: false,
         abc_cmd: None,
         jobs: 1,
