@@ -5,6 +5,10 @@
 //! `r` with the next nondet value and calls `reach_error()` if they differ. Fed gcc's printed
 //! values, the interpreter must end without reaching the error; with one value off by one it
 //! must reach it. Skipped (with a note) when gcc is missing.
+//!
+//! gcc runs with UBSan's signed-overflow check: a run that overflows a signed operation
+//! stops there, and the interpreter, fed the values printed before it, must not reach the
+//! error either (the front end cuts such paths: C leaves their results undefined).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -69,9 +73,10 @@ fn compile(name: &str, program: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join(format!("{name}.c"));
     let exe = dir.join(name);
-    std::fs::write(&src, format!("{HARNESS}{program}\n#undef main\nint main(int c, char **v) {{ (void)c; arg_v = v; program_main(); return 0; }}\n")).unwrap();
+    std::fs::write(&src, format!("{HARNESS}{program}\n#undef main\nint main(int c, char **v) {{ (void)c; arg_v = v; setvbuf(stdout, 0, _IONBF, 0); program_main(); return 0; }}\n")).unwrap();
     let out = Command::new("gcc")
-        .args(["-O0", "-w", "-fwrapv", "-o"])
+        .args(["-O0", "-w", "-fsanitize=signed-integer-overflow"])
+        .args(["-fno-sanitize-recover=all", "-o"])
         .arg(&exe)
         .arg(&src)
         .output()
@@ -138,6 +143,15 @@ fn agree(name: &str, program: &str, inputs: usize) -> usize {
         if printed.contains("blocked") {
             continue;
         }
+        // UBSan stopped the run at a signed overflow: the values printed before it are all
+        // the interpreter gets (the later checks draw zero), and its path must end there.
+        let overflowed = String::from_utf8_lossy(&out.stderr).contains("runtime error");
+        assert_eq!(
+            overflowed,
+            !out.status.success(),
+            "{name}: {:?}",
+            out.status
+        );
         let results: Vec<i64> = printed.lines().map(|l| l.parse().unwrap()).collect();
         let all: Vec<i64> = ins.iter().copied().chain(results.iter().copied()).collect();
         let mut wrong = all.clone();
@@ -146,10 +160,11 @@ fn agree(name: &str, program: &str, inputs: usize) -> usize {
         for (cfa, copies) in cfas.iter().zip(["a copy per call", "shared copies"]) {
             assert!(
                 !interp_reaches(cfa, &all),
-                "{name} ({copies}): inputs {ins:?}: gcc printed {results:?}, the interpreter disagrees"
+                "{name} ({copies}): inputs {ins:?}: gcc printed {results:?} (overflowed: \
+                 {overflowed}), the interpreter disagrees"
             );
             assert!(
-                interp_reaches(cfa, &wrong),
+                results.is_empty() || interp_reaches(cfa, &wrong),
                 "{name} ({copies}): a wrong value was accepted"
             );
         }
@@ -303,9 +318,30 @@ fn variable_length_arrays_keep_the_length_of_their_declaration() {
 }
 
 #[test]
+fn signed_overflow_cuts_the_path_and_unsigned_wraps() {
+    let p = "int main() { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int();
+      CHECK((unsigned)a + (unsigned)b); CHECK(a + b); CHECK(a - b); CHECK(-a); CHECK(a * b);
+      CHECK(a / (b | 1)); return 0; }";
+    assert!(agree("overflow", p, 2) > 10);
+    for (op, a, b) in [("+", i32::MAX, 1), ("-", i32::MIN, 1), ("*", 65536, 32768)] {
+        let text = format!(
+            "{DECLS}int main() {{ int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); \
+             int c = a {op} b; reach_error(); return c; }}"
+        );
+        let cfa = c::translate(&text, DataModel::Ilp32).unwrap().cfa;
+        assert!(!interp_reaches(&cfa, &[a.into(), b.into()]), "{a} {op} {b}");
+        assert!(interp_reaches(&cfa, &[1, 1]), "1 {op} 1");
+    }
+    let text = format!("{DECLS}int main() {{ int a = __VERIFIER_nondet_int(); a = -a / -1; reach_error(); return a; }}");
+    let cfa = c::translate(&text, DataModel::Ilp32).unwrap().cfa;
+    assert!(!interp_reaches(&cfa, &[i32::MIN.into()]), "-INT_MIN");
+    assert!(interp_reaches(&cfa, &[i32::MAX.into()]));
+}
+
+#[test]
 fn ilp32_long_is_32_bits() {
     let text = format!(
-        "{DECLS}int main() {{ long x = 2147483647; x = x + 1; if (x < 0 && sizeof(long) == 4) reach_error(); return 0; }}"
+        "{DECLS}int main() {{ unsigned long x = 4294967295u; x = x + 1; if (x == 0 && sizeof(long) == 4) reach_error(); return 0; }}"
     );
     let ilp32 = c::translate(&text, DataModel::Ilp32).unwrap().cfa;
     let lp64 = c::translate(&text, DataModel::Lp64).unwrap().cfa;

@@ -106,6 +106,27 @@ pub struct Nondet {
     /// The value of a call deeper than the recursion bound of a function without effects
     /// (see [`Cfa::unwind`]): a run that draws it is not a run of the program.
     pub beyond_bound: bool,
+    /// The value of a call answered by its callee's summary (only in a CFA translated with
+    /// procedure summaries, see [`Summarized`]).
+    pub summarized: Option<Summarized>,
+}
+
+/// A call of a recursive function in a CFA translated with procedure summaries
+/// ([`crate::front::c::translate_summarized`]), which only [`crate::engine::chc`] reads: the
+/// nondet value is what the call returns, the value of `result` in some state at `returns`
+/// (the end of the callee's body, where every run of it ends) in which the variables of
+/// `equal` hold the given terms (evaluated like the edge's: the callee's copies of its
+/// parameters' entry values are the arguments, each global has its value at the call).
+///
+/// The body's states are those of every run of the callee, the outermost and the ones the
+/// summarized calls start (an edge from the call into the body starts each); the outermost
+/// alone goes on into its caller. Such a CFA is no CFA of the program for the other
+/// analyses: the edges into the body fork a run.
+#[derive(Clone, Debug)]
+pub struct Summarized {
+    pub returns: Loc,
+    pub equal: Vec<(VarId, TermId)>,
+    pub result: Option<VarId>,
 }
 
 /// A transition between two locations (see the module documentation for its semantics).
@@ -211,6 +232,7 @@ impl Cfa {
             column: None,
             signed,
             beyond_bound: false,
+            summarized: None,
         });
         self.nondets.len() - 1
     }

@@ -2,6 +2,9 @@
 //! the longest error path, Spacer on the Horn clauses) and the deepening of the recursion
 //! bound when an answer depends on it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use super::run::counterexample;
 use crate::cfa::{self, Cfa};
 use crate::check::{Answer, EngineKind, Options, Proof, Report};
@@ -22,9 +25,9 @@ pub(super) fn complete_depth(model: &Model, certificate: bool) -> Option<usize> 
 /// The CFA whose Horn clauses a portfolio's run on C program `model` tries beside its
 /// workers ([`HornSide`]), unless a certificate is asked for (the clauses' model is no
 /// invariant of the bit-level system), BMC to the longest error path decides the program
-/// ([`complete_depth`]), or the program's recursion is cut: the clauses see the inlined CFA,
-/// which gives Spacer no procedure summaries (it decided none of eval-c's recursive tasks),
-/// so the core goes to the engines.
+/// ([`complete_depth`]), or the program's recursion is cut: the inlined CFA gives Spacer no
+/// procedure summaries (it decided none of eval-c's recursive tasks); the program's
+/// summaries go to [`SummarySide`] instead.
 pub(super) fn horn<'m>(model: &'m Model, opts: &Options, certificate: bool) -> Option<&'m Cfa> {
     match &model.source {
         Source::C { blocks, cfa, .. }
@@ -69,6 +72,91 @@ impl HornSide {
                 clauses: self.horn.clauses(),
             });
             report.engine = "chc";
+        }
+    }
+}
+
+/// Spacer on the procedure summaries of a recursive C program ([`Source::C`]'s
+/// `summarized`), beside every round of the recursion deepening ([`deepen`]): its proof holds
+/// at every depth, so it ends the run (it stops `rounds`, the parent of each round's
+/// budgets), and a round's answer that stands ends it ([`SummarySide::finish`]).
+pub(super) struct SummarySide {
+    /// Taken by [`SummarySide::finish`]; a side dropped without it (a run that ends early)
+    /// is stopped and joined, so Spacer's process never outlives the run.
+    thread: Option<std::thread::JoinHandle<HornSide>>,
+    budget: Budget,
+    proved: Arc<AtomicBool>,
+}
+
+impl SummarySide {
+    /// Starts it for `model` when the portfolio runs without a certificate (the clauses'
+    /// model is no invariant of the bit-level system) and the program has summaries.
+    pub(super) fn start(
+        model: &Model,
+        opts: &Options,
+        certificate: bool,
+        budget: &Budget,
+        rounds: &Budget,
+    ) -> Option<SummarySide> {
+        let Source::C {
+            summarized: Some(cfa),
+            ..
+        } = &model.source
+        else {
+            return None;
+        };
+        if certificate || opts.engine != EngineKind::Portfolio {
+            return None;
+        }
+        let (cfa, own, rounds) = (cfa.clone(), budget.child(), rounds.clone());
+        let proved = Arc::new(AtomicBool::new(false));
+        let (flag, side_budget) = (proved.clone(), own.clone());
+        let thread = std::thread::spawn(move || {
+            HornSide::run(&cfa, &side_budget, || {
+                flag.store(true, Ordering::SeqCst);
+                rounds.stop();
+            })
+        });
+        Some(SummarySide {
+            thread: Some(thread),
+            budget: own,
+            proved,
+        })
+    }
+
+    /// Whether its proof is in.
+    pub(super) fn proved(&self) -> bool {
+        self.proved.load(Ordering::SeqCst)
+    }
+
+    /// `report`, the deepening's last, with this side's counters, and with its proof unless
+    /// the report has a counterexample (replayed on the program: a proof beside one would
+    /// mean the clauses miss a run, which is reported). Stops the side first when the report
+    /// decides; otherwise waits for it (it has the run's deadline).
+    pub(super) fn finish(mut self, report: &mut Report) {
+        if !matches!(report.answer, Answer::Unknown { .. }) {
+            self.budget.stop();
+        }
+        let thread = self.thread.take().expect("finished once");
+        let side = thread.join().expect("Spacer's side does not panic");
+        match report.answer {
+            Answer::Sat(_) if side.outcome == chc::Outcome::Proved => {
+                eprintln!(
+                    "warden: internal error: the procedure summaries prove a program with a                      replayed counterexample; the counterexample stands"
+                );
+                report.stats.extend(side.horn.stats());
+            }
+            Answer::Sat(_) => report.stats.extend(side.horn.stats()),
+            _ => side.join(report),
+        }
+    }
+}
+
+impl Drop for SummarySide {
+    fn drop(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            self.budget.stop();
+            let _ = thread.join();
         }
     }
 }

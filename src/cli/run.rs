@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::c_program::{complete_depth, cuts_recursion, deepen, horn, HornSide};
+use super::c_program::{complete_depth, cuts_recursion, deepen, horn, HornSide, SummarySide};
 use super::execute;
 use super::files::{read_condition, write_aiger, write_condition, write_file};
 use super::properties;
@@ -131,6 +131,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     // whose inlining is too large is retried one above the largest bound translated, and
     // no larger bound is tried again.
     let (mut translated, mut too_large) = (0, u32::MAX);
+    // Every round's budgets are children of `rounds`: a proof by procedure summaries, which
+    // runs beside all rounds (`SummarySide`), stops the round under way.
+    let rounds = budget.child();
+    let (mut summary_side, mut summaries_tried, mut last_round) = (None, false, false);
     // A C program is first executed (`execute`), once, under the default engine choice and
     // unless a certificate is asked for (an execution proves without an invariant).
     let mut executing = opts.engine == EngineKind::Portfolio && !verilog && args.cert.is_none();
@@ -149,6 +153,23 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 too_large = too_large.min(load.recursion.bound);
                 load.recursion = front::c::Recursion {
                     bound: translated + 1,
+                    exceeded_is_error: true,
+                    ..load.recursion
+                };
+                continue;
+            }
+            // Deeper inlining is out of reach, the summaries are not: the largest bound
+            // translated is checked once more, beside them, and that round is the last.
+            Err(front::LoadError::RecursionTooLarge(e))
+                if summary_side.is_some() && !last_round =>
+            {
+                crate::log::info(
+                    1,
+                    format_args!("{e}: the summaries go on beside bound {translated}"),
+                );
+                last_round = true;
+                load.recursion = front::c::Recursion {
+                    bound: translated,
                     exceeded_is_error: true,
                     ..load.recursion
                 };
@@ -209,8 +230,11 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         // A C program's Horn clauses are tried beside the engines (`HornSide`) until their
         // answer stands: a proof stops the engines, a standing answer of theirs stops Spacer.
         let horn_cfa = horn(&model, &opts, args.cert.is_some());
-        let (exec_budget, engines_budget) = (budget.child(), budget.child());
-        let horn_budget = budget.child();
+        if !std::mem::replace(&mut summaries_tried, true) {
+            summary_side = SummarySide::start(&model, &opts, args.cert.is_some(), &budget, &rounds);
+        }
+        let (exec_budget, engines_budget) = (rounds.child(), rounds.child());
+        let horn_budget = rounds.child();
         let (result, executed, horn_side) = std::thread::scope(|scope| {
             let execution = execute_now.then(|| {
                 scope.spawn(|| {
@@ -252,7 +276,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                         bits: Arc::new(b.clone()),
                     });
                     // Spacer takes one of the portfolio's jobs.
-                    let jobs = opts.jobs.saturating_sub(usize::from(horn_side.is_some()));
+                    let spacer = horn_side.is_some() || summary_side.is_some();
+                    let jobs = opts.jobs.saturating_sub(usize::from(spacer));
                     let opts = Options {
                         complete_depth: complete_depth(&model, args.cert.is_some()),
                         condition: condition.clone(),
@@ -298,9 +323,15 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         if let Some(side) = horn_side {
             side.join(&mut report);
         }
-        match deepen(&model, &report.answer, load.recursion) {
+        let next = deepen(&model, &report.answer, load.recursion);
+        // An answer that does not decide gives way to the summaries' proof.
+        if next.is_some() && summary_side.as_ref().is_some_and(SummarySide::proved) {
+            report.answer = Answer::Unknown { depth: None };
+            break (model, compiled, report, None);
+        }
+        match next {
             // An answer that does not decide, with no time left to go on.
-            Some(_) if budget.expired() => {
+            Some(_) if budget.expired() || last_round => {
                 let mut report = report;
                 report.answer = Answer::Unknown { depth: None };
                 break (model, compiled, report, None);
@@ -330,6 +361,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             _ => break (model, compiled, report, None),
         }
     };
+    let mut report = report;
+    if let Some(side) = summary_side {
+        side.finish(&mut report);
+    }
     let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
     if let Some(n) = &report.note {
         eprintln!("warden: {n}");

@@ -106,6 +106,10 @@ pub enum Source {
         read_with: LoadOptions,
         /// Functions without a body whose calls were read as nondet values.
         assumed_nondet: Vec<String>,
+        /// For a program whose recursion the inlining cuts, read at the first bound: its CFA
+        /// with procedure summaries for the Horn clauses ([`c::translate_summarized`]), if
+        /// its recursive functions allow them.
+        summarized: Option<Cfa>,
     },
 }
 
@@ -422,6 +426,15 @@ fn load_c(
         );
     }
     let (cfa, assumed_nondet) = (program.cfa, program.assumed_nondet);
+    let summarized = (first_reading && cfa.cuts_recursion())
+        .then(|| c::translate_summarized(text, options.data_model, &options.externs))
+        .and_then(|read| match read {
+            Ok(cfa) => Some(cfa),
+            Err(why) => {
+                crate::log::info(1, format_args!("no procedure summaries: {why}"));
+                None
+            }
+        });
     let mut blocks = cfa.clone();
     cfa::slice::slice(&mut blocks);
     if !options.single_blocks {
@@ -446,6 +459,7 @@ fn load_c(
             bits,
             read_with: options.clone(),
             assumed_nondet,
+            summarized,
         },
         wl_stats: None,
     })

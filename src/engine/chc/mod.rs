@@ -53,10 +53,12 @@ pub struct Horn {
     check_ms: u64,
 }
 
-/// A Horn clause: `from(args) ∧ constraint ⟹ to(args)`, `from` absent for the entry's
-/// fact, `to` absent for a query (`false`).
+/// A Horn clause: `from(args) ∧ calls ∧ constraint ⟹ to(args)`, `from` absent for the
+/// entry's fact, `to` absent for a query (`false`); `calls` are the states at a callee's end
+/// that the edge's summarized calls read (non-linear clauses, [`crate::cfa::Summarized`]).
 struct Clause<'c> {
     from: Option<(Loc, Vec<Dynamic<'c>>)>,
+    calls: Vec<(Loc, Vec<Dynamic<'c>>)>,
     constraint: Bool<'c>,
     to: Option<(Loc, Vec<Dynamic<'c>>)>,
     /// Every constant the clause is universally quantified over.
@@ -134,7 +136,8 @@ impl Horn {
         };
         let reader = Solver::new(ctx);
         let mut outcome = Outcome::Unknown("no round".into());
-        let configs = self.spacer.configs();
+        let summaries = cfa.nondets.iter().any(|n| n.summarized.is_some());
+        let configs = self.spacer.configs(summaries);
         for with_overflow in [false, true] {
             // A solver that only prints the clauses as SMT-LIB2.
             let script = Solver::new(ctx);
@@ -229,7 +232,7 @@ fn render<'c>(
     apply: &dyn Fn(Loc, &[Dynamic<'c>]) -> Bool<'c>,
 ) -> Bool<'c> {
     let mut body = vec![c.constraint.clone()];
-    if let Some((l, args)) = &c.from {
+    for (l, args) in c.from.iter().chain(&c.calls) {
         body.push(apply(*l, args));
     }
     let refs: Vec<&Bool> = body.iter().collect();
@@ -258,7 +261,7 @@ fn check<'c>(
     for (i, c) in clauses.iter().enumerate() {
         let solver = Solver::new(ctx);
         solver.assert(&c.constraint);
-        if let Some((l, args)) = &c.from {
+        for (l, args) in c.from.iter().chain(&c.calls) {
             solver.assert(&interpret(*l, args));
         }
         if let Some((l, args)) = &c.to {
@@ -284,6 +287,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
     let range_refs: Vec<&Bool> = ranges.iter().collect();
     out.push(Clause {
         from: None,
+        calls: Vec::new(),
         constraint: all(ctx, &range_refs),
         to: Some((cfa.entry, layout.entry(ctx, cfa, &ks))),
         bound: ks,
@@ -320,9 +324,12 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
             read.extend(e.assigns.iter().map(|&(_, t)| t));
         }
         let at_cell = cell_conditions(&mut frame, cfa, &read);
-        let side: Vec<Bool> = frame.side.clone();
+        let calls = summaries(ctx, cfa, layout, &mut frame, &state, e, n);
+        assign_overflow.extend(calls.overflow);
+        let side: Vec<Bool> = [frame.side.clone(), calls.constraint].concat();
         let mut bound = state.clone();
         bound.extend(frame.drawn.iter().cloned());
+        bound.extend(calls.bound);
         let and = |parts: &[Bool<'c>]| all(ctx, &parts.iter().collect::<Vec<_>>());
         let fires_all = and(&[side.clone(), fires].concat());
         let assigns_overflow = any(ctx, &assign_overflow.iter().collect::<Vec<_>>());
@@ -336,6 +343,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
         let known = layout.lifted_values(ctx, &state);
         out.push(Clause {
             from: Some((e.from, state.clone())),
+            calls: calls.states.clone(),
             constraint: and(&[side, known, at_cell, vec![overflow]].concat()),
             to: None,
             bound: bound.clone(),
@@ -345,6 +353,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
             let to = (e.to != cfa.error).then_some((e.to, next));
             out.push(Clause {
                 from: Some((e.from, state)),
+                calls: calls.states,
                 constraint: fires_all,
                 to,
                 bound,
@@ -353,6 +362,62 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
         }
     }
     out
+}
+
+/// What the summarized calls of an edge add to its clauses ([`crate::cfa::Summarized`]).
+struct Calls<'c> {
+    /// The state at the callee's end that each call reads.
+    states: Vec<(Loc, Vec<Dynamic<'c>>)>,
+    /// Those states' ranges and invariant slots, the call's equalities and its value.
+    constraint: Vec<Bool<'c>>,
+    /// When computing the arguments overflows.
+    overflow: Vec<Bool<'c>>,
+    /// The constants of those states.
+    bound: Vec<Dynamic<'c>>,
+}
+
+/// The summarized calls that edge `e` (number `n`, read over `state` by `frame`) draws:
+/// each reads a state at its callee's end (fresh constants) whose variables of
+/// [`crate::cfa::Summarized::equal`] hold the terms given, whose result is the call's value,
+/// and whose cell indices and lifted constants are the edge's.
+fn summaries<'c>(
+    ctx: &'c Context,
+    cfa: &Cfa,
+    layout: &Layout,
+    frame: &mut Frame<'c, '_>,
+    state: &[Dynamic<'c>],
+    e: &crate::cfa::Edge,
+    n: usize,
+) -> Calls<'c> {
+    let mut calls = Calls {
+        states: Vec::new(),
+        constraint: Vec::new(),
+        overflow: Vec::new(),
+        bound: Vec::new(),
+    };
+    let summarized =
+        (e.nondets.iter()).filter_map(|&j| Some((j, cfa.nondets[j].summarized.as_ref()?)));
+    for (k, (j, call)) in summarized.enumerate() {
+        let (w, ranges) = layout.constants(ctx, cfa, &format!("s{n}_{k}_"));
+        calls.constraint.extend(ranges);
+        calls.constraint.extend(layout.lifted_values(ctx, &w));
+        for &width in &layout.index_widths {
+            let slot = layout.index_slot(width);
+            calls.constraint.push(w[slot]._eq(&state[slot]));
+        }
+        for &(v, t) in &call.equal {
+            let value = frame.value(t, frame.var_view(v.index()));
+            calls.constraint.push(w[v.index()]._eq(&value.value));
+            calls.overflow.push(value.overflow);
+        }
+        if let Some(r) = call.result {
+            let value = frame.value(cfa.nondets[j].term, frame.var_view(r.index()));
+            calls.constraint.push(w[r.index()]._eq(&value.value));
+        }
+        calls.bound.extend(w.iter().cloned());
+        calls.states.push((call.returns, w));
+    }
+    calls
 }
 
 /// For each array index width that the reads in the terms `read` (what an edge into the

@@ -77,14 +77,29 @@ pub type Config = &'static [(&'static str, &'static str)];
 /// global guidance gives models without the predicates.
 const LINKED: &[Config] = &[&[("fp.spacer.push_pob", "true")]];
 
-/// A newer Z3's configurations, tried in turn: global guidance (on eval-c's loops, 10 s
-/// each: 24 of the 31 clause sets decided against 15 with `push_pob`), then global
-/// guidance with interpolating unsat cores off (`iuc=0`: the only one of five variants
-/// that finds `array_init_pair_symmetr`'s three-array invariant, in 2 s).
-const EXECUTABLE: &[Config] = &[
-    &[("fp.spacer.global", "true")],
-    &[("fp.spacer.global", "true"), ("fp.spacer.iuc", "0")],
+/// A newer Z3's configurations for clauses without procedure summaries, tried in turn:
+/// global guidance (on eval-c's loops, 10 s each: 24 of the 31 clause sets decided against
+/// 15 with `push_pob`), then global guidance with interpolating unsat cores off
+/// ([`IUC_OFF`]: the only one of five variants that finds `array_init_pair_symmetr`'s
+/// three-array invariant, in 2 s).
+const EXECUTABLE: &[Config] = &[GLOBAL, IUC_OFF];
+
+/// Those for clauses with procedure summaries: [`IUC_OFF`], then global guidance without
+/// Z3's eager inlining of predicates. On eval-c's 24 clause sets with summaries (10 s each)
+/// the first proves 9 programs (`Ackermann03` in 6.3 s only with it), the second proves
+/// `Fibonacci03` (1.6 s) that no other configuration does, and [`GLOBAL`] none that these
+/// two miss.
+const EXECUTABLE_SUMMARIES: &[Config] = &[
+    IUC_OFF,
+    &[
+        ("fp.spacer.global", "true"),
+        ("fp.xform.inline_eager", "false"),
+    ],
 ];
+
+const IUC_OFF: Config = &[("fp.spacer.global", "true"), ("fp.spacer.iuc", "0")];
+
+const GLOBAL: Config = &[("fp.spacer.global", "true")];
 
 /// How often a Spacer process is looked at while it runs.
 const POLL: Duration = Duration::from_millis(10);
@@ -121,10 +136,11 @@ impl Spacer {
         installed.map_or_else(|| linked(exe), Spacer::Executable)
     }
 
-    /// The configurations to try, in order.
-    pub fn configs(&self) -> &'static [Config] {
+    /// The configurations to try, in order, on clauses with procedure summaries or without.
+    pub fn configs(&self, summaries: bool) -> &'static [Config] {
         match self {
             Spacer::InProcess | Spacer::Process(_) => LINKED,
+            Spacer::Executable(_) if summaries => EXECUTABLE_SUMMARIES,
             Spacer::Executable(_) => EXECUTABLE,
         }
     }
@@ -156,6 +172,10 @@ impl Spacer {
             Spacer::Executable(z3) => {
                 let mut command = Command::new(z3);
                 command.arg("-in");
+                // A backstop: were warden to end without stopping it, Z3 ends on its own.
+                if let Some(left) = budget.remaining() {
+                    command.arg(format!("-T:{}", left.as_secs() + 2));
+                }
                 command.args(config.iter().map(|(k, v)| format!("{k}={v}")));
                 // Z3 ends with 1 after any error, e.g. the evaluations after `unsat`: its
                 // first line says what it found.

@@ -151,33 +151,43 @@ impl Translator<'_> {
     /// no function it can call, itself included, writes anything but its own parameters and
     /// locals or calls anything that can reach the error (see the module documentation).
     pub(super) fn without_effects(&self, name: &str) -> bool {
+        self.writes_only_own(name)
+            && (self.bodies_run_by(name).iter())
+                .all(|(_, body)| !body.calls.iter().any(|c| self.may_fail(c)))
+    }
+
+    /// Whether no function a call of `name` can run, itself included, writes anything but
+    /// its own parameters and locals (reaching the error is allowed): what a procedure
+    /// summary over its parameters and return value needs ([`super::summary`]).
+    pub(super) fn writes_only_own(&self, name: &str) -> bool {
+        self.bodies_run_by(name).iter().all(|(_, body)| {
+            let own = |w: &String| body.declared.contains(w) && !self.globals.contains_key(w);
+            !body.opaque && body.written.iter().all(own)
+        })
+    }
+
+    /// Whether a call of `name` can call `name` again (directly or through others).
+    pub(super) fn calls_itself(&self, name: &str) -> bool {
+        (self.bodies_run_by(name).iter()).any(|(_, body)| body.calls.iter().any(|c| c == name))
+    }
+
+    /// The bodies of the functions a call of `name` can run, its own first.
+    fn bodies_run_by(&self, name: &str) -> Vec<(String, Body)> {
         let mut seen: HashSet<String> = HashSet::new();
+        let mut bodies = Vec::new();
         let mut todo = vec![name.to_owned()];
         while let Some(f) = todo.pop() {
             let Some(def) = self.functions.get(&f) else {
                 continue;
             };
-            if !seen.insert(f) {
+            if !seen.insert(f.clone()) {
                 continue;
             }
             let body = Body::of(def);
-            let own_writes_only = body
-                .written
-                .iter()
-                .all(|w| body.declared.contains(w) && !self.globals.contains_key(w));
-            if body.opaque || !own_writes_only {
-                return false;
-            }
-            for c in body.calls {
-                if self.may_fail(&c) {
-                    return false;
-                }
-                if self.functions.contains_key(&c) && !self.is_builtin(&c) {
-                    todo.push(c);
-                }
-            }
+            todo.extend((body.calls.iter()).filter(|c| !self.is_builtin(c)).cloned());
+            bodies.push((f, body));
         }
-        true
+        bodies
     }
 
     /// Whether a call of `name` can reach the error or has an effect that is not modelled as

@@ -2,17 +2,19 @@
 //! [`Cfa`].
 //!
 //! Parsing is `lang-c` on `gcc -E` output ([`preprocess`]). The translation inlines every
-//! call, recursive ones up to a bound ([`Recursion`]), and builds the CFA block by block:
+//! call, recursive ones up to a bound ([`Recursion`]) or, for the Horn clauses, into
+//! procedure summaries ([`translate_summarized`]), and builds the CFA block by block:
 //! within a straight-line block the translator keeps a symbolic store (variable -> term over the values at the block's start),
 //! a guard and the nondet values drawn, and emits one edge when control flow branches or
 //! joins. Values that must survive a block boundary inside an expression (an operand
 //! evaluated before a call to an inlined function) are kept in temporary variables.
 //!
 //! Semantics choices:
-//! - integers wrap around in two's complement, signed ones too: signed overflow is undefined
-//!   in C, and SV-COMP reachability tasks assume it does not matter for the verdict;
-//! - the other undefined operations the translation can see (division or remainder by zero,
-//!   shift amounts out of range, array indices out of bounds) follow SV-COMP's no-UB
+//! - unsigned integers wrap around; a conversion to a narrower signed type keeps the low
+//!   bits (two's complement, gcc's implementation-defined choice);
+//! - the undefined operations the translation can see (signed overflow of `+ - * /` and
+//!   unary `-`, division or remainder by zero, shift amounts out of range, array indices out
+//!   of bounds) follow SV-COMP's no-UB
 //!   assumption: a path that performs one is cut (the operation acts as an assumption that it
 //!   is defined), so no verdict rests on an undefined value;
 //! - uninitialised local scalars and arrays are nondeterministic (reported in traces);
@@ -38,6 +40,7 @@ pub mod preprocess;
 mod recursion;
 pub mod spec;
 mod stmt;
+mod summary;
 mod tail;
 pub mod types;
 
@@ -193,14 +196,8 @@ pub fn translate_with(
     externs: &Externs,
     recursion: Recursion,
 ) -> Result<Program, CError> {
-    let p = preprocess::preprocess(source).map_err(|e| {
-        let message = e.to_string();
-        CError::Syntax {
-            line: preprocess::error_line(&message),
-            message,
-        }
-    })?;
-    let (cfa, assumed_nondet) = translate_preprocessed(p.text, dm, externs, recursion)?;
+    let p = preprocess_source(source)?;
+    let (cfa, assumed_nondet) = translate_text(p.text, dm, externs, recursion, false)?;
     Ok(Program {
         cfa,
         dropped_headers: p.dropped,
@@ -217,6 +214,37 @@ pub fn translate_preprocessed(
     externs: &Externs,
     recursion: Recursion,
 ) -> Result<(Cfa, Vec<String>), CError> {
+    translate_text(text, dm, externs, recursion, false)
+}
+
+/// The CFA of a recursive program with its recursive calls answered by procedure summaries
+/// ([`crate::cfa::Summarized`]) instead of inlined to a bound: for the Horn clauses of
+/// [`crate::engine::chc`], which prove the program at every depth from it. Unsupported when
+/// a recursive function writes anything but its own locals ([`summary`] says why).
+pub fn translate_summarized(source: &str, dm: DataModel, externs: &Externs) -> Result<Cfa, CError> {
+    let p = preprocess_source(source)?;
+    let (cfa, _) = translate_text(p.text, dm, externs, Recursion::default(), true)?;
+    Ok(cfa)
+}
+
+/// `gcc -E` on `source`, its failure a syntax error at the line it names.
+fn preprocess_source(source: &str) -> Result<preprocess::Preprocessed, CError> {
+    preprocess::preprocess(source).map_err(|e| {
+        let message = e.to_string();
+        CError::Syntax {
+            line: preprocess::error_line(&message),
+            message,
+        }
+    })
+}
+
+fn translate_text(
+    text: String,
+    dm: DataModel,
+    externs: &Externs,
+    recursion: Recursion,
+    summaries: bool,
+) -> Result<(Cfa, Vec<String>), CError> {
     let lines = LineMap::new(&text);
     let parse = parse_preprocessed(&Config::with_gcc(), text).map_err(|e| CError::Syntax {
         line: Some(lines.line(e.offset)),
@@ -225,6 +253,7 @@ pub fn translate_preprocessed(
     let mut translator = Translator::new(&lines, dm);
     translator.externs = externs.clone();
     translator.recursion = recursion;
+    translator.summaries = summaries;
     translator.program(&parse.unit)
 }
 
@@ -259,6 +288,8 @@ struct Frame {
     /// inside a conditional operand, which no tail call can come back to).
     params: Vec<(VarId, IntTy)>,
     entry: Option<Loc>,
+    /// Set for a recursive function when recursion goes to summaries ([`summary`]).
+    summary: Option<summary::FrameSummary>,
 }
 
 /// Targets of `break` and `continue` (a `switch` has no `continue` of its own).
@@ -282,6 +313,8 @@ struct Translator<'a> {
     assumed_nondet: BTreeSet<String>,
     /// How recursive calls are inlined.
     recursion: Recursion,
+    /// Whether recursive calls go to procedure summaries instead ([`translate_summarized`]).
+    summaries: bool,
     typedefs: HashMap<String, Result<CType, Construct>>,
     globals: HashMap<String, Binding>,
     scopes: Vec<HashMap<String, Binding>>,
@@ -328,6 +361,7 @@ impl<'a> Translator<'a> {
             externs: Externs::default(),
             assumed_nondet: BTreeSet::new(),
             recursion: Recursion::default(),
+            summaries: false,
             typedefs: HashMap::new(),
             globals: HashMap::new(),
             scopes: Vec::new(),

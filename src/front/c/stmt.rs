@@ -449,6 +449,9 @@ impl<'a> Translator<'a> {
         // The arguments first: their side effects happen before the call, cut or not.
         let held = self.arguments(args)?;
         let active = self.frames.iter().filter(|fr| fr.name == name).count();
+        if self.summaries && active > 0 {
+            return self.summarized_call(&name, held, ret_ty, span);
+        }
         if active >= self.recursion.bound as usize {
             if self.recursion.exceeded_is_error && self.without_effects(&name) {
                 return Ok(self.beyond_bound(&name, ret_ty, span));
@@ -483,6 +486,7 @@ impl<'a> Translator<'a> {
             tail,
             params: Vec::new(),
             entry: None,
+            summary: None,
         });
         let ret_var = match ret_ty {
             Some(t) => Some((
@@ -512,6 +516,10 @@ impl<'a> Translator<'a> {
             }
             None => None,
         };
+        let summary = match self.summaries && self.calls_itself(&name) {
+            true => Some(self.enter_summarized(&name, &vars, span)?),
+            false => None,
+        };
         let entry = match self.is_true(self.cond) {
             true => {
                 let entry = self.new_loc(span);
@@ -522,6 +530,7 @@ impl<'a> Translator<'a> {
         };
         let frame = self.frames.last_mut().expect("pushed");
         (frame.params, frame.entry) = (vars.clone(), entry);
+        frame.summary = summary.clone();
         let scopes = std::mem::replace(&mut self.scopes, vec![scope]);
         let jumps = std::mem::take(&mut self.jumps);
         let cases = std::mem::take(&mut self.cases);
@@ -532,6 +541,9 @@ impl<'a> Translator<'a> {
         body?;
         self.goto_and_start(ret)?;
         self.frames.pop();
+        if let Some(summary) = summary {
+            self.leave_summarized(&summary)?;
+        }
         if let (Some(k), Some(site), Some(entry)) = (key, site, entry) {
             let copy = SharedCall {
                 entry,
