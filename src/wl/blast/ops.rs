@@ -17,16 +17,51 @@ pub fn unary(aig: &mut Aig, op: Unary, a: &[Lit]) -> Word {
     }
 }
 
-/// The product of `a` and `b` extended to twice their width (signed or not): the exact
-/// product, whose upper half tells whether the truncated one overflowed.
-fn wide_product(aig: &mut Aig, a: &[Lit], b: &[Lit], signed: bool) -> Word {
+/// The unsigned product of `a` and `b` at twice their width: the exact product, whose upper
+/// half tells whether the truncated one overflowed.
+fn wide_product(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Word {
     let extend = |w: &[Lit]| {
-        let fill = if signed { w[w.len() - 1] } else { Lit::FALSE };
         let mut out = w.to_vec();
-        out.resize(2 * w.len(), fill);
+        out.resize(2 * w.len(), Lit::FALSE);
         out
     };
     gates::mul(aig, &extend(a), &extend(b))
+}
+
+/// Whether the signed product of `a` and `b` overflows, without the double-width product
+/// (Boolector's encoding): with `a'` and `b'` the operands with their sign flipped into
+/// their other bits (`|x|` or `|x| - 1`), the product overflows when a bit `i` of `a'` and a
+/// bit `j >= w - 1 - i` of `b'` below the sign are both set, or else when the two top bits
+/// of the `(w+1)`-bit product of the sign-extended operands differ. One multiplier one bit
+/// wider than the operation's instead of one twice as wide: C's signed `*` is checked for
+/// overflow on every product (the no-UB reading cuts those paths), and SV-COMP's `xcsp`
+/// Haystacks tasks multiply 54 pairs of variables.
+fn smulo(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Lit {
+    let w = a.len();
+    if w == 1 {
+        return aig.and(a[0], b[0]);
+    }
+    let extend = |x: &[Lit]| [x, &[x[w - 1]]].concat();
+    let p = gates::mul(aig, &extend(a), &extend(b));
+    let top = aig.xor(p[w], p[w - 1]);
+    if w == 2 {
+        return top;
+    }
+    let flip =
+        |aig: &mut Aig, x: &[Lit]| -> Word { x.iter().map(|&l| aig.xor(l, x[w - 1])).collect() };
+    let (fa, fb) = (flip(aig, a), flip(aig, b));
+    // `high[k]`: a bit of `b'` at `w - 2 - k` or above (below the sign).
+    let mut high = vec![fb[w - 2]];
+    for k in 1..w - 2 {
+        let next = aig.or(high[k - 1], fb[w - 2 - k]);
+        high.push(next);
+    }
+    let mut overflow = top;
+    for k in 0..w - 2 {
+        let both = aig.and(fa[k + 1], high[k]);
+        overflow = aig.or(overflow, both);
+    }
+    overflow
 }
 
 pub fn binary(aig: &mut Aig, op: Binary, a: &[Lit], b: &[Lit]) -> Word {
@@ -66,15 +101,10 @@ pub fn binary(aig: &mut Aig, op: Binary, a: &[Lit], b: &[Lit]) -> Word {
             aig.and_all(both)
         }
         Umulo => {
-            let p = wide_product(aig, a, b, false);
+            let p = wide_product(aig, a, b);
             aig.or_all(p[w..].iter().copied())
         }
-        Smulo => {
-            let p = wide_product(aig, a, b, true);
-            let top = p[w - 1];
-            let differ: Vec<Lit> = p[w..].iter().map(|&l| aig.xor(l, top)).collect();
-            aig.or_all(differ)
-        }
+        Smulo => smulo(aig, a, b),
         _ => return word_op(aig, op, a, b),
     };
     vec![bit]
