@@ -113,10 +113,13 @@ pub struct Nondet {
 
 /// A call of a recursive function in a CFA translated with procedure summaries
 /// ([`crate::front::c::translate_summarized`]), which only [`crate::engine::chc`] reads: the
-/// nondet value is what the call returns, the value of `result` in some state at `returns`
-/// (the end of the callee's body, where every run of it ends) in which the variables of
-/// `equal` hold the given terms (evaluated like the edge's: the callee's copies of its
-/// parameters' entry values are the arguments, each global has its value at the call).
+/// call's results are the values of some state at `returns` (the end of the callee's body,
+/// where every run of it ends) in which the variables of `equal` hold the given terms (the
+/// callee's copies of its parameters' and written globals' entry values are the arguments
+/// and the globals' values at the call, every other global has its value at the call): each
+/// variable of `outputs` there is the given nondet value (the return value, and the value
+/// of each global the call writes). Terms are evaluated like the edge's that draws the
+/// nondet this is attached to.
 ///
 /// The body's states are those of every run of the callee, the outermost and the ones the
 /// summarized calls start (an edge from the call into the body starts each); the outermost
@@ -126,7 +129,7 @@ pub struct Nondet {
 pub struct Summarized {
     pub returns: Loc,
     pub equal: Vec<(VarId, TermId)>,
-    pub result: Option<VarId>,
+    pub outputs: Vec<(VarId, TermId)>,
 }
 
 /// A transition between two locations (see the module documentation for its semantics).

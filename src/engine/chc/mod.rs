@@ -378,8 +378,8 @@ struct Calls<'c> {
 
 /// The summarized calls that edge `e` (number `n`, read over `state` by `frame`) draws:
 /// each reads a state at its callee's end (fresh constants) whose variables of
-/// [`crate::cfa::Summarized::equal`] hold the terms given, whose result is the call's value,
-/// and whose cell indices and lifted constants are the edge's.
+/// [`crate::cfa::Summarized::equal`] hold the terms given, whose outputs are the call's
+/// values, and whose cell indices and lifted constants are the edge's.
 fn summaries<'c>(
     ctx: &'c Context,
     cfa: &Cfa,
@@ -395,9 +395,8 @@ fn summaries<'c>(
         overflow: Vec::new(),
         bound: Vec::new(),
     };
-    let summarized =
-        (e.nondets.iter()).filter_map(|&j| Some((j, cfa.nondets[j].summarized.as_ref()?)));
-    for (k, (j, call)) in summarized.enumerate() {
+    let summarized = (e.nondets.iter()).filter_map(|&j| cfa.nondets[j].summarized.as_ref());
+    for (k, call) in summarized.enumerate() {
         let (w, ranges) = layout.constants(ctx, cfa, &format!("s{n}_{k}_"));
         calls.constraint.extend(ranges);
         calls.constraint.extend(layout.lifted_values(ctx, &w));
@@ -410,9 +409,9 @@ fn summaries<'c>(
             calls.constraint.push(w[v.index()]._eq(&value.value));
             calls.overflow.push(value.overflow);
         }
-        if let Some(r) = call.result {
-            let value = frame.value(cfa.nondets[j].term, frame.var_view(r.index()));
-            calls.constraint.push(w[r.index()]._eq(&value.value));
+        for &(v, t) in &call.outputs {
+            let value = frame.value(t, frame.var_view(v.index()));
+            calls.constraint.push(w[v.index()]._eq(&value.value));
         }
         calls.bound.extend(w.iter().cloned());
         calls.states.push((call.returns, w));

@@ -13,7 +13,7 @@
 //! so a write to a name that is also a global's counts as an effect even when a local
 //! shadows it.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use lang_c::ast::{
     BinaryOperator, BinaryOperatorExpression, CallExpression, DeclaratorKind, DerivedDeclarator,
@@ -160,10 +160,30 @@ impl Translator<'_> {
     /// its own parameters and locals (reaching the error is allowed): what a procedure
     /// summary over its parameters and return value needs ([`super::summary`]).
     pub(super) fn writes_only_own(&self, name: &str) -> bool {
-        self.bodies_run_by(name).iter().all(|(_, body)| {
-            let own = |w: &String| body.declared.contains(w) && !self.globals.contains_key(w);
-            !body.opaque && body.written.iter().all(own)
-        })
+        self.globals_written(name).is_some_and(|g| g.is_empty())
+    }
+
+    /// The globals that a call of `name` can write (through any function it can run, itself
+    /// included), when it writes nothing else but its functions' own parameters and locals:
+    /// `None` for anything else (see the module documentation), and for a name that is both
+    /// a local and a global in one body (the test compares names).
+    pub(super) fn globals_written(&self, name: &str) -> Option<BTreeSet<String>> {
+        let mut written = BTreeSet::new();
+        for (_, body) in self.bodies_run_by(name) {
+            if body.opaque {
+                return None;
+            }
+            for w in &body.written {
+                match (body.declared.contains(w), self.globals.contains_key(w)) {
+                    (true, false) => {}
+                    (false, true) => {
+                        written.insert(w.clone());
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        Some(written)
     }
 
     /// Whether a call of `name` can call `name` again (directly or through others).

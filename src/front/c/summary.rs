@@ -10,41 +10,56 @@
 //! - a flag set in the runs the recursive calls start: only the outermost run returns into
 //!   its caller, the others only answer summaries.
 //!
-//! A summary over the parameters and the return value is the whole effect of a call when no
-//! function the call can run writes anything but its own locals: the globals it reads keep
-//! their values during the call, which the summary matches too. Recursive functions that
-//! write globals are unsupported here (the inlining translation still reads them).
-//! Reaching the error inside a run needs nothing more: that run's states are in the body.
+//! The globals a call can write are the rest of its effect: the body keeps a copy of each
+//! one's entry value too, the summary matches the copies against the globals' values at the
+//! call, and the call's caller goes on with their values at the end of the body. The globals
+//! it only reads keep their values during the call, which the summary matches as they are.
+//! Recursive functions that write anything else (an array, a `static` local, through a
+//! pointer) are unsupported here (the inlining translation still reads them). Reaching the
+//! error inside a run needs nothing more: that run's states are in the body.
 
 use lang_c::span::Span;
 
 use super::expr::{Held, Rv};
 use super::{Binding, CType, IntTy, Translator, VarId, R};
 use crate::cfa::Summarized;
-use crate::wl::Sort;
+use crate::wl::{Sort, TermId};
 
 /// The variables a summarized function's body keeps for its summary.
 #[derive(Clone, Debug)]
 pub(super) struct FrameSummary {
     /// The entry value of each parameter.
     ins: Vec<VarId>,
+    /// Each global scalar the function can write, with the copy of its entry value.
+    globals: Vec<(VarId, VarId)>,
     /// Whether the run was started by a recursive call (1 bit).
     nested: VarId,
 }
 
 impl Translator<'_> {
     /// At the outermost call of recursive function `name` whose parameters `params` were
-    /// just assigned: their entry copies, and the flag of an outermost run.
+    /// just assigned: their entry copies and the written globals', and the flag of an
+    /// outermost run.
     pub(super) fn enter_summarized(
         &mut self,
         name: &str,
         params: &[(VarId, IntTy)],
         span: &Span,
     ) -> R<FrameSummary> {
-        if !self.writes_only_own(name) {
+        let written = self.globals_written(name).unwrap_or_default();
+        let scalars: Vec<(VarId, IntTy)> = (written.iter())
+            .filter_map(|g| match self.globals.get(g) {
+                Some(Binding::Var(v, CType::Int(ty))) => Some((*v, *ty)),
+                _ => None,
+            })
+            .collect();
+        if self.globals_written(name).is_none() || scalars.len() != written.len() {
             return self.unsupported(
                 span,
-                format!("a summary of recursive {name}, which writes more than its own locals"),
+                format!(
+                    "a summary of recursive {name}, which writes more than its own locals and \
+                     global scalars"
+                ),
             );
         }
         if !self.is_true(self.cond) {
@@ -58,11 +73,23 @@ impl Translator<'_> {
             self.write(v, value)?;
             ins.push(v);
         }
+        let mut globals = Vec::with_capacity(scalars.len());
+        for (g, ty) in scalars {
+            let copy = self.fresh_name(&format!("{name}::entry"));
+            let v = (self.cfa).add_var(copy, Sort::Bv(ty.bits), ty.signed);
+            let value = self.read(g);
+            self.write(v, value)?;
+            globals.push((g, v));
+        }
         let flag = self.fresh_name(&format!("{name}::nested"));
         let nested = self.cfa.add_var(flag, Sort::Bv(1), false);
         let outermost = self.cfa.bool_const(false);
         self.write(nested, outermost)?;
-        Ok(FrameSummary { ins, nested })
+        Ok(FrameSummary {
+            ins,
+            globals,
+            nested,
+        })
     }
 
     /// After the outermost call's body: only its own run goes on into the caller.
@@ -104,32 +131,57 @@ impl Translator<'_> {
             self.write(p, v)?;
             self.write(copy, v)?;
         }
+        let at_call: Vec<(VarId, TermId)> = (summary.globals.iter())
+            .map(|&(g, copy)| (copy, self.read(g)))
+            .collect();
+        for &(copy, v) in &at_call {
+            self.write(copy, v)?;
+        }
         let started = self.cfa.bool_const(true);
         self.write(summary.nested, started)?;
         self.edge_to(entry, started)?;
         self.store = store;
-        // The value it returns, as its summary says.
-        let mut equal: Vec<(VarId, crate::wl::TermId)> =
-            summary.ins.iter().copied().zip(values).collect();
-        let mut globals: Vec<VarId> = (self.globals.values())
+        // What it returns and leaves in the globals it writes, as its summary says.
+        let mut equal: Vec<(VarId, TermId)> = summary.ins.iter().copied().zip(values).collect();
+        equal.extend(at_call);
+        let written: Vec<VarId> = summary.globals.iter().map(|&(g, _)| g).collect();
+        let mut read_only: Vec<VarId> = (self.globals.values())
             .filter_map(|b| match b {
-                Binding::Var(v, CType::Int(_)) => Some(*v),
+                Binding::Var(v, CType::Int(_)) if !written.contains(v) => Some(*v),
                 _ => None,
             })
             .collect();
-        globals.sort_unstable();
-        equal.extend(globals.into_iter().map(|g| (g, self.read(g))));
-        let (bits, signed) = ret_ty.map_or((1, false), |t| (t.bits, t.signed));
+        read_only.sort_unstable();
+        equal.extend(read_only.into_iter().map(|g| (g, self.read(g))));
         let line = self.line(span);
-        let what = format!("{name}() by its summary");
-        let n = self.cfa.add_nondet(Sort::Bv(bits), what, line, signed);
+        let draw = |this: &mut Self, what: String, bits: u32, signed: bool| {
+            let n = this.cfa.add_nondet(Sort::Bv(bits), what, line, signed);
+            this.drawn.push(n);
+            n
+        };
+        let (bits, signed) = ret_ty.map_or((1, false), |t| (t.bits, t.signed));
+        let n = draw(self, format!("{name}() by its summary"), bits, signed);
+        let r = self.cfa.nondets[n].term;
+        let mut outputs: Vec<(VarId, TermId)> = match (ret_ty, ret_var) {
+            (Some(_), Some((v, _))) => vec![(v, r)],
+            _ => Vec::new(),
+        };
+        for g in written {
+            let var = &self.cfa.vars[g.index()];
+            let (what, signed) = (format!("{} after {name}()", var.name), var.signed);
+            let Sort::Bv(bits) = var.sort else {
+                unreachable!("a global scalar")
+            };
+            let after = draw(self, what, bits, signed);
+            let t = self.cfa.nondets[after].term;
+            self.write(g, t)?;
+            outputs.push((g, t));
+        }
         self.cfa.nondets[n].summarized = Some(Summarized {
             returns,
             equal,
-            result: ret_ty.and(ret_var.map(|(v, _)| v)),
+            outputs,
         });
-        self.drawn.push(n);
-        let t = self.cfa.nondets[n].term;
-        Ok(ret_ty.map(|ty| Rv { t, ty }))
+        Ok(ret_ty.map(|ty| Rv { t: r, ty }))
     }
 }
