@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::run::counterexample;
+use super::counterexample::counterexample;
 use crate::cfa::{self, Cfa};
 use crate::check::{Answer, EngineKind, Options, Proof, Report};
 use crate::engine::chc::{self, Horn, Spacer};
@@ -140,13 +140,15 @@ impl SummarySide {
         let thread = self.thread.take().expect("finished once");
         let side = thread.join().expect("Spacer's side does not panic");
         match report.answer {
-            Answer::Sat(_) if side.outcome == chc::Outcome::Proved => {
-                eprintln!(
-                    "warden: internal error: the procedure summaries prove a program with a                      replayed counterexample; the counterexample stands"
-                );
+            Answer::Sat(_) => {
+                if side.outcome == chc::Outcome::Proved {
+                    eprintln!(
+                        "warden: internal error: the procedure summaries prove a program with \
+                         a replayed counterexample; the counterexample stands"
+                    );
+                }
                 report.stats.extend(side.horn.stats());
             }
-            Answer::Sat(_) => report.stats.extend(side.horn.stats()),
             _ => side.join(report),
         }
     }

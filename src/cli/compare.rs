@@ -19,8 +19,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::counterexample::counterexample;
 use super::report::{depth, run_record, verdict_word};
-use super::run::counterexample;
 use crate::abc::{self, run::AbcRun};
 use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
@@ -275,7 +275,7 @@ fn run_warden(model: &Model, opts: &Options, timeout: Duration) -> Outcome {
         }
     };
     // A lazy array abstraction's spurious counterexample is searched again, within the time.
-    super::run::drop_spurious(model, &mut report.answer, opts, &budget);
+    super::counterexample::drop_spurious(model, &mut report.answer, opts, &budget);
     let time = start.elapsed();
     let check = match &report.answer {
         Answer::Sat(trace) => replayed(model, trace),

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::run::Counterexample;
+use super::counterexample::Counterexample;
 use crate::cfa::{self, path::ErrorPath};
 use crate::check::{Answer, Proof, Report};
 use crate::engine::execute::{execute, Execution};

@@ -3,8 +3,8 @@
 //! verdict line each, followed for `sat` by its witness (`b<i>` or, for a lasso, `j<i>`).
 //! Each property gets an equal share of the time left when its turn comes.
 
+use super::counterexample::counterexample;
 use super::files::write_file;
-use super::run::counterexample;
 use super::stdout::print_verdict;
 use super::CheckArgs;
 use crate::check::{self, Answer, Options};
@@ -85,7 +85,7 @@ fn safety(
     if let Answer::Sat(trace) = &mut report.answer {
         trace.bad = bad;
     }
-    super::run::drop_spurious(model, &mut report.answer, opts, budget);
+    super::counterexample::drop_spurious(model, &mut report.answer, opts, budget);
     eprintln!(
         "warden: b{bad}: {} ({}, {:.2} s)",
         super::report::verdict_word(&report.answer),

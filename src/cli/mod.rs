@@ -29,6 +29,7 @@ use crate::prep::PrepOptions;
 
 mod c_program;
 mod compare;
+mod counterexample;
 mod execute;
 mod files;
 mod live;

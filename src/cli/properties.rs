@@ -15,10 +15,10 @@
 
 use std::path::Path;
 
+use super::counterexample::counterexample;
 use super::files::write_file;
 use super::report::{depth, verdict_word};
 use super::rtl::{explain_counterexample, property_file};
-use super::run::counterexample;
 use super::stdout::print_verdict;
 use super::CheckArgs;
 use crate::check::{self, Answer, EngineKind, Options, Report};
@@ -81,7 +81,7 @@ pub(super) fn run(
             // The trace of the one-property system is a trace of `model` failing property i.
             trace.bad = i;
         }
-        super::run::drop_spurious(model, &mut report.answer, opts, budget);
+        super::counterexample::drop_spurious(model, &mut report.answer, opts, budget);
         if let Answer::Sat(trace) = &report.answer {
             let n = rows
                 .iter()

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::c_program::{complete_depth, cuts_recursion, deepen, horn, HornSide, SummarySide};
+use super::counterexample::{counterexample, drop_spurious};
 use super::execute;
 use super::files::{read_condition, write_aiger, write_condition, write_file};
 use super::properties;
@@ -16,16 +17,12 @@ use super::stdout::{give_up, input_error, print_verdict, SVCOMP_PROPERTY, VERDIC
 use super::svcomp;
 use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
-use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::engine::configs;
 use crate::engine::smt::Words;
-use crate::error::{ExitCode, InternalError};
-use crate::front::{self, btor2, InputKind, Model, Source};
+use crate::error::ExitCode;
+use crate::front::{self, InputKind, Model, Source};
 use crate::options;
-use crate::ts::Trace;
-use crate::witness;
-use crate::wl;
 use crate::Budget;
 
 /// How long a run may go on after its time limit, a signal or the memory limit before the
@@ -138,7 +135,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     // A C program is first executed (`execute`), once, under the default engine choice and
     // unless a certificate is asked for (an execution proves without an invariant).
     let mut executing = opts.engine == EngineKind::Portfolio && !verilog && args.cert.is_none();
-    let (model, compiled, report, mut executed_path) = loop {
+    let (model, compiled, mut report, mut executed_path) = loop {
         crate::fault::inject("front");
         let loaded = match verilog {
             true => front::load_verilog(&args.rtl.design(&args.model), &load, &budget)
@@ -361,7 +358,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             _ => break (model, compiled, report, None),
         }
     };
-    let mut report = report;
     if let Some(side) = summary_side {
         side.finish(&mut report);
     }
@@ -462,130 +458,6 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     match write_file(args.json.as_deref(), json.as_bytes()) {
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,
-    }
-}
-
-/// Turns a counterexample of an abstraction (lazy arrays: [`Model::is_abstract`]) that the
-/// word-level simulator refutes into a real one of the runs whose array reads are exact
-/// ([`Model::exact_runs`]), searched in the time left, or else into `unknown`; said on stderr.
-/// Of a model that is not abstracted, such a trace stays an internal error (reported where it
-/// is printed).
-pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, budget: &Budget) {
-    let Answer::Sat(trace) = &*answer else {
-        return;
-    };
-    if !model.is_abstract() {
-        return;
-    }
-    let Err(InternalError::WordReplay(e)) = counterexample(model, trace, false) else {
-        return;
-    };
-    eprintln!(
-        "warden: the counterexample of the lazy array abstraction does not replay on the model \
-         ({e}): searching the runs whose array reads are exact"
-    );
-    let exact = model.exact_runs(trace.bad);
-    *answer = match check::run(&exact, opts, budget).map(|r| r.answer) {
-        Ok(Answer::Sat(mut t)) => {
-            t.bad = trace.bad;
-            match counterexample(model, &t, false) {
-                Ok(_) => Answer::Sat(t),
-                Err(e) => {
-                    eprintln!("warden: a counterexample of the exact runs does not replay: {e}");
-                    Answer::Unknown { depth: None }
-                }
-            }
-        }
-        Ok(Answer::Unsat(_)) => {
-            eprintln!(
-                "warden: the runs whose array reads are exact have no counterexample, and the \
-                 abstraction's is spurious: undecided"
-            );
-            Answer::Unknown { depth: None }
-        }
-        _ => Answer::Unknown { depth: None },
-    };
-}
-
-/// A counterexample as warden prints it.
-pub(super) struct Counterexample {
-    /// The witness in the model's own format.
-    pub text: String,
-    /// The waveform, when it was asked for.
-    pub waveform: Option<String>,
-    /// For a C program, the error path the trace takes (replayed by the CFA interpreter).
-    pub path: Option<cfa::path::ErrorPath>,
-}
-
-impl Counterexample {
-    /// A C program's error path in `cfa`, read with `read_with`: the options line, then the
-    /// path.
-    pub fn of_program(
-        read_with: &front::LoadOptions,
-        cfa: &cfa::Cfa,
-        path: cfa::path::ErrorPath,
-        waveform: Option<String>,
-    ) -> Counterexample {
-        Counterexample {
-            text: read_with.witness_line() + &cfa::path::write(cfa, &path),
-            waveform,
-            path: Some(path),
-        }
-    }
-}
-
-/// The witness text of a counterexample in the model's own format, and its waveform when
-/// `vcd` is asked for. A BTOR2 counterexample is lifted to words and replayed by the
-/// word-level simulator (independent of the blaster) before it is printed; a C program's is
-/// also turned into the program's error path, replayed by the CFA interpreter.
-pub(super) fn counterexample(
-    model: &Model,
-    trace: &Trace,
-    vcd: bool,
-) -> Result<Counterexample, InternalError> {
-    match &model.source {
-        Source::Aiger(_) => Ok(Counterexample {
-            text: witness::aiger::write(trace),
-            waveform: vcd.then(|| witness::vcd::write(&model.ts, trace)),
-            path: None,
-        }),
-        Source::Btor2 { model: words, bits } => {
-            let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted)?;
-            let waveform = match vcd {
-                true => Some(witness::vcd::write_words(words, &lifted)?),
-                false => None,
-            };
-            Ok(Counterexample {
-                text: btor2::write_witness(words, &lifted),
-                waveform,
-                path: None,
-            })
-        }
-        Source::C {
-            cfa: program,
-            blocks,
-            model: words,
-            bits,
-            read_with,
-            ..
-        } => {
-            let lifted = wl::lift_trace(words, bits, &model.ts, trace);
-            wl::replay(words, &lifted)?;
-            let path = cfa::path::from_trace(program, blocks, &lifted).map_err(|source| {
-                InternalError::PathReplay {
-                    path: "the error path",
-                    source,
-                }
-            })?;
-            let waveform = match vcd {
-                true => Some(witness::vcd::write_words(words, &lifted)?),
-                false => None,
-            };
-            Ok(Counterexample::of_program(
-                read_with, program, path, waveform,
-            ))
-        }
     }
 }
 

@@ -404,14 +404,11 @@ fn summaries<'c>(
             let slot = layout.index_slot(width);
             calls.constraint.push(w[slot]._eq(&state[slot]));
         }
-        for &(v, t) in &call.equal {
+        // The outputs are the call's nondet values, which never overflow.
+        for &(v, t) in call.equal.iter().chain(&call.outputs) {
             let value = frame.value(t, frame.var_view(v.index()));
             calls.constraint.push(w[v.index()]._eq(&value.value));
             calls.overflow.push(value.overflow);
-        }
-        for &(v, t) in &call.outputs {
-            let value = frame.value(t, frame.var_view(v.index()));
-            calls.constraint.push(w[v.index()]._eq(&value.value));
         }
         calls.bound.extend(w.iter().cloned());
         calls.states.push((call.returns, w));

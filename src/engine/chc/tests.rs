@@ -153,7 +153,8 @@ const FIBONACCI: &str = "int fib(int n) { if (n < 1) return 0; if (n == 1) retur
 
 /// Recursion no inlining bound covers, proved at every depth by the summaries (non-linear
 /// clauses, which the installed Z3's Spacer solves): `fib(x) >= x - 1` needs `fib(n) >= 1`
-/// for `n >= 1` in the summary; a tail-recursive `gcd` with the error inside the recursion.
+/// for `n >= 1` in the summary; Ackermann's function; `down`, whose error is inside the
+/// recursion (unreachable).
 #[test]
 fn the_installed_z3_proves_recursive_functions_by_their_summaries() {
     let Some(spacer) = installed() else { return };

@@ -151,22 +151,16 @@ impl Translator<'_> {
     /// no function it can call, itself included, writes anything but its own parameters and
     /// locals or calls anything that can reach the error (see the module documentation).
     pub(super) fn without_effects(&self, name: &str) -> bool {
-        self.writes_only_own(name)
+        self.globals_written(name).is_some_and(|g| g.is_empty())
             && (self.bodies_run_by(name).iter())
                 .all(|(_, body)| !body.calls.iter().any(|c| self.may_fail(c)))
-    }
-
-    /// Whether no function a call of `name` can run, itself included, writes anything but
-    /// its own parameters and locals (reaching the error is allowed): what a procedure
-    /// summary over its parameters and return value needs ([`super::summary`]).
-    pub(super) fn writes_only_own(&self, name: &str) -> bool {
-        self.globals_written(name).is_some_and(|g| g.is_empty())
     }
 
     /// The globals that a call of `name` can write (through any function it can run, itself
     /// included), when it writes nothing else but its functions' own parameters and locals:
     /// `None` for anything else (see the module documentation), and for a name that is both
-    /// a local and a global in one body (the test compares names).
+    /// a local and a global in one body (the test compares names). What a procedure summary
+    /// needs ([`super::summary`]).
     pub(super) fn globals_written(&self, name: &str) -> Option<BTreeSet<String>> {
         let mut written = BTreeSet::new();
         for (_, body) in self.bodies_run_by(name) {

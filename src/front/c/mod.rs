@@ -34,6 +34,7 @@
 mod decl;
 mod effects;
 mod expr;
+mod external;
 mod lvalue;
 mod operators;
 pub mod preprocess;

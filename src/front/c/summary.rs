@@ -46,14 +46,14 @@ impl Translator<'_> {
         params: &[(VarId, IntTy)],
         span: &Span,
     ) -> R<FrameSummary> {
-        let written = self.globals_written(name).unwrap_or_default();
-        let scalars: Vec<(VarId, IntTy)> = (written.iter())
-            .filter_map(|g| match self.globals.get(g) {
+        let written = self.globals_written(name);
+        let scalars: Option<Vec<(VarId, IntTy)>> = (written.iter().flatten())
+            .map(|g| match self.globals.get(g) {
                 Some(Binding::Var(v, CType::Int(ty))) => Some((*v, *ty)),
                 _ => None,
             })
             .collect();
-        if self.globals_written(name).is_none() || scalars.len() != written.len() {
+        let Some(scalars) = scalars.filter(|_| written.is_some()) else {
             return self.unsupported(
                 span,
                 format!(
@@ -61,25 +61,17 @@ impl Translator<'_> {
                      global scalars"
                 ),
             );
-        }
+        };
         if !self.is_true(self.cond) {
             return self.unsupported(span, format!("{name} called in a conditional operand"));
         }
         let mut ins = Vec::with_capacity(params.len());
         for &(p, ty) in params {
-            let copy = self.fresh_name(&format!("{name}::in"));
-            let v = (self.cfa).add_var(copy, Sort::Bv(ty.bits), ty.signed);
-            let value = self.read(p);
-            self.write(v, value)?;
-            ins.push(v);
+            ins.push(self.entry_copy(&format!("{name}::in"), p, ty)?);
         }
         let mut globals = Vec::with_capacity(scalars.len());
         for (g, ty) in scalars {
-            let copy = self.fresh_name(&format!("{name}::entry"));
-            let v = (self.cfa).add_var(copy, Sort::Bv(ty.bits), ty.signed);
-            let value = self.read(g);
-            self.write(v, value)?;
-            globals.push((g, v));
+            globals.push((g, self.entry_copy(&format!("{name}::entry"), g, ty)?));
         }
         let flag = self.fresh_name(&format!("{name}::nested"));
         let nested = self.cfa.add_var(flag, Sort::Bv(1), false);
@@ -90,6 +82,15 @@ impl Translator<'_> {
             globals,
             nested,
         })
+    }
+
+    /// A variable named after `base` holding the current value of `v` (of type `ty`).
+    fn entry_copy(&mut self, base: &str, v: VarId, ty: IntTy) -> R<VarId> {
+        let name = self.fresh_name(base);
+        let copy = (self.cfa).add_var(name, Sort::Bv(ty.bits), ty.signed);
+        let value = self.read(v);
+        self.write(copy, value)?;
+        Ok(copy)
     }
 
     /// After the outermost call's body: only its own run goes on into the caller.
