@@ -107,10 +107,12 @@ impl Horn {
     /// Spacer on the clauses without the overflow queries first (they make its obligations
     /// harder: a loop over an array's cells, 0.2 s without them, `unknown` after 20 s with
     /// them), its invariant checked against all clauses; then on all clauses when that
-    /// invariant allows an overflow.
+    /// invariant allows an overflow; then, when the clauses reach an overflow or the error
+    /// or the invariant still allows an overflow, on the exact clauses, which wrap around
+    /// as the bit-vectors do ([`lia`]'s exact mode).
     fn solve<'c>(&mut self, ctx: &'c Context, cfa: &Cfa, budget: &Budget) -> Outcome {
         let layout = Layout::new(cfa);
-        let clauses = clauses(ctx, cfa, &layout);
+        let mut clauses = clauses(ctx, cfa, &layout, false);
         self.clauses = clauses.len() as u64;
         // The constants the interpretations are read over; their sorts are the predicates'.
         let (params, _) = layout.constants(ctx, cfa, "p");
@@ -138,7 +140,16 @@ impl Horn {
         let mut outcome = Outcome::Unknown("no round".into());
         let summaries = cfa.nondets.iter().any(|n| n.summarized.is_some());
         let configs = self.spacer.configs(summaries);
-        for with_overflow in [false, true] {
+        // (exact, with the overflow queries); an exact clause never overflows.
+        let exact_round = (true, false);
+        let unsigned = Frame::new(ctx, cfa, &layout, &[], true).computes_unsigned();
+        let mut rounds = vec![(false, false), (false, true)];
+        rounds.extend(unsigned.then_some(exact_round));
+        let mut rounds = rounds.into_iter();
+        while let Some((exact, with_overflow)) = rounds.next() {
+            if exact {
+                clauses = self::clauses(ctx, cfa, &layout, true);
+            }
             // A solver that only prints the clauses as SMT-LIB2.
             let script = Solver::new(ctx);
             for c in clauses.iter().filter(|c| with_overflow || !c.overflow) {
@@ -165,6 +176,11 @@ impl Horn {
             }
             let model = match answer {
                 Answer::Model(model) => model,
+                Answer::Refuted if !exact && unsigned => {
+                    crate::log::info(2, format_args!("chc: refuted; the exact clauses next"));
+                    rounds = vec![exact_round].into_iter();
+                    continue;
+                }
                 Answer::Refuted => {
                     return Outcome::Unknown(
                         "the clauses reach the error or an overflow (maybe only through \
@@ -278,8 +294,8 @@ fn check<'c>(
 
 /// The clauses of `cfa`: the entry with every variable zero, one per edge (to `false` into
 /// the error), and one per edge whose guard, or whose assignments when it fires, may
-/// overflow.
-fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> {
+/// overflow (none may when `exact`: [`Frame`]'s exact mode).
+fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec<Clause<'c>> {
     let mut out = Vec::new();
     // Only the cell indices are free at the entry (a constant quantified for nothing makes
     // Spacer's interpretation of the entry existential, which the check cannot decide).
@@ -298,7 +314,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout) -> Vec<Clause<'c>> 
             continue;
         }
         let (state, _) = layout.constants(ctx, cfa, &format!("x{n}_"));
-        let mut frame = Frame::new(ctx, cfa, layout, &state);
+        let mut frame = Frame::new(ctx, cfa, layout, &state, exact);
         let guard = frame.bit(e.guard);
         let mut fires = vec![guard.value.clone()];
         let mut next = state.clone();

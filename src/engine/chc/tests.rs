@@ -84,6 +84,21 @@ fn the_installed_z3_proves_a_loop_over_two_cells_per_iteration() {
     assert_eq!(outcome, Outcome::Proved);
 }
 
+/// Safe only because `b` wraps around as `n + m` does: the clauses without wrap-around reach
+/// an overflow, the exact round's are proved.
+#[test]
+fn a_loop_safe_through_unsigned_wrap_around_is_proved_by_the_exact_clauses() {
+    let Some(spacer) = installed() else { return };
+    let (_, cfa) = load(
+        "int main() { unsigned n = __VERIFIER_nondet_uint(); unsigned m = __VERIFIER_nondet_uint();\n\
+         unsigned a = n; unsigned b = m;\n\
+         while (a != 0u) { a--; b++; }\n\
+         if (b != n + m) reach_error(); return 0; }",
+    );
+    let outcome = Horn::new(spacer).prove(&cfa, &Budget::new(Some(Duration::from_secs(30))));
+    assert_eq!(outcome, Outcome::Proved);
+}
+
 #[test]
 fn reachable_errors_are_never_proved() {
     let buggy = [
@@ -120,6 +135,18 @@ fn reachable_errors_are_never_proved() {
          for (i = 0; i < 10; i++) c[i] = a[i] + b[i];\n\
          for (i = 0; i < 10; i++) if (c[i] == 0u) reach_error();\n\
          return 0; }",
+        // Reachable only through a product, a truncation, a shift, a change of view that
+        // wraps: the exact round's clauses must reach these.
+        "int main() { unsigned x = __VERIFIER_nondet_uint();\n\
+         if (x * 3u == 1u) reach_error(); return 0; }",
+        "int main() { unsigned x = __VERIFIER_nondet_uint();\n\
+         if (x != 0u && (unsigned char)x == 0) reach_error(); return 0; }",
+        "int main() { unsigned x = __VERIFIER_nondet_uint();\n\
+         if (x != 0u && (x << 1) == 0u) reach_error(); return 0; }",
+        "int main() { int x = __VERIFIER_nondet_int();\n\
+         if (x < 0 && (unsigned)x > 2147483647u) reach_error(); return 0; }",
+        "int main() { unsigned x = __VERIFIER_nondet_uint();\n\
+         if ((int)x < 0) reach_error(); return 0; }",
         // A product of two variables (a fresh value in the clauses).
         "int main() { int x = __VERIFIER_nondet_int();\n\
          if (x < 0 || x > 100) return 0;\n\
@@ -132,7 +159,7 @@ fn reachable_errors_are_never_proved() {
     {
         let (_, cfa) = load(program);
         let outcome =
-            Horn::new(spacer.clone()).prove(&cfa, &Budget::new(Some(Duration::from_secs(20))));
+            Horn::new(spacer.clone()).prove(&cfa, &Budget::new(Some(Duration::from_secs(10))));
         assert!(
             matches!(outcome, Outcome::Unknown(_)),
             "{spacer:?} proved a program with a reachable error:\n{program}"

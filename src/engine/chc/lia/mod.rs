@@ -25,6 +25,10 @@
 //!   every value the program could compute is one of them, an over-approximation, sound for a
 //!   proof;
 //! - an array is abstracted to one **cell** ([`cells`]).
+//!
+//! The **exact** mode ([`Frame::new`]'s `exact`) is the last resort of a program safe only
+//! because its numbers wrap around: every result is reduced into its range with `mod`, as
+//! the bit-vectors compute it, and nothing overflows.
 
 mod cells;
 
@@ -50,6 +54,16 @@ fn cut_unless<'c>(ctx: &'c Context, p: &Val<'c, Bool<'c>>, q: &Val<'c, Bool<'c>>
     Bool::and(ctx, &[&either, &cuts(p).not(), &cuts(q).not()])
 }
 
+/// How far outside its range an exact result may lie ([`Frame::fit`]).
+#[derive(Clone, Copy)]
+enum Spill {
+    /// Less than one modulus beyond either end: a sum or difference of two numbers in range,
+    /// a negation, a number read in the other view.
+    Once,
+    /// Any distance: a product, a truncation.
+    Far,
+}
+
 /// A translated term: its value and when computing it overflows.
 #[derive(Clone)]
 pub struct Val<'c, T> {
@@ -72,6 +86,8 @@ pub struct Frame<'c, 'a> {
     nums: HashMap<(TermId, View), Val<'c, Int<'c>>>,
     bits: HashMap<TermId, Val<'c, Bool<'c>>>,
     cells: HashMap<(TermId, View), Val<'c, Dynamic<'c>>>,
+    /// Whether results wrap around as the bit-vectors do (see [`Frame::fit`]).
+    exact: bool,
 }
 
 impl<'c, 'a> Frame<'c, 'a> {
@@ -80,6 +96,7 @@ impl<'c, 'a> Frame<'c, 'a> {
         cfa: &'a Cfa,
         layout: &'a Layout,
         state: &'a [Dynamic<'c>],
+        exact: bool,
     ) -> Frame<'c, 'a> {
         Frame {
             ctx,
@@ -92,6 +109,7 @@ impl<'c, 'a> Frame<'c, 'a> {
             nums: HashMap::new(),
             bits: HashMap::new(),
             cells: HashMap::new(),
+            exact,
         }
     }
 
@@ -112,10 +130,54 @@ impl<'c, 'a> Frame<'c, 'a> {
         if from == to {
             return x;
         }
-        let out = in_range(self.ctx, &x.value, to, width).not();
+        self.fit(x.value, to, width, Spill::Once, &[&x.overflow])
+    }
+
+    /// The result `r` of an operation in `view` at `width` whose operands overflow when
+    /// `parts` say. Outside the exact mode, `r` itself and an overflow when it leaves the
+    /// range. In the exact mode, `r` wrapped into the range as the bit-vectors do, never an
+    /// overflow of its own: the clauses are then the program's bit-vector semantics, with no
+    /// overflow to ask about. Spacer needs the exact mode for a program that is safe only
+    /// through unsigned wrap-around (`sum(n - 1, m + 1)` returning `n + m` modulo `2^32`),
+    /// and it is slower everywhere else, so [`super::Horn`] asks it only when the other
+    /// rounds failed. A result that `spill`s at most one modulus wraps by an `ite` (that
+    /// loop: proved in 1 s; with `mod`, whose quotient Spacer must eliminate, not in 30 s).
+    fn fit(
+        &self,
+        r: Int<'c>,
+        view: View,
+        width: u32,
+        spill: Spill,
+        parts: &[&Bool<'c>],
+    ) -> Val<'c, Int<'c>> {
+        let ctx = self.ctx;
+        if self.exact {
+            let (lo, hi) = bounds(view, width);
+            let modulus = int(ctx, 1i128 << width.min(super::layout::MAX_WIDTH));
+            let value = match spill {
+                Spill::Once => {
+                    let above = r.gt(&int(ctx, hi));
+                    let below = r.lt(&int(ctx, lo));
+                    let up = Int::add(ctx, &[&r, &modulus]);
+                    let down = Int::sub(ctx, &[&r, &modulus]);
+                    above.ite(&down, &below.ite(&up, &r))
+                }
+                Spill::Far => {
+                    let shifted = Int::sub(ctx, &[&r, &int(ctx, lo)]);
+                    Int::add(ctx, &[&shifted.modulo(&modulus), &int(ctx, lo)])
+                }
+            };
+            return Val {
+                value,
+                overflow: self.any(parts),
+            };
+        }
+        let out = in_range(ctx, &r, view, width).not();
+        let mut all = parts.to_vec();
+        all.push(&out);
         Val {
-            overflow: self.any(&[&x.overflow, &out]),
-            value: x.value,
+            overflow: self.any(&all),
+            value: r,
         }
     }
 
@@ -125,6 +187,21 @@ impl<'c, 'a> Frame<'c, 'a> {
 
     fn any(&self, overflows: &[&Bool<'c>]) -> Bool<'c> {
         any(self.ctx, overflows)
+    }
+
+    /// Whether the program computes a sum, difference, product, negation or left shift of
+    /// unsigned words, the wrap-around that C defines: where it does not, the exact mode
+    /// differs only in conversions, and [`super::Horn`] does not spend its time on it.
+    pub fn computes_unsigned(&mut self) -> bool {
+        (0..self.cfa.terms.num_terms()).any(|t| {
+            let t = TermId(t as u32);
+            let wraps = matches!(
+                self.cfa.terms.term(t).op,
+                Op::Binary(Binary::Add | Binary::Sub | Binary::Mul | Binary::Sll)
+                    | Op::Unary(Unary::Neg | Unary::Inc | Unary::Dec)
+            );
+            wraps && self.width(t) > 1 && self.natural(t) == Some(View::Unsigned)
+        })
     }
 
     /// The view the program computes `t` in: a variable's and an input's own, an operation's
@@ -372,14 +449,8 @@ impl<'c, 'a> Frame<'c, 'a> {
         }
         let term = self.cfa.terms.term(t).clone();
         let args = term.args.clone();
-        let checked = |this: &mut Self, r: Int<'c>, parts: &[&Bool<'c>]| {
-            let out = in_range(ctx, &r, view, width).not();
-            let mut all: Vec<&Bool<'c>> = parts.to_vec();
-            all.push(&out);
-            Val {
-                overflow: this.any(&all),
-                value: r,
-            }
+        let checked = |this: &mut Self, r: Int<'c>, spill: Spill, parts: &[&Bool<'c>]| {
+            this.fit(r, view, width, spill, parts)
         };
         match term.op {
             // A lifted constant is its signed number: read unsigned, a negative one is a
@@ -406,9 +477,19 @@ impl<'c, 'a> Frame<'c, 'a> {
                 let x = self.num(args[0], view);
                 let one = int(ctx, 1);
                 match u {
-                    Unary::Neg => checked(self, x.value.unary_minus(), &[&x.overflow]),
-                    Unary::Inc => checked(self, Int::add(ctx, &[&x.value, &one]), &[&x.overflow]),
-                    Unary::Dec => checked(self, Int::sub(ctx, &[&x.value, &one]), &[&x.overflow]),
+                    Unary::Neg => checked(self, x.value.unary_minus(), Spill::Once, &[&x.overflow]),
+                    Unary::Inc => checked(
+                        self,
+                        Int::add(ctx, &[&x.value, &one]),
+                        Spill::Once,
+                        &[&x.overflow],
+                    ),
+                    Unary::Dec => checked(
+                        self,
+                        Int::sub(ctx, &[&x.value, &one]),
+                        Spill::Once,
+                        &[&x.overflow],
+                    ),
                     // The complement: -x-1 signed, (2^w - 1) - x unsigned; never out of range.
                     Unary::Not => {
                         let (_, hi) = bounds(View::Unsigned, width);
@@ -435,7 +516,7 @@ impl<'c, 'a> Frame<'c, 'a> {
             // otherwise C's result is implementation-defined, here an overflow.
             Op::Slice { lower: 0, .. } => {
                 let x = self.num(args[0], view);
-                checked(self, x.value, &[&x.overflow])
+                checked(self, x.value, Spill::Far, &[&x.overflow])
             }
             Op::Ite => {
                 let c = self.bit(args[0]);
@@ -484,11 +565,8 @@ impl<'c, 'a> Frame<'c, 'a> {
                     Sub => Int::sub(ctx, &[&p.value, &q.value]),
                     _ => Int::mul(ctx, &[&p.value, &q.value]),
                 };
-                let out = in_range(ctx, &r, view, width).not();
-                Val {
-                    value: r,
-                    overflow: self.any(&[&p.overflow, &q.overflow, &out]),
-                }
+                let spill = if b == Mul { Spill::Far } else { Spill::Once };
+                self.fit(r, view, width, spill, &[&p.overflow, &q.overflow])
             }
             // Division by a positive constant: floor for unsigned numbers, towards zero for
             // signed ones (`div` is floor for a positive divisor).
@@ -530,11 +608,7 @@ impl<'c, 'a> Frame<'c, 'a> {
                 if b == Sll {
                     let p = self.num(x, view);
                     let r = Int::mul(ctx, &[&p.value, &factor]);
-                    let out = in_range(ctx, &r, view, width).not();
-                    return Val {
-                        value: r,
-                        overflow: self.any(&[&p.overflow, &out]),
-                    };
+                    return self.fit(r, view, width, Spill::Far, &[&p.overflow]);
                 }
                 let v = if b == Sra {
                     View::Signed
