@@ -446,10 +446,11 @@ fn load_c(
     }
     let model =
         cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
-    // Not simplified at the word level as BTOR2 models are: the CFA engine's invariants are
-    // over the encoded program as it is (a state the simplification freezes breaks their
-    // consecution: SV-COMP's MultCommutative-2 under `--engine cegar`).
-    let (ts, bits) = blast(path, &model, budget)?;
+    // Its terms rewritten, its states kept ([`wl::simplify::rewrite_terms`]): the circuit
+    // has the model's declarations, as a simplified BTOR2 model's has.
+    let (rewritten, wl_stats) = wl::simplify::rewrite_terms(&model);
+    let (ts, bits) = blast(path, &rewritten, budget)?;
+    drop(rewritten);
     Ok(Model {
         ts,
         source: Source::C {
@@ -461,6 +462,6 @@ fn load_c(
             assumed_nondet,
             summarized,
         },
-        wl_stats: None,
+        wl_stats: Some(wl_stats),
     })
 }

@@ -234,7 +234,7 @@ impl Rewriter<'_> {
             return None; // `Model::apply` folds it
         }
         let is = |c: &Option<BitVec>, v: &BitVec| c.as_ref() == Some(v);
-        let (z, o) = (BitVec::zero(w), BitVec::ones(w));
+        let (z, o, one) = (BitVec::zero(w), BitVec::ones(w), BitVec::from_u64(w, 1));
         // For commutative operators the arguments are sorted: a constant may be either one.
         let (k, other) = match (&cx, &cy) {
             (Some(k), None) => (Some(k.clone()), y),
@@ -273,10 +273,28 @@ impl Rewriter<'_> {
             Sub if is(&cy, &z) => ("arith-identity", x),
             Sub if x == y => ("arith-identity", zero(m)),
             Mul if k.as_ref() == Some(&z) => ("arith-identity", zero(m)),
-            Mul if k.as_ref() == Some(&BitVec::from_u64(w, 1)) => ("arith-identity", other),
+            Mul if k.as_ref() == Some(&one) => ("arith-identity", other),
             // `x * -1` (C's `abs` idiom): a negation, not a multiplier.
             Mul if k.as_ref() == Some(&o) && w > 1 => {
                 ("mul-minus-one", self.mk(m, Op::Unary(Unary::Neg), &[other]))
+            }
+            // A product by 0 or 1 never overflows; by -1 (the `abs` idiom's `x * -1` again)
+            // only at the least number: a comparison, not a multiplier one bit wider.
+            // (At one bit, 1 is -1, and `-1 * -1` overflows.)
+            Smulo | Umulo
+                if k.as_ref() == Some(&z)
+                    || (k.as_ref() == Some(&one) && (w > 1 || b == Umulo)) =>
+            {
+                ("mulo-trivial", one_bit(m, false))
+            }
+            Smulo if k.as_ref() == Some(&o) && w > 1 => {
+                let mut least = BitVec::zero(w);
+                least.set_bit(w - 1, true);
+                let least = m.constant_term(least);
+                (
+                    "smulo-minus-one",
+                    self.mk(m, Op::Binary(Eq), &[other, least]),
+                )
             }
             Sll | Srl | Sra if cy.is_some() && cx.is_none() => {
                 ("shift-const", self.shift(m, b, x, cy.as_ref()?))

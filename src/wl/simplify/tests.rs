@@ -177,6 +177,27 @@ fn ites_lose_negated_conditions_repeated_conditions_and_bit_constants() {
     }
 }
 
+/// At one bit the constant 1 is -1, whose square overflows: `smulo x 1` is not `false`.
+#[test]
+fn a_one_bit_signed_product_by_one_keeps_its_overflow() {
+    let mut m = Model::new();
+    let x = m.add_input(Sort::Bv(1), None);
+    let one = konst(&mut m, 1, 1);
+    let plain = m.apply(Op::Binary(Binary::Smulo), &[x, one]).unwrap();
+    let mut stats = Stats::default();
+    let rewritten = Rewriter { stats: &mut stats }.mk(&mut m, Op::Binary(Binary::Smulo), &[x, one]);
+    let bit = m.constant_term(BitVec::zero(1));
+    m.add_bad(bit, None).unwrap();
+    let mut rng = Rng(0x5eed);
+    let mut seen = [false; 2];
+    for _ in 0..64 {
+        let v = values(&m, &[plain, rewritten], &mut rng);
+        assert!(v[0].equals(&v[1]), "{:?} != {:?}", v[0], v[1]);
+        seen[usize::from(v[0].equals(&crate::wl::Value::Bv(BitVec::from_u64(1, 1))))] = true;
+    }
+    assert_eq!(seen, [true, true], "both values of x were tried");
+}
+
 #[test]
 fn boolean_and_arithmetic_identities_hold() {
     use Binary::*;
@@ -198,6 +219,11 @@ fn boolean_and_arithmetic_identities_hold() {
     with_const(Mul, 0, "arith-identity");
     with_const(Mul, 1, "arith-identity");
     with_const(Mul, 63, "mul-minus-one");
+    for op in [Smulo, Umulo] {
+        with_const(op, 0, "mulo-trivial");
+        with_const(op, 1, "mulo-trivial");
+    }
+    with_const(Smulo, 63, "smulo-minus-one");
     check_rule(&[6], "arith-identity", |m, x| {
         (Op::Binary(Sub), vec![x[0], konst(m, 6, 0)])
     });
