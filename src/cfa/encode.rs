@@ -34,21 +34,27 @@ pub fn encode(cfa: &Cfa) -> Result<wl::Model, wl::SortError> {
     }
     let entry = loc_const(&mut m, cfa.entry);
     m.set_init(pc_state, entry)?;
+    // An edge into the exit that assigns nothing moves `pc` where no edge does: it needs no
+    // gates (a straight-line constraint program's failed assumptions, one disjunction of
+    // every guard's prefix, are most of its circuit).
+    let edges: Vec<&super::Edge> = (cfa.edges.iter())
+        .filter(|e| e.to != cfa.exit || !e.assigns.is_empty())
+        .collect();
     // Whether each edge fires in the current step.
-    let mut fires = Vec::with_capacity(cfa.edges.len());
-    for e in &cfa.edges {
+    let mut fires = Vec::with_capacity(edges.len());
+    for e in &edges {
         let from = loc_const(&mut m, e.from);
         let at = m.apply(Op::Binary(Binary::Eq), &[pc, from])?;
         fires.push(m.apply(Op::Binary(Binary::And), &[at, e.guard])?);
     }
     let mut next_pc = loc_const(&mut m, cfa.exit);
-    for (e, &f) in cfa.edges.iter().zip(&fires).rev() {
+    for (e, &f) in edges.iter().zip(&fires).rev() {
         let to = loc_const(&mut m, e.to);
         next_pc = m.apply(Op::Ite, &[f, to, next_pc])?;
     }
     m.set_next(pc_state, next_pc)?;
     let mut next: Vec<TermId> = cfa.vars.iter().map(|v| v.term).collect();
-    for (e, &f) in cfa.edges.iter().zip(&fires).rev() {
+    for (e, &f) in edges.iter().zip(&fires).rev() {
         for &(v, t) in &e.assigns {
             let i = v.index();
             next[i] = m.apply(Op::Ite, &[f, t, next[i]])?;

@@ -41,6 +41,7 @@ pub mod depth;
 pub mod encode;
 pub mod interp;
 pub mod lbe;
+pub mod narrow;
 pub mod path;
 pub mod slice;
 mod subst;

@@ -444,10 +444,17 @@ fn load_c(
         // constraint program keeps none: 4.4 M gates of SV-COMP's Haystacks-09 fall to 0.7 M).
         cfa::slice::slice(&mut blocks);
     }
+    // Encoded with the words its guards bound narrowed ([`cfa::narrow`]: the same
+    // declarations, the same runs), its terms rewritten and its states kept
+    // ([`wl::simplify::rewrite_terms`]); the CFA engines read the blocks as they are.
+    let (narrowed, count) = cfa::narrow::narrowed(&blocks);
+    crate::log::info(
+        1,
+        format_args!("narrow: {count} words bounded by their guards"),
+    );
     let model =
-        cfa::encode::encode(&blocks).map_err(|e| InputError::new(path, None, e.to_string()))?;
-    // Its terms rewritten, its states kept ([`wl::simplify::rewrite_terms`]): the circuit
-    // has the model's declarations, as a simplified BTOR2 model's has.
+        cfa::encode::encode(&narrowed).map_err(|e| InputError::new(path, None, e.to_string()))?;
+    drop(narrowed);
     let (rewritten, wl_stats) = wl::simplify::rewrite_terms(&model);
     let (ts, bits) = blast(path, &rewritten, budget)?;
     drop(rewritten);

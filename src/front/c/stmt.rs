@@ -274,7 +274,7 @@ impl<'a> Translator<'a> {
                 self.jump(exit)?;
                 Ok(None)
             }
-            "abort" | "exit" | "_exit" | "_Exit" => {
+            n if TERMINATIONS.contains(&n) => {
                 for a in &c.arguments {
                     self.eval(a)?;
                 }
@@ -504,13 +504,24 @@ impl Translator<'_> {
     pub(super) fn is_builtin(&self, name: &str) -> bool {
         self.is_error_call(name)
             || ASSERT_FAILURES.contains(&name)
-            || matches!(
-                name,
-                "abort" | "exit" | "_exit" | "_Exit" | "__VERIFIER_assume" | "assert"
-            )
+            || matches!(name, "__VERIFIER_assume" | "assert")
+            || TERMINATIONS.contains(&name)
             || name.starts_with("__VERIFIER_nondet_")
     }
 }
+
+/// The functions that end the program (gcc's built-ins among them: a `__builtin_abort()`
+/// read as a function without a body, that returns, would let the path go on).
+const TERMINATIONS: [&str; 8] = [
+    "abort",
+    "exit",
+    "_exit",
+    "_Exit",
+    "__builtin_abort",
+    "__builtin_exit",
+    "__builtin_trap",
+    "__builtin_unreachable",
+];
 
 /// The `case`/`default` labels of a switch body (not of nested switches), by source offset
 /// of the label, in source order.

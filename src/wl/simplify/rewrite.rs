@@ -268,7 +268,6 @@ impl Rewriter<'_> {
                 let e = self.mk(m, Op::Binary(Eq), &[x, y]);
                 ("neq-not-eq", self.not(m, e))
             }
-            Eq => return self.eq(m, x, y),
             Add if k.as_ref() == Some(&z) => ("arith-identity", other),
             Sub if is(&cy, &z) => ("arith-identity", x),
             Sub if x == y => ("arith-identity", zero(m)),
@@ -299,10 +298,90 @@ impl Rewriter<'_> {
             Sll | Srl | Sra if cy.is_some() && cx.is_none() => {
                 ("shift-const", self.shift(m, b, x, cy.as_ref()?))
             }
-            Ult | Ugt | Ulte | Ugte => return self.unsigned_range(m, b, &cx, &cy),
-            _ => return None,
+            Ult | Ugt | Ulte | Ugte => {
+                return (self.unsigned_range(m, b, &cx, &cy)).or_else(|| self.narrow(m, b, x, y))
+            }
+            Eq => return self.eq(m, x, y).or_else(|| self.narrow(m, b, x, y)),
+            _ => return self.narrow(m, b, x, y),
         };
         Some(t)
+    }
+
+    /// `b` on two words that are extensions of narrower ones (or constants that fit fewer
+    /// bits, [`Core`]), computed at the narrowest width that holds the exact result and
+    /// extended back; an overflow that cannot happen at this width, `false`. A C program
+    /// computes in `int` what its bounds keep small (`0 > (a - b) * (b - a)` with `a` and `b`
+    /// in `0..=8`, once [`crate::cfa::narrow`] has made them extensions): a 12-bit product
+    /// instead of a 32-bit one and a 33-bit overflow check.
+    fn narrow(
+        &mut self,
+        m: &mut Model,
+        b: Binary,
+        x: TermId,
+        y: TermId,
+    ) -> Option<(&'static str, TermId)> {
+        use Binary::*;
+        let w = width(m, x);
+        let (p, q) = (Core::of(m, x)?, Core::of(m, y)?);
+        let (sp, sq) = (p.signed_width(), q.signed_width());
+        let unsigned = !p.signed && !q.signed;
+        let never = |m: &mut Model| ("narrow-overflow", m.constant_term(BitVec::zero(1)));
+        match b {
+            Add | Sub | Mul => {
+                let to = match b {
+                    Mul => sp + sq,
+                    _ => sp.max(sq) + 1,
+                };
+                if to >= w {
+                    return None;
+                }
+                let (a, c) = (self.widen(m, p, to), self.widen(m, q, to));
+                let r = self.mk(m, Op::Binary(b), &[a, c]);
+                let t = self.mk(
+                    m,
+                    Op::Extend {
+                        signed: true,
+                        by: w - to,
+                    },
+                    &[r],
+                );
+                Some(("narrow-arith", t))
+            }
+            Slt | Slte | Sgt | Sgte | Eq | Ult | Ulte | Ugt | Ugte => {
+                let to = match b {
+                    Ult | Ulte | Ugt | Ugte if unsigned => p.width.max(q.width),
+                    Ult | Ulte | Ugt | Ugte => return None,
+                    _ => sp.max(sq),
+                };
+                if to >= w {
+                    return None;
+                }
+                let (a, c) = (self.widen(m, p, to), self.widen(m, q, to));
+                Some(("narrow-compare", self.mk(m, Op::Binary(b), &[a, c])))
+            }
+            Saddo | Ssubo if sp.max(sq) < w => Some(never(m)),
+            Smulo if sp + sq <= w => Some(never(m)),
+            Uaddo if unsigned && p.width.max(q.width) < w => Some(never(m)),
+            Umulo if unsigned && p.width + q.width <= w => Some(never(m)),
+            _ => None,
+        }
+    }
+
+    /// The word of `core` extended to `to` bits (at least its width).
+    fn widen(&mut self, m: &mut Model, core: Core, to: u32) -> TermId {
+        let Core {
+            term,
+            signed,
+            width,
+        } = core;
+        self.mk(
+            m,
+            Op::Extend {
+                signed,
+                by: to - width,
+            },
+            &[term],
+        )
     }
 
     /// `x == y` split into the equalities of their parts: concatenations (of the same split,
@@ -424,6 +503,50 @@ impl Rewriter<'_> {
 /// Boolean ones only. (Sorting `add` and `mul` too cost 8,500 ANDs after preprocessing on
 /// hku24bv_ILA_Ridecore_LBU_problem: their circuits are not symmetric in the operands, and
 /// sorting broke sharing with the other arithmetic on the same words.)
+/// A word as the extension of a narrower one: an extension's operand, or a constant's
+/// fewest bits (a zero-extension of a non-negative one, a sign-extension of a negative one).
+#[derive(Clone, Copy)]
+struct Core {
+    term: TermId,
+    signed: bool,
+    width: u32,
+}
+
+impl Core {
+    fn of(m: &mut Model, t: TermId) -> Option<Core> {
+        let term = m.term(t).clone();
+        match term.op {
+            Op::Extend { signed, by } => Some(Core {
+                term: term.args[0],
+                signed,
+                width: width(m, t) - by,
+            }),
+            Op::Const(c) => {
+                let signed = c.msb();
+                // The highest bit that differs from the sign: the fewest bits keep it and
+                // (for a negative number) one sign bit above it.
+                let top = (0..c.width()).rev().find(|&i| c.bit(i) != signed);
+                let width = match (top, signed) {
+                    (None, _) => 1,
+                    (Some(i), false) => i + 1,
+                    (Some(i), true) => i + 2,
+                };
+                Some(Core {
+                    term: m.constant_term(c.slice(width - 1, 0)),
+                    signed,
+                    width,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The bits that hold its numbers as signed ones.
+    fn signed_width(&self) -> u32 {
+        self.width + u32::from(!self.signed)
+    }
+}
+
 fn commutative(b: Binary) -> bool {
     use Binary::*;
     matches!(b, And | Or | Xor | Nand | Nor | Xnor | Eq | Neq | Iff)

@@ -177,6 +177,85 @@ fn ites_lose_negated_conditions_repeated_conditions_and_bit_constants() {
     }
 }
 
+/// Operations on extensions of 3-bit words (and on small constants) at 6 or 8 bits are done
+/// at the narrowest width that holds their result, and agree with the plain ones; the
+/// overflows that cannot happen at that width are `false`, down to the boundary case of two
+/// zero-extended 3-bit words multiplied at 8 bits (`7 * 7 = 49` fits).
+#[test]
+fn operations_on_extensions_are_narrowed() {
+    use Binary::*;
+    let ext = |m: &mut Model, x: TermId, signed: bool, to: u32| {
+        app(m, Op::Extend { signed, by: to - 3 }, &[x])
+    };
+    for (op, rule, to) in [
+        (Add, "narrow-arith", 8),
+        (Sub, "narrow-arith", 8),
+        (Mul, "narrow-arith", 10),
+        (Slt, "narrow-compare", 8),
+        (Sgte, "narrow-compare", 8),
+        (Eq, "narrow-compare", 8),
+        (Saddo, "narrow-overflow", 6),
+        (Ssubo, "narrow-overflow", 6),
+        (Smulo, "narrow-overflow", 8),
+    ] {
+        for (sx, sy) in [(true, true), (true, false), (false, true), (false, false)] {
+            check_rule(&[3, 3], rule, move |m, x| {
+                let (a, b) = (ext(m, x[0], sx, to), ext(m, x[1], sy, to));
+                (Op::Binary(op), vec![a, b])
+            });
+        }
+        check_rule(&[3], rule, move |m, x| {
+            let a = ext(m, x[0], true, to);
+            (Op::Binary(op), vec![a, konst(m, to, (1 << to) - 3)])
+        });
+    }
+    for (op, rule, to) in [
+        (Ult, "narrow-compare", 8),
+        (Ugte, "narrow-compare", 8),
+        (Uaddo, "narrow-overflow", 4),
+        (Umulo, "narrow-overflow", 6),
+    ] {
+        check_rule(&[3, 3], rule, move |m, x| {
+            let (a, b) = (ext(m, x[0], false, to), ext(m, x[1], false, to));
+            (Op::Binary(op), vec![a, b])
+        });
+    }
+}
+
+/// Where the result needs the whole width, nothing is narrowed: a 4-bit by 4-bit signed
+/// product at 6 bits may overflow.
+#[test]
+fn a_product_that_needs_every_bit_keeps_its_overflow() {
+    let mut m = Model::new();
+    let (x, y) = (
+        m.add_input(Sort::Bv(4), None),
+        m.add_input(Sort::Bv(4), None),
+    );
+    let a = app(
+        &mut m,
+        Op::Extend {
+            signed: true,
+            by: 2,
+        },
+        &[x],
+    );
+    let b = app(
+        &mut m,
+        Op::Extend {
+            signed: true,
+            by: 2,
+        },
+        &[y],
+    );
+    let mut stats = Stats::default();
+    let t = Rewriter { stats: &mut stats }.mk(&mut m, Op::Binary(Binary::Smulo), &[a, b]);
+    assert_eq!(stats.get("narrow-overflow"), 0);
+    assert!(
+        m.constant(t).is_none(),
+        "the overflow is still a function of x and y"
+    );
+}
+
 /// At one bit the constant 1 is -1, whose square overflows: `smulo x 1` is not `false`.
 #[test]
 fn a_one_bit_signed_product_by_one_keeps_its_overflow() {
