@@ -71,7 +71,7 @@ pub fn simplify(model: &Model) -> (Model, Stats) {
     let reps = states::classes(model, &mut stats);
     let live = live_states(model, &reps);
     stats.add("dead_states", live.iter().filter(|&&l| !l).count());
-    let simplified = rebuild(model, &reps, &live, &mut stats);
+    let simplified = rebuild(model, &reps, &live, &mut stats, false);
     (simplified, stats)
 }
 
@@ -83,7 +83,7 @@ pub fn rewrite_terms(model: &Model) -> (Model, Stats) {
     let mut stats = Stats::default();
     let itself = vec![Rep::Itself; model.states().len()];
     let live = vec![true; model.states().len()];
-    let rewritten = rebuild(model, &itself, &live, &mut stats);
+    let rewritten = rebuild(model, &itself, &live, &mut stats, true);
     (rewritten, stats)
 }
 
@@ -180,10 +180,11 @@ fn copy(
 }
 
 /// The model `src` with reads of states replaced by `reps`, the next functions of states
-/// not `live` made the identity, and every term rewritten.
-fn rebuild(src: &Model, reps: &[Rep], live: &[bool], stats: &mut Stats) -> Model {
+/// not `live` made the identity, and every term rewritten (by the `narrow-*` rules too when
+/// `narrow`).
+fn rebuild(src: &Model, reps: &[Rep], live: &[bool], stats: &mut Stats, narrow: bool) -> Model {
     let mut dst = declarations(src);
-    let mut rw = Rewriter { stats };
+    let mut rw = Rewriter { stats, narrow };
     // Initial values are read in frame 0 only, with the states' own initial values: they are
     // copied without the substitution (which may name a state initialised from this one).
     let itself = vec![Rep::Itself; reps.len()];

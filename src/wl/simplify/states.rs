@@ -40,6 +40,7 @@ pub(super) fn classes(model: &Model, stats: &mut Stats) -> Vec<Rep> {
         let mut copied = declarations(model);
         let mut rw = Rewriter {
             stats: &mut scratch,
+            narrow: false,
         };
         let mut map = vec![None; model.num_terms()];
         let nexts = (0..n).filter(|&s| class[s].is_some());

@@ -41,7 +41,11 @@ fn check_rule(
     let (op, args) = build(&mut m, &leaves);
     let plain = m.apply(op.clone(), &args).unwrap();
     let mut stats = Stats::default();
-    let rewritten = Rewriter { stats: &mut stats }.mk(&mut m, op, &args);
+    let rewritten = Rewriter {
+        stats: &mut stats,
+        narrow: true,
+    }
+    .mk(&mut m, op, &args);
     assert!(stats.get(rule) > 0, "{rule} did not fire: {stats:?}");
     let bit = m.constant_term(BitVec::zero(1));
     m.add_bad(bit, None).unwrap();
@@ -248,7 +252,11 @@ fn a_product_that_needs_every_bit_keeps_its_overflow() {
         &[y],
     );
     let mut stats = Stats::default();
-    let t = Rewriter { stats: &mut stats }.mk(&mut m, Op::Binary(Binary::Smulo), &[a, b]);
+    let t = Rewriter {
+        stats: &mut stats,
+        narrow: true,
+    }
+    .mk(&mut m, Op::Binary(Binary::Smulo), &[a, b]);
     assert_eq!(stats.get("narrow-overflow"), 0);
     assert!(
         m.constant(t).is_none(),
@@ -264,7 +272,11 @@ fn a_one_bit_signed_product_by_one_keeps_its_overflow() {
     let one = konst(&mut m, 1, 1);
     let plain = m.apply(Op::Binary(Binary::Smulo), &[x, one]).unwrap();
     let mut stats = Stats::default();
-    let rewritten = Rewriter { stats: &mut stats }.mk(&mut m, Op::Binary(Binary::Smulo), &[x, one]);
+    let rewritten = Rewriter {
+        stats: &mut stats,
+        narrow: true,
+    }
+    .mk(&mut m, Op::Binary(Binary::Smulo), &[x, one]);
     let bit = m.constant_term(BitVec::zero(1));
     m.add_bad(bit, None).unwrap();
     let mut rng = Rng(0x5eed);
