@@ -63,20 +63,22 @@ pub fn narrowed(cfa: &Cfa) -> (Cfa, usize) {
 }
 
 /// The conjuncts of the 1-bit term `t` (itself when it is no conjunction), a negated
-/// disjunction (C's `if (a < 0 || a > 8) return;`) read as the conjunction of the negations.
+/// disjunction read as the conjunction of the negations, through C's truth values: the
+/// front end writes `if (a < 0 || a > 8) return 0;` as `!((int)(p || q) != 0)` with `p` and
+/// `q` truth values again.
 fn conjuncts(m: &mut Model, t: TermId) -> Vec<TermId> {
     let mut out = Vec::new();
     let mut stack = vec![t];
     while let Some(u) = stack.pop() {
-        let term = m.term(u).clone();
-        let inner = (term.op == Op::Unary(Unary::Not)).then(|| m.term(term.args[0]).clone());
-        match (term.op, inner) {
-            (Op::Binary(Binary::And), _) if width(m, u) == 1 => {
+        let (inner, holds) = peel(m, u);
+        let term = m.term(inner).clone();
+        match term.op {
+            Op::Binary(Binary::And) if holds => {
                 stack.push(term.args[1]);
                 stack.push(term.args[0]);
             }
-            (_, Some(or)) if or.op == Op::Binary(Binary::Or) && width(m, u) == 1 => {
-                for &d in or.args.iter().rev() {
+            Op::Binary(Binary::Or) if !holds => {
+                for &d in term.args.iter().rev() {
                     stack.push(m.apply(Op::Unary(Unary::Not), &[d]).expect("a 1-bit term"));
                 }
             }
@@ -84,6 +86,35 @@ fn conjuncts(m: &mut Model, t: TermId) -> Vec<TermId> {
         }
     }
     out
+}
+
+/// The 1-bit term `t` is, and whether it holds where that term does (`false`: where it does
+/// not): through negations and comparisons of C truth values with zero.
+fn peel(m: &Model, t: TermId) -> (TermId, bool) {
+    let (mut t, mut holds) = (t, true);
+    loop {
+        let term = m.term(t);
+        match term.op {
+            Op::Unary(Unary::Not) => {
+                holds = !holds;
+                t = term.args[0];
+            }
+            Op::Binary(b @ (Binary::Eq | Binary::Neq)) => {
+                let zero = |a: TermId| m.constant(a).is_some_and(BitVec::is_zero);
+                let other = match (zero(term.args[0]), zero(term.args[1])) {
+                    (false, true) => term.args[0],
+                    (true, false) => term.args[1],
+                    _ => return (t, holds),
+                };
+                let Some(truth) = truth(m, other) else {
+                    return (t, holds);
+                };
+                holds ^= b == Binary::Eq;
+                t = truth;
+            }
+            _ => return (t, holds),
+        }
+    }
 }
 
 /// What the conjuncts of one guard say of a word: its least and greatest value as a signed
@@ -111,27 +142,7 @@ impl Bounds {
 /// The word a conjunct bounds by a constant, and the bound: a comparison, negated or not,
 /// also as C's truth value of it (`(int)(x <= 8) != 0`).
 fn bound(m: &Model, c: TermId) -> Option<(TermId, Bounds)> {
-    let (mut t, mut holds) = (c, true);
-    loop {
-        let term = m.term(t);
-        match term.op {
-            Op::Unary(Unary::Not) => {
-                holds = !holds;
-                t = term.args[0];
-            }
-            Op::Binary(b @ (Binary::Eq | Binary::Neq)) => {
-                let zero = |a: TermId| m.constant(a).is_some_and(BitVec::is_zero);
-                let other = match (zero(term.args[0]), zero(term.args[1])) {
-                    (false, true) => term.args[0],
-                    (true, false) => term.args[1],
-                    _ => break,
-                };
-                holds ^= b == Binary::Eq;
-                t = truth(m, other)?;
-            }
-            _ => break,
-        }
-    }
+    let (t, holds) = peel(m, c);
     let term = m.term(t);
     let Op::Binary(b) = term.op else { return None };
     let (x, y) = (term.args[0], term.args[1]);
