@@ -157,7 +157,7 @@ fn bound(m: &Model, c: TermId) -> Option<(TermId, Bounds)> {
         return None;
     }
     let b = if holds { b } else { negate(b)? };
-    let (s, u) = (signed(k), k.to_u64()? as i128);
+    let (s, u) = (k.to_i128(true)?, k.to_i128(false)?);
     let mut out = Bounds::default();
     match b {
         Binary::Slt => out.signed_hi = Some(s - 1),
@@ -211,14 +211,6 @@ fn negate(b: Binary) -> Option<Binary> {
         Ugte => Ult,
         _ => return None,
     })
-}
-
-fn signed(k: &BitVec) -> i128 {
-    let u = k.to_u64().expect("at most 64 bits") as i128;
-    match k.msb() {
-        true => u - (1i128 << k.width()),
-        false => u,
-    }
 }
 
 /// `t` as the extension of its fewest low bits that hold every value `b` allows, if fewer

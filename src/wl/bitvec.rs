@@ -76,6 +76,20 @@ impl BitVec {
             .then_some(self.limbs[0])
     }
 
+    /// The number the bits stand for, read as two's complement when `signed`; `None` past
+    /// 127 bits.
+    pub fn to_i128(&self, signed: bool) -> Option<i128> {
+        if self.width > 127 {
+            return None;
+        }
+        let unsigned =
+            ((0..self.width).rev()).fold(0i128, |acc, i| (acc << 1) | i128::from(self.bit(i)));
+        Some(match signed && self.msb() {
+            true => unsigned - (1i128 << self.width),
+            false => unsigned,
+        })
+    }
+
     pub fn is_zero(&self) -> bool {
         self.limbs.iter().all(|&l| l == 0)
     }
@@ -431,14 +445,21 @@ mod tests {
         BitVec::from_u64(w, v)
     }
 
-    /// The value of `v` as a signed number (width at most 64).
+    /// The value of `v` as a signed number.
     fn signed(v: &BitVec) -> i128 {
-        let u = v.to_u64().expect("at most 64 bits") as i128;
-        if v.msb() {
-            u - (1i128 << v.width())
-        } else {
-            u
-        }
+        v.to_i128(true).expect("at most 127 bits")
+    }
+
+    #[test]
+    fn numbers_read_signed_and_unsigned() {
+        assert_eq!(bv(8, 0xff).to_i128(true), Some(-1));
+        assert_eq!(bv(8, 0xff).to_i128(false), Some(255));
+        assert_eq!(bv(8, 0x80).to_i128(true), Some(-128));
+        assert_eq!(bv(8, 0x7f).to_i128(true), Some(127));
+        assert_eq!(bv(1, 1).to_i128(true), Some(-1));
+        assert_eq!(bv(64, u64::MAX).to_i128(false), Some(i128::from(u64::MAX)));
+        assert_eq!(BitVec::ones(100).to_i128(false), Some((1i128 << 100) - 1));
+        assert_eq!(BitVec::zero(128).to_i128(false), None);
     }
 
     #[test]

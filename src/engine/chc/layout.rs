@@ -215,19 +215,5 @@ pub fn int(ctx: &Context, v: i128) -> Int<'_> {
 
 /// The number `v` stands for in `view`.
 pub fn numeral(v: &BitVec, view: View) -> Option<i128> {
-    let width = v.width();
-    if width > 127 {
-        return None;
-    }
-    let bits: Vec<bool> = v.bits().collect();
-    let unsigned = bits
-        .iter()
-        .rev()
-        .fold(0i128, |acc, b| (acc << 1) | i128::from(*b));
-    let negative = view == View::Signed && unsigned >> (width - 1) == 1;
-    Some(if negative {
-        unsigned - (1i128 << width)
-    } else {
-        unsigned
-    })
+    v.to_i128(view == View::Signed)
 }

@@ -507,10 +507,6 @@ impl Rewriter<'_> {
     }
 }
 
-/// The operators whose arguments are sorted so that both orders share one term: the
-/// Boolean ones only. (Sorting `add` and `mul` too cost 8,500 ANDs after preprocessing on
-/// hku24bv_ILA_Ridecore_LBU_problem: their circuits are not symmetric in the operands, and
-/// sorting broke sharing with the other arithmetic on the same words.)
 /// A word as the extension of a narrower one: an extension's operand, or a constant's
 /// fewest bits (a zero-extension of a non-negative one, a sign-extension of a negative one).
 #[derive(Clone, Copy)]
@@ -555,6 +551,10 @@ impl Core {
     }
 }
 
+/// The operators whose arguments are sorted so that both orders share one term: the
+/// Boolean ones only. (Sorting `add` and `mul` too cost 8,500 ANDs after preprocessing on
+/// hku24bv_ILA_Ridecore_LBU_problem: their circuits are not symmetric in the operands, and
+/// sorting broke sharing with the other arithmetic on the same words.)
 fn commutative(b: Binary) -> bool {
     use Binary::*;
     matches!(b, And | Or | Xor | Nand | Nor | Xnor | Eq | Neq | Iff)
