@@ -295,6 +295,15 @@ fn check<'c>(
 /// The clauses of `cfa`: the entry with every variable zero, one per edge (to `false` into
 /// the error), and one per edge whose guard, or whose assignments when it fires, may
 /// overflow (none may when `exact`: [`Frame`]'s exact mode).
+///
+/// The overflow queries read a state whose variables that the edge reads are in their
+/// ranges. That is sound by induction over a run: the entry's state is in range, and a step
+/// that does not overflow (the overflow query of its edge, from a state in range) computes
+/// every value in range. So no invariant has to carry those ranges itself: Spacer's for
+/// `array_init_pair_symmetr2` left a loop counter and a length unbounded, and the final
+/// loop's index failed its conversion to the cell index at 2^32. (The ranges of every
+/// variable, read or not, doubled Spacer's time on `Ackermann03`; in the error query too,
+/// they kept the linked Z3's Spacer from proving `s == 3 * n` after a counting loop.)
 fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec<Clause<'c>> {
     let mut out = Vec::new();
     // Only the cell indices are free at the entry (a constant quantified for nothing makes
@@ -347,6 +356,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec
         bound.extend(frame.drawn.iter().cloned());
         bound.extend(calls.bound);
         let and = |parts: &[Bool<'c>]| all(ctx, &parts.iter().collect::<Vec<_>>());
+        let ranges = read_ranges(ctx, cfa, layout, &state, &read);
         let fires_all = and(&[side.clone(), fires].concat());
         let assigns_overflow = any(ctx, &assign_overflow.iter().collect::<Vec<_>>());
         let overflow = any(
@@ -360,7 +370,7 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec
         out.push(Clause {
             from: Some((e.from, state.clone())),
             calls: calls.states.clone(),
-            constraint: and(&[side, known, at_cell, vec![overflow]].concat()),
+            constraint: and(&[side, known, ranges, at_cell, vec![overflow]].concat()),
             to: None,
             bound: bound.clone(),
             overflow: true,
@@ -378,6 +388,30 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec
         }
     }
     out
+}
+
+/// The ranges of the variables (over `state`) that the terms `roots` read.
+fn read_ranges<'c>(
+    ctx: &'c Context,
+    cfa: &Cfa,
+    layout: &Layout,
+    state: &[Dynamic<'c>],
+    roots: &[TermId],
+) -> Vec<Bool<'c>> {
+    let cone = cfa.terms.cone(roots.iter().copied());
+    let read = (cone.iter().enumerate()).filter(|(_, &c)| c);
+    read.filter_map(|(t, _)| match cfa.terms.term(TermId(t as u32)).op {
+        Op::State(i) => Some(i),
+        _ => None,
+    })
+    .filter_map(|i| {
+        let width = match cfa.vars[i].sort {
+            Sort::Bv(w) | Sort::Array { element: w, .. } => w,
+        };
+        let x = state[i].as_int().filter(|_| width > 1)?;
+        Some(layout::in_range(ctx, &x, layout.views[i], width))
+    })
+    .collect()
 }
 
 /// What the summarized calls of an edge add to its clauses ([`crate::cfa::Summarized`]).

@@ -78,16 +78,35 @@ pub type Config = &'static [(&'static str, &'static str)];
 const LINKED: &[Config] = &[&[("fp.spacer.push_pob", "true")]];
 
 /// A newer Z3's configurations for clauses without procedure summaries, tried in turn:
-/// global guidance (on eval-c's loops, 10 s each: 24 of the 31 clause sets decided against
-/// 15 with `push_pob`), then global guidance with interpolating unsat cores off
-/// ([`IUC_OFF`]: the only one of five variants that finds `array_init_pair_symmetr`'s
-/// three-array invariant, in 2 s).
-const EXECUTABLE: &[Config] = &[GLOBAL, IUC_OFF];
+/// global guidance with interpolating unsat cores off and no inlining of predicates
+/// ([`IUC_OFF`], [`NO_INLINING`]); the same without global guidance; [`IUC_OFF`] alone.
+/// On eval-c's 27 first-round clause sets that some configuration decides (8 s each, two
+/// at a time), the first decides every one without summaries but `array_init_pair_symmetr`,
+/// each in at most 1.2 s; the second decides that one in 1.2 s, where no other of five
+/// does: Z3's inlining of the linear predicates (each loop's head into its exit) hides its
+/// three-array invariant. The third was the second of the former pair (global guidance,
+/// then [`IUC_OFF`]), which decided 10 of these 11 (`array_init_pair_symmetr2` in 7.4 s).
+const EXECUTABLE: &[Config] = &[
+    &[
+        ("fp.spacer.global", "true"),
+        ("fp.spacer.iuc", "0"),
+        NO_INLINING[0],
+        NO_INLINING[1],
+    ],
+    &[("fp.spacer.iuc", "0"), NO_INLINING[0], NO_INLINING[1]],
+    IUC_OFF,
+];
+
+/// Z3's preprocessing that replaces a predicate by its definitions, off.
+const NO_INLINING: [(&str, &str); 2] = [
+    ("fp.xform.inline_linear", "false"),
+    ("fp.xform.inline_eager", "false"),
+];
 
 /// Those for clauses with procedure summaries: [`IUC_OFF`], then global guidance without
 /// Z3's eager inlining of predicates. On eval-c's 24 clause sets with summaries (10 s each)
 /// the first proves 9 programs (`Ackermann03` in 6.3 s only with it), the second proves
-/// `Fibonacci03` (1.6 s) that no other configuration does, and [`GLOBAL`] none that these
+/// `Fibonacci03` (1.6 s) that no other configuration does, and global guidance alone none that these
 /// two miss.
 const EXECUTABLE_SUMMARIES: &[Config] = &[
     IUC_OFF,
@@ -98,8 +117,6 @@ const EXECUTABLE_SUMMARIES: &[Config] = &[
 ];
 
 const IUC_OFF: Config = &[("fp.spacer.global", "true"), ("fp.spacer.iuc", "0")];
-
-const GLOBAL: Config = &[("fp.spacer.global", "true")];
 
 /// How often a Spacer process is looked at while it runs.
 const POLL: Duration = Duration::from_millis(10);

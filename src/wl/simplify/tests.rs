@@ -226,6 +226,54 @@ fn operations_on_extensions_are_narrowed() {
     }
 }
 
+/// `(a - b) * (b - a) < 0` over extended 4-bit words is `a != b` (either way round, signed
+/// or unsigned words); where a difference can wrap (a zero-extended word minus a
+/// sign-extended one at 5 bits: `15 - (-8)`), it is not rewritten.
+#[test]
+fn a_negated_square_below_zero_is_a_disequality() {
+    use Binary::*;
+    let square = |m: &mut Model, x: &[TermId], sa: bool, sb: bool| {
+        let (a, b) = (
+            app(m, Op::Extend { signed: sa, by: 1 }, &[x[0]]),
+            app(m, Op::Extend { signed: sb, by: 1 }, &[x[1]]),
+        );
+        let (d, e) = (
+            app(m, Op::Binary(Sub), &[a, b]),
+            app(m, Op::Binary(Sub), &[b, a]),
+        );
+        let wide = Op::Extend {
+            signed: true,
+            by: 5,
+        };
+        let (d, e) = (app(m, wide.clone(), &[d]), app(m, wide, &[e]));
+        app(m, Op::Binary(Mul), &[d, e])
+    };
+    for signed in [false, true] {
+        check_rule(&[4, 4], "negated-square", |m, x| {
+            let p = square(m, x, signed, signed);
+            (Op::Binary(Slt), vec![p, konst(m, 10, 0)])
+        });
+        check_rule(&[4, 4], "negated-square", |m, x| {
+            let p = square(m, x, signed, signed);
+            (Op::Binary(Sgt), vec![konst(m, 10, 0), p])
+        });
+    }
+    let mut m = Model::new();
+    let x = [
+        m.add_input(Sort::Bv(4), None),
+        m.add_input(Sort::Bv(4), None),
+    ];
+    let p = square(&mut m, &x, false, true);
+    let zero = konst(&mut m, 10, 0);
+    let mut stats = Stats::default();
+    Rewriter {
+        stats: &mut stats,
+        narrow: true,
+    }
+    .mk(&mut m, Op::Binary(Slt), &[p, zero]);
+    assert_eq!(stats.get("negated-square"), 0);
+}
+
 /// Where the result needs the whole width, nothing is narrowed: a 4-bit by 4-bit signed
 /// product at 6 bits may overflow.
 #[test]
