@@ -26,9 +26,7 @@ pub fn encode(cfa: &Cfa) -> Result<wl::Model, wl::SortError> {
         |m: &mut wl::Model, l: super::Loc| m.constant_term(BitVec::from_u64(width, u64::from(l.0)));
     for (i, v) in cfa.vars.iter().enumerate() {
         // An array state takes a bit-vector init for every element.
-        let width = match v.sort {
-            Sort::Bv(w) | Sort::Array { element: w, .. } => w,
-        };
+        let width = v.sort.element_width();
         let zero = m.constant_term(BitVec::zero(width));
         m.set_init(i, zero)?;
     }

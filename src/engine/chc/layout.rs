@@ -113,9 +113,7 @@ impl Layout {
         let mut args = Vec::with_capacity(self.len());
         let mut ranges = Vec::new();
         for (i, v) in cfa.vars.iter().enumerate() {
-            let width = match v.sort {
-                Sort::Bv(w) | Sort::Array { element: w, .. } => w,
-            };
+            let width = v.sort.element_width();
             let name = format!("{prefix}{i}");
             if width == 1 {
                 args.push(Dynamic::from_ast(&Bool::new_const(ctx, name)));

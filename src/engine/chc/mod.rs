@@ -94,9 +94,8 @@ impl Horn {
     pub fn prove(&mut self, cfa: &Cfa, budget: &Budget) -> Outcome {
         // Ranges are computed in `i128`: a wider word (none in C up to `long long`) would get
         // a range narrower than its values, and its fresh values would miss some.
-        let wide = (0..cfa.terms.num_terms()).any(|t| match cfa.terms.sort(TermId(t as u32)) {
-            Sort::Bv(w) | Sort::Array { element: w, .. } => w > layout::MAX_WIDTH,
-        });
+        let wide = (0..cfa.terms.num_terms())
+            .any(|t| cfa.terms.sort(TermId(t as u32)).element_width() > layout::MAX_WIDTH);
         if wide {
             return Outcome::Unknown(format!("a word wider than {} bits", layout::MAX_WIDTH));
         }
@@ -328,10 +327,16 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec
         let mut fires = vec![guard.value.clone()];
         let mut next = state.clone();
         let mut assign_overflow = Vec::new();
+        // What the edge reads: the guard, and the assignments unless it ends the run.
+        let mut read = vec![e.guard];
+        if e.to != cfa.error && e.to != cfa.exit {
+            read.extend(e.assigns.iter().map(|&(_, t)| t));
+        }
+        let read = cfa.terms.cone(read);
         if e.to == cfa.error {
             // A read in the guard at one index term: its cell index is that index (sound
             // for every term, see `cell_conditions`), so the read is the exact cell.
-            fires.extend(cell_conditions(&mut frame, cfa, &[e.guard]));
+            fires.extend(cell_conditions(&mut frame, cfa, &read));
         } else if e.to != cfa.exit {
             for &(v, t) in &e.assigns {
                 let i = v.index();
@@ -344,10 +349,6 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec
         // is asked where that term is the cell index (`cell_conditions`), so that the
         // fresh values read elsewhere (`c[i] = a[i] + b[i]`, each an arbitrary `int` off
         // the cell) do not overflow for the abstraction alone.
-        let mut read = vec![e.guard];
-        if e.to != cfa.error && e.to != cfa.exit {
-            read.extend(e.assigns.iter().map(|&(_, t)| t));
-        }
         let at_cell = cell_conditions(&mut frame, cfa, &read);
         let calls = summaries(ctx, cfa, layout, &mut frame, &state, e, n);
         assign_overflow.extend(calls.overflow);
@@ -390,26 +391,28 @@ fn clauses<'c>(ctx: &'c Context, cfa: &Cfa, layout: &Layout, exact: bool) -> Vec
     out
 }
 
-/// The ranges of the variables (over `state`) that the terms `roots` read.
+/// The ranges of the variables (over `state`) that the terms of `cone` (marked by term
+/// number) read.
 fn read_ranges<'c>(
     ctx: &'c Context,
     cfa: &Cfa,
     layout: &Layout,
     state: &[Dynamic<'c>],
-    roots: &[TermId],
+    cone: &[bool],
 ) -> Vec<Bool<'c>> {
-    let cone = cfa.terms.cone(roots.iter().copied());
     let read = (cone.iter().enumerate()).filter(|(_, &c)| c);
     read.filter_map(|(t, _)| match cfa.terms.term(TermId(t as u32)).op {
         Op::State(i) => Some(i),
         _ => None,
     })
     .filter_map(|i| {
-        let width = match cfa.vars[i].sort {
-            Sort::Bv(w) | Sort::Array { element: w, .. } => w,
-        };
-        let x = state[i].as_int().filter(|_| width > 1)?;
-        Some(layout::in_range(ctx, &x, layout.views[i], width))
+        let x = state[i].as_int()?;
+        Some(layout::in_range(
+            ctx,
+            &x,
+            layout.views[i],
+            cfa.vars[i].sort.element_width(),
+        ))
     })
     .collect()
 }
@@ -466,17 +469,16 @@ fn summaries<'c>(
     calls
 }
 
-/// For each array index width that the reads in the terms `read` (what an edge into the
-/// error, or an overflow, reads) use with one index term `t` only: `t` equals the cell
-/// index.
+/// For each array index width that the reads among the terms of `cone` (marked by term
+/// number: what an edge into the error, or an overflow, reads) use with one index term `t`
+/// only: `t` equals the cell index.
 ///
 /// Sound for any term `t`: the abstraction has, for every choice of the cell indices, a run
 /// that follows the program's run step by step (each fresh value taking the program's), so
 /// a run of the program that reaches the error (or overflows) is matched by the run whose
 /// cell index is the value `t` has when the edge fires; the condition only drops the others.
-fn cell_conditions<'c>(frame: &mut Frame<'c, '_>, cfa: &Cfa, read: &[TermId]) -> Vec<Bool<'c>> {
+fn cell_conditions<'c>(frame: &mut Frame<'c, '_>, cfa: &Cfa, cone: &[bool]) -> Vec<Bool<'c>> {
     let mut index_terms: Vec<(u32, Option<TermId>)> = Vec::new();
-    let cone = cfa.terms.cone(read.iter().copied());
     for (t, _) in cone.iter().enumerate().filter(|(_, &c)| c) {
         let term = cfa.terms.term(TermId(t as u32));
         if term.op != Op::Read {
