@@ -116,16 +116,17 @@ pub struct Nondet {
 /// ([`crate::front::c::translate_summarized`]), which only [`crate::engine::chc`] reads: the
 /// call's results are the values of some state at `returns` (the end of the callee's body,
 /// where every run of it ends) in which the variables of `equal` hold the given terms (the
-/// callee's copies of its parameters' and written globals' entry values are the arguments
-/// and the globals' values at the call, every other global has its value at the call): each
+/// callee's parameters, or the copies of their entry values where the body assigns them,
+/// and the copies of the written globals' entry values are the arguments and the globals'
+/// values at the call, every other global has its value at the call): each
 /// variable of `outputs` there is the given nondet value (the return value, and the value
 /// of each global the call writes). Terms are evaluated like the edge's that draws the
 /// nondet this is attached to.
 ///
-/// The body's states are those of every run of the callee, the outermost and the ones the
-/// summarized calls start (an edge from the call into the body starts each); the outermost
-/// alone goes on into its caller. Such a CFA is no CFA of the program for the other
-/// analyses: the edges into the body fork a run.
+/// The body's states are those of every run of the callee, each started by an edge from a
+/// call into the body; none goes on into its caller, which goes on with the call's results.
+/// Such a CFA is no CFA of the program for the other analyses: the edges into the body fork
+/// a run.
 #[derive(Clone, Debug)]
 pub struct Summarized {
     pub returns: Loc,

@@ -14,6 +14,7 @@
 
 mod layout;
 mod lia;
+mod live;
 mod spacer;
 #[cfg(test)]
 mod tests;
@@ -115,12 +116,24 @@ impl Horn {
         self.clauses = clauses.len() as u64;
         // The constants the interpretations are read over; their sorts are the predicates'.
         let (params, _) = layout.constants(ctx, cfa, "p");
-        let sorts: Vec<ZSort> = params.iter().map(|a| a.get_sort()).collect();
-        let sort_refs: Vec<&ZSort> = sorts.iter().collect();
-        let preds: Vec<FuncDecl> = (0..cfa.locations.len())
-            .map(|l| FuncDecl::new(ctx, format!("L{l}"), &sort_refs, &ZSort::bool(ctx)))
+        // Each location's predicate has an argument per slot it keeps ([`live`]).
+        let summaries = cfa.nondets.iter().any(|n| n.summarized.is_some());
+        let kept = match summaries {
+            true => live::live_slots(cfa, params.len()),
+            false => vec![(0..params.len()).collect(); cfa.locations.len()],
+        };
+        let preds: Vec<FuncDecl> = (kept.iter().enumerate())
+            .map(|(l, slots)| {
+                let sorts: Vec<ZSort> = slots.iter().map(|&i| params[i].get_sort()).collect();
+                let sort_refs: Vec<&ZSort> = sorts.iter().collect();
+                FuncDecl::new(ctx, format!("L{l}"), &sort_refs, &ZSort::bool(ctx))
+            })
             .collect();
+        let pick = |l: usize, args: &[Dynamic<'c>]| -> Vec<Dynamic<'c>> {
+            kept[l].iter().map(|&i| args[i].clone()).collect()
+        };
         let apply = |l: Loc, args: &[Dynamic<'c>]| -> Bool<'c> {
+            let args = pick(l.index(), args);
             let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
             preds[l.index()]
                 .apply(&refs)
@@ -132,12 +145,13 @@ impl Horn {
         let mut question = Question {
             constants: declarations(&params),
             predicates: preds.iter().map(|f| format!("{f}\n")).collect(),
-            terms: preds.iter().map(|f| apply_text(f, &params)).collect(),
+            terms: (preds.iter().enumerate())
+                .map(|(l, f)| apply_text(f, &pick(l, &params)))
+                .collect(),
             ..Question::default()
         };
         let reader = Solver::new(ctx);
         let mut outcome = Outcome::Unknown("no round".into());
-        let summaries = cfa.nondets.iter().any(|n| n.summarized.is_some());
         let configs = self.spacer.configs(summaries);
         // (exact, with the overflow queries); an exact clause never overflows.
         let exact_round = (true, false);

@@ -201,6 +201,11 @@ fn the_installed_z3_proves_recursive_functions_by_their_summaries() {
          int main() { int x = __VERIFIER_nondet_int(); if (x < 0) return 0;\n\
          if (down(x) != x) reach_error(); return 0; }"
             .to_owned(),
+        "unsigned add(unsigned n, unsigned acc) { if (n == 0) return acc;\n\
+         return add(n - 1, acc + 1); }\n\
+         int main() { unsigned x = __VERIFIER_nondet_uint(); if (x > 100) return 0;\n\
+         if (add(x, 0) != x) reach_error(); return 0; }"
+            .to_owned(),
     ];
     for program in &programs {
         let cfa = summarized(program);
@@ -239,6 +244,9 @@ fn summaries_never_prove_a_reachable_error() {
         "int sum(int n) { int s = n; n = n - 1; if (n < 0) return 0; return s + sum(n); }\n\
          int main() { if (sum(3) == 6) reach_error(); return 0; }"
             .to_owned(),
+        "int add(int n, int acc) { if (n == 0) return acc; return add(n - 1, acc + 1); }\n\
+         int main() { if (add(3, 0) == 3) reach_error(); return 0; }"
+            .to_owned(),
     ];
     let spacers = [Some(Spacer::InProcess), installed()];
     for (program, spacer) in buggy
@@ -252,6 +260,44 @@ fn summaries_never_prove_a_reachable_error() {
             matches!(outcome, Outcome::Unknown(_)),
             "{spacer:?} proved a program with a reachable error:\n{program}"
         );
+    }
+}
+
+/// No run of a summarized body returns into its caller: no edge leaves the body's end that
+/// the summaries read, and the predicate there keeps only what they read (the parameters,
+/// the return value, the slots after the variables), none of `main`'s variables.
+#[test]
+fn summarized_runs_end_at_the_body_and_keep_only_what_summaries_read() {
+    let cfa = summarized(
+        "int ack(int m, int n) { if (m == 0) return n + 1; if (n == 0) return ack(m - 1, 1);\n\
+         return ack(m - 1, ack(m, n - 1)); }\n\
+         int main() { int m = __VERIFIER_nondet_int(); int n = __VERIFIER_nondet_int();\n\
+         if (m < 0 || m > 3 || n < 0 || n > 23) return 0;\n\
+         if (ack(m, n) < 0) reach_error(); return 0; }",
+    );
+    let slots = super::layout::Layout::new(&cfa).len();
+    let kept = super::live::live_slots(&cfa, slots);
+    let calls: Vec<_> = (cfa.nondets.iter())
+        .filter_map(|n| n.summarized.as_ref())
+        .collect();
+    assert_eq!(calls.len(), 4, "the outermost call and the three recursive ones");
+    for call in calls {
+        let end = call.returns;
+        assert!(
+            cfa.edges.iter().all(|e| e.from != end),
+            "an edge leaves the body"
+        );
+        let read: Vec<usize> = (call.equal.iter().chain(&call.outputs))
+            .map(|(v, _)| v.index())
+            .collect();
+        for &slot in &kept[end.index()] {
+            assert!(
+                read.contains(&slot) || slot >= cfa.vars.len(),
+                "{} is kept at the body's end",
+                cfa.vars[slot].name
+            );
+        }
+        assert_eq!(read.len(), 3, "m, n and the return value");
     }
 }
 

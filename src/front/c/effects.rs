@@ -146,6 +146,13 @@ impl<'ast> Visit<'ast> for Body {
     }
 }
 
+/// The names that the statements of `f` itself assign or increment (the array of an
+/// element), whatever they are bound to; what a procedure summary's entry copies need
+/// ([`super::summary`], which reads bodies that [`Translator::globals_written`] accepts).
+pub(super) fn names_written(f: &FunctionDefinition) -> Vec<String> {
+    Body::of(f).written
+}
+
 impl Translator<'_> {
     /// Whether a call of `name` (a function with a body) has no effect but its return value:
     /// no function it can call, itself included, writes anything but its own parameters and

@@ -423,6 +423,9 @@ impl<'a> Translator<'a> {
             scope.insert(pname, Binding::Var(v, CType::Int(pty)));
             vars.push((v, pty));
         }
+        if self.summaries && self.calls_itself(&name) {
+            return self.outermost_summarized(f, scope, vars, held, ret_ty, span);
+        }
         self.assign_parameters(&vars, held)?;
         let site = match key {
             Some(_) => {
@@ -436,10 +439,6 @@ impl<'a> Translator<'a> {
             }
             None => None,
         };
-        let summary = match self.summaries && self.calls_itself(&name) {
-            true => Some(self.enter_summarized(&name, &vars, span)?),
-            false => None,
-        };
         let entry = match self.is_true(self.cond) {
             true => {
                 let entry = self.new_loc(span);
@@ -450,20 +449,9 @@ impl<'a> Translator<'a> {
         };
         let frame = self.frames.last_mut().expect("pushed");
         (frame.params, frame.entry) = (vars.clone(), entry);
-        frame.summary = summary.clone();
-        let scopes = std::mem::replace(&mut self.scopes, vec![scope]);
-        let jumps = std::mem::take(&mut self.jumps);
-        let cases = std::mem::take(&mut self.cases);
-        let body = self.stmt(&f.statement);
-        self.scopes = scopes;
-        self.jumps = jumps;
-        self.cases = cases;
-        body?;
+        self.function_body(f, scope)?;
         self.goto_and_start(ret)?;
         self.frames.pop();
-        if let Some(summary) = summary {
-            self.leave_summarized(&summary)?;
-        }
         if let (Some(k), Some(site), Some(entry)) = (key, site, entry) {
             let copy = SharedCall {
                 entry,
@@ -480,6 +468,22 @@ impl<'a> Translator<'a> {
             t: self.read(v),
             ty,
         }))
+    }
+
+    /// The body of `f`, whose frame is the last, in its own scope `scope` (its parameters).
+    pub(super) fn function_body(
+        &mut self,
+        f: &'a FunctionDefinition,
+        scope: HashMap<String, Binding>,
+    ) -> R<()> {
+        let scopes = std::mem::replace(&mut self.scopes, vec![scope]);
+        let jumps = std::mem::take(&mut self.jumps);
+        let cases = std::mem::take(&mut self.cases);
+        let body = self.stmt(&f.statement);
+        self.scopes = scopes;
+        self.jumps = jumps;
+        self.cases = cases;
+        body
     }
 }
 

@@ -1,14 +1,16 @@
 //! Recursion by procedure summaries, for the Horn clauses ([`super::translate_summarized`]).
 //!
-//! A recursive function's body is translated once, where its outermost call inlines it, and
-//! stands for every run of it: a recursive call (one made while the function is active)
-//! starts a run there (an edge into the body with the parameters set) and takes its value
-//! from the states at the body's end, where every run returns ([`crate::cfa::Summarized`]).
-//! The body's states are then those of all runs, told apart by what the summary needs:
-//! - a copy of each parameter's entry value (the parameters themselves may be assigned),
-//!   which the summary matches against the call's arguments;
-//! - a flag set in the runs the recursive calls start: only the outermost run returns into
-//!   its caller, the others only answer summaries.
+//! A recursive function's body is translated once, at its outermost call, and stands for
+//! every run of it: every call of it, the outermost one too, starts a run there (an edge into
+//! the body with the parameters set) and takes its value from the states at the body's end,
+//! where every run ends ([`crate::cfa::Summarized`]); the caller goes on from a location of
+//! its own. The body's states are then those of all runs, and no run returns into a caller,
+//! so what a caller alone reads is dead in the body: these are the usual non-linear clauses
+//! of a procedure, one summary per function (`Ackermann03`: 2 s; 9 s or more when the
+//! outermost run went on into `main` and the body's states carried `main`'s variables).
+//! The summary matches a parameter's value at the body's end against the call's argument:
+//! the parameter itself when the body never assigns it (no tail call jumps back to the body
+//! here either, [`super::tail`]), else a copy of its entry value that the body keeps.
 //!
 //! The globals a call can write are the rest of its effect: the body keeps a copy of each
 //! one's entry value too, the summary matches the copies against the globals' values at the
@@ -18,6 +20,9 @@
 //! pointer) are unsupported here (the inlining translation still reads them). Reaching the
 //! error inside a run needs nothing more: that run's states are in the body.
 
+use std::collections::HashMap;
+
+use lang_c::ast::FunctionDefinition;
 use lang_c::span::Span;
 
 use super::expr::{Held, Rv};
@@ -32,18 +37,66 @@ pub(super) struct FrameSummary {
     ins: Vec<VarId>,
     /// Each global scalar the function can write, with the copy of its entry value.
     globals: Vec<(VarId, VarId)>,
-    /// Whether the run was started by a recursive call (1 bit).
-    nested: VarId,
 }
 
-impl Translator<'_> {
-    /// At the outermost call of recursive function `name` whose parameters `params` were
-    /// just assigned: their entry copies and the written globals', and the flag of an
-    /// outermost run.
-    pub(super) fn enter_summarized(
+impl<'a> Translator<'a> {
+    /// The outermost call of recursive function `f`, whose frame is the last, with the
+    /// arguments `held` for its parameters `params` (in the scope `scope`): a summarized call
+    /// like the recursive ones, whose run of the body, translated here once, starts at the
+    /// body's entry. The caller goes on with the summary's values, from a new location: no
+    /// run of the body returns into it, so what the caller alone reads is dead in the body.
+    pub(super) fn outermost_summarized(
+        &mut self,
+        f: &'a FunctionDefinition,
+        scope: HashMap<String, Binding>,
+        params: Vec<(VarId, IntTy)>,
+        held: Vec<Held>,
+        ret_ty: Option<IntTy>,
+        span: &Span,
+    ) -> R<Option<Rv>> {
+        let name = self.frames.last().expect("pushed").name.clone();
+        // A parameter that the body never assigns keeps its entry value to the end.
+        let written = super::effects::names_written(f);
+        let assigned: Vec<bool> = (params.iter())
+            .map(|(p, _)| {
+                let mut names = scope.iter().filter_map(|(n, b)| match b {
+                    Binding::Var(v, _) if v == p => Some(n),
+                    _ => None,
+                });
+                names.next().is_none_or(|n| written.contains(n))
+            })
+            .collect();
+        let summary = self.frame_summary(&name, &params, &assigned, span)?;
+        let entry = self.new_loc(span);
+        let frame = self.frames.last_mut().expect("pushed");
+        (frame.params, frame.entry, frame.summary) = (params, Some(entry), Some(summary));
+        let (ret, ret_var) = (frame.ret, frame.ret_var);
+        let value = self.summarized_call(&name, held, ret_ty, span)?;
+        if let (Some(value), Some((v, _))) = (value, ret_var) {
+            self.write(v, value.t)?;
+        }
+        let resume = self.new_loc(span);
+        let t = self.cfa.bool_const(true);
+        self.edge_to(resume, t)?;
+        self.start(entry);
+        self.function_body(f, scope)?;
+        self.goto_and_start(ret)?;
+        self.frames.pop();
+        self.start(resume);
+        Ok(ret_var.map(|(v, ty)| Rv {
+            t: self.read(v),
+            ty,
+        }))
+    }
+
+    /// The copies of the entry values that the body of recursive function `name`, with the
+    /// parameters `params`, keeps for its summary: a parameter is its own copy unless
+    /// `assigned` says the body assigns it (an equality fewer for Spacer to find).
+    fn frame_summary(
         &mut self,
         name: &str,
         params: &[(VarId, IntTy)],
+        assigned: &[bool],
         span: &Span,
     ) -> R<FrameSummary> {
         let written = self.globals_written(name);
@@ -65,39 +118,20 @@ impl Translator<'_> {
         if !self.is_true(self.cond) {
             return self.unsupported(span, format!("{name} called in a conditional operand"));
         }
-        let mut ins = Vec::with_capacity(params.len());
-        for &(p, ty) in params {
-            ins.push(self.entry_copy(&format!("{name}::in"), p, ty)?);
-        }
-        let mut globals = Vec::with_capacity(scalars.len());
-        for (g, ty) in scalars {
-            globals.push((g, self.entry_copy(&format!("{name}::entry"), g, ty)?));
-        }
-        let flag = self.fresh_name(&format!("{name}::nested"));
-        let nested = self.cfa.add_var(flag, Sort::Bv(1), false);
-        let outermost = self.cfa.bool_const(false);
-        self.write(nested, outermost)?;
-        Ok(FrameSummary {
-            ins,
-            globals,
-            nested,
-        })
-    }
-
-    /// A variable named after `base` holding the current value of `v` (of type `ty`).
-    fn entry_copy(&mut self, base: &str, v: VarId, ty: IntTy) -> R<VarId> {
-        let name = self.fresh_name(base);
-        let copy = (self.cfa).add_var(name, Sort::Bv(ty.bits), ty.signed);
-        let value = self.read(v);
-        self.write(copy, value)?;
-        Ok(copy)
-    }
-
-    /// After the outermost call's body: only its own run goes on into the caller.
-    pub(super) fn leave_summarized(&mut self, summary: &FrameSummary) -> R<()> {
-        let nested = self.read(summary.nested);
-        let outermost = self.not(nested)?;
-        self.assume(outermost)
+        let copy = |this: &mut Self, base: String, ty: IntTy| {
+            let name = this.fresh_name(&base);
+            this.cfa.add_var(name, Sort::Bv(ty.bits), ty.signed)
+        };
+        let ins = (params.iter().zip(assigned))
+            .map(|(&(p, ty), &assigned)| match assigned {
+                true => copy(self, format!("{name}::in"), ty),
+                false => p,
+            })
+            .collect();
+        let globals = (scalars.into_iter())
+            .map(|(g, ty)| (g, copy(self, format!("{name}::entry"), ty)))
+            .collect();
+        Ok(FrameSummary { ins, globals })
     }
 
     /// A call of `name` while it is active: a run of its body started with the arguments
@@ -139,7 +173,6 @@ impl Translator<'_> {
             self.write(copy, v)?;
         }
         let started = self.cfa.bool_const(true);
-        self.write(summary.nested, started)?;
         self.edge_to(entry, started)?;
         self.store = store;
         // What it returns and leaves in the globals it writes, as its summary says.

@@ -23,6 +23,12 @@ impl<'a> Translator<'a> {
     /// and `true`); otherwise marks a call of a function with a body as a tail call for the
     /// frame it pushes, and leaves the `return` to the caller (`false`).
     pub(super) fn tail_return(&mut self, e: &Node<Expression>) -> R<bool> {
+        // With procedure summaries a recursive call is a summarized call: a jump would
+        // reassign the parameters, whose values at the body's end the summary reads as the
+        // entry values ([`super::summary`]).
+        if self.summaries {
+            return Ok(false);
+        }
         let Expression::Call(c) = &e.node else {
             return Ok(false);
         };
