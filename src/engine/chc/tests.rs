@@ -280,7 +280,11 @@ fn summarized_runs_end_at_the_body_and_keep_only_what_summaries_read() {
     let calls: Vec<_> = (cfa.nondets.iter())
         .filter_map(|n| n.summarized.as_ref())
         .collect();
-    assert_eq!(calls.len(), 4, "the outermost call and the three recursive ones");
+    assert_eq!(
+        calls.len(),
+        4,
+        "the outermost call and the three recursive ones"
+    );
     for call in calls {
         let end = call.returns;
         assert!(
