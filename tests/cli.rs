@@ -72,6 +72,28 @@ fn bounded_run_reports_unknown_with_its_bound() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no counterexample up to depth 7"));
 }
 
+/// A reader that closes stdout before the verdict (`warden check ... | head -0`) costs the
+/// run nothing else: no panic, exit 0, and the `--json` file written with the verdict.
+#[test]
+fn a_closed_stdout_still_writes_the_json_and_exits_cleanly() {
+    let json = temp("closed-stdout.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(["check", &circuit("counter4_sat.aag"), "--engine", "bmc"])
+        .args(["--json", json.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panic"), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(json["verdict"], "sat");
+}
+
 #[test]
 fn vcd_and_json_outputs_are_written() {
     let vcd = temp("trace.vcd");

@@ -19,8 +19,22 @@ pub(super) static SVCOMP_PROPERTY: OnceLock<&'static str> = OnceLock::new();
 /// for it on stderr when the run checks an SV-COMP property: `false(unreach-call)`, `true`,
 /// `unknown`.
 pub(super) fn println_verdict(verdict: &str) {
-    println!("{verdict}");
+    write_stdout(&format!("{verdict}\n"));
     say_svcomp(verdict);
+}
+
+/// Writes `text` to stdout. A reader that closed it (`warden check ... | head -1`) wants no
+/// more: the run goes on (its `--json` and `--witness` files, its exit code) instead of
+/// panicking in `print!`; any other failure is said on stderr.
+fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("warden: error: writing the verdict to stdout: {e}")
+        }
+        _ => {}
+    }
 }
 
 fn say_svcomp(verdict: &str) {
@@ -61,7 +75,7 @@ pub(super) fn print_verdict(text: &str) {
             std::thread::park();
         }
     }
-    print!("{text}");
+    write_stdout(text);
     say_svcomp(text.lines().next().unwrap_or(""));
 }
 
