@@ -54,7 +54,6 @@ pub(super) fn give_up(why: std::fmt::Arguments) {
     if claim_stdout() {
         eprintln!("warden: {why}: stopping");
         println_verdict("unknown");
-        let _ = std::io::Write::flush(&mut std::io::stdout());
         std::process::exit(0);
     }
 }

@@ -57,13 +57,11 @@ impl<'a> Translator<'a> {
         let name = self.frames.last().expect("pushed").name.clone();
         // A parameter that the body never assigns keeps its entry value to the end.
         let written = super::effects::names_written(f);
-        let assigned: Vec<bool> = (params.iter())
-            .map(|(p, _)| {
-                let mut names = scope.iter().filter_map(|(n, b)| match b {
-                    Binding::Var(v, _) if v == p => Some(n),
-                    _ => None,
-                });
-                names.next().is_none_or(|n| written.contains(n))
+        let assigned: Vec<VarId> = (scope.iter())
+            .filter(|(n, _)| written.contains(n))
+            .filter_map(|(_, b)| match b {
+                Binding::Var(v, _) => Some(*v),
+                _ => None,
             })
             .collect();
         let summary = self.frame_summary(&name, &params, &assigned, span)?;
@@ -90,13 +88,13 @@ impl<'a> Translator<'a> {
     }
 
     /// The copies of the entry values that the body of recursive function `name`, with the
-    /// parameters `params`, keeps for its summary: a parameter is its own copy unless
-    /// `assigned` says the body assigns it (an equality fewer for Spacer to find).
+    /// parameters `params`, keeps for its summary: a parameter is its own copy unless it is
+    /// among those the body assigns, `assigned` (an equality fewer for Spacer to find).
     fn frame_summary(
         &mut self,
         name: &str,
         params: &[(VarId, IntTy)],
-        assigned: &[bool],
+        assigned: &[VarId],
         span: &Span,
     ) -> R<FrameSummary> {
         let written = self.globals_written(name);
@@ -122,8 +120,8 @@ impl<'a> Translator<'a> {
             let name = this.fresh_name(&base);
             this.cfa.add_var(name, Sort::Bv(ty.bits), ty.signed)
         };
-        let ins = (params.iter().zip(assigned))
-            .map(|(&(p, ty), &assigned)| match assigned {
+        let ins = (params.iter())
+            .map(|&(p, ty)| match assigned.contains(&p) {
                 true => copy(self, format!("{name}::in"), ty),
                 false => p,
             })
