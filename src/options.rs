@@ -226,7 +226,9 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // Likewise the portfolio's IC3 workers; k-liveness runs IC3 with them, and so does
         // localization with `--abstract-engine ic3`.
         Opt::Ic3 => match engine {
-            EngineKind::Ic3 | EngineKind::Klive | EngineKind::Sequence => true,
+            EngineKind::Ic3 | EngineKind::Klive => true,
+            // On a C program, the sequence's stages after BMC are the CFA analyses.
+            EngineKind::Sequence => circuit,
             EngineKind::Cegar => {
                 circuit && !predicates && cegar.abstract_engine == AbstractEngine::Ic3
             }
@@ -237,7 +239,7 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // on the word-level model.
         Opt::Prep => match engine {
             EngineKind::Smt | EngineKind::Symex | EngineKind::Ufo => false,
-            EngineKind::Cegar | EngineKind::Impact => circuit,
+            EngineKind::Cegar | EngineKind::Impact | EngineKind::Sequence => circuit,
             _ => true,
         },
         Opt::DataModel
@@ -252,18 +254,16 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         Opt::UfoPost => engine == EngineKind::Ufo,
         // Read by the engines that unroll from the initial states (the depth) or share the
         // lemma pool (the lemmas).
-        Opt::ConditionIn => matches!(
-            engine,
-            EngineKind::Portfolio
-                | EngineKind::Bmc
-                | EngineKind::Kind
-                | EngineKind::Ic3
-                | EngineKind::Sequence
-        ),
+        Opt::ConditionIn => match engine {
+            EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Ic3 => true,
+            // A C program's sequence passes its CFA conditions inside the run.
+            EngineKind::Sequence => circuit,
+            _ => false,
+        },
         // Every run of the bit-level system reports its depth; the CFA analysis of a C
         // program and k-liveness check something else.
         Opt::ConditionOut => match engine {
-            EngineKind::Cegar | EngineKind::Impact => circuit,
+            EngineKind::Cegar | EngineKind::Impact | EngineKind::Sequence => circuit,
             EngineKind::Klive | EngineKind::Symex | EngineKind::Ufo => false,
             _ => true,
         },

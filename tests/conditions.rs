@@ -17,6 +17,12 @@ fn temp(name: &str) -> String {
 
 /// `warden check MODEL ARGS... --stats`: the verdict line and the statistic `stat`.
 fn run(model: &str, args: &[&str], stat: &str) -> (String, Option<u64>) {
+    let (verdict, values) = run_stats(model, args, &[stat]);
+    (verdict, values[0])
+}
+
+/// [`run`] reading each of `stats`.
+fn run_stats(model: &str, args: &[&str], stats: &[&str]) -> (String, Vec<Option<u64>>) {
     let mut all = vec!["check", model, "--stats"];
     all.extend(args);
     let out = warden(&all);
@@ -27,10 +33,14 @@ fn run(model: &str, args: &[&str], stat: &str) -> (String, Option<u64>) {
         .next()
         .unwrap_or("")
         .to_owned();
-    let value = (stderr.lines())
-        .find_map(|l| l.strip_prefix(&format!("c {stat} = ")))
-        .map(|v| v.trim().parse().unwrap());
-    (verdict, value)
+    let values = (stats.iter())
+        .map(|stat| {
+            (stderr.lines())
+                .find_map(|l| l.strip_prefix(&format!("c {stat} = ")))
+                .map(|v| v.trim().parse().unwrap())
+        })
+        .collect();
+    (verdict, values)
 }
 
 /// The `depth` line and the number of `lemma` lines of the condition file `path`.
@@ -229,4 +239,40 @@ fn the_sequence_hands_bmc_depth_to_k_induction() {
     }
     let sim = warden(&["sim", &model, &witness]);
     assert_eq!(sim.status.code(), Some(0), "the sequence's witness replays");
+}
+
+/// The C program of `circuits/conditions/`: the conditional sequence on C (`--engine
+/// sequence`: BMC, explicit values cut at repeating locations, predicates given the explicit
+/// run's condition) proves it, the predicate stage skipping the edges the explicit run
+/// verified, where neither CFA analysis alone proves it in the same time.
+#[test]
+fn explicit_values_then_predicates_prove_a_program_neither_proves_alone() {
+    let program = (root().join("circuits/conditions/expl_then_pred_unsat.c"))
+        .display()
+        .to_string();
+    let sequence = ["--engine", "sequence", "--timeout", "8"];
+    let stats = [
+        "expl_cut",
+        "sequence_condition_verified",
+        "cegar_condition_safe",
+        "sequence_stage",
+    ];
+    let (verdict, values) = run_stats(&program, &sequence, &stats);
+    assert_eq!(verdict, "unsat");
+    for ((stat, value), at_least) in stats.iter().zip(values).zip([1, 1, 1, 2]) {
+        assert!(value.is_some_and(|v| v >= at_least), "{stat}: {value:?}");
+    }
+    for domain in ["expl", "pred-cart"] {
+        let args = [
+            "--engine",
+            "cegar",
+            "--domain",
+            domain,
+            "--refinement",
+            "seq-itp",
+            "--timeout",
+            "8",
+        ];
+        assert_eq!(run(&program, &args, "cegar_refinements").0, "unknown", "{domain}");
+    }
 }

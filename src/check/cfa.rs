@@ -12,7 +12,7 @@ use crate::wl::BitMap;
 use crate::Budget;
 
 /// Checks the program `cfa` with the CFA-native engine `opts.engine` (CEGAR, Impact,
-/// symbolic execution or UFO); `ts` is its encoding ([`crate::cfa::encode`]) bit-blasted with its words at `bits`, on which
+/// symbolic execution, UFO, or the conditional sequence); `ts` is its encoding ([`crate::cfa::encode`]) bit-blasted with its words at `bits`, on which
 /// the answer is verified as in [`super::run`] (the error path is also replayed by the CFA
 /// interpreter).
 pub fn run_cfa(
@@ -29,6 +29,9 @@ pub fn run_cfa(
         EngineKind::Impact => cfa_cegar::impact::check(cfa, ts, bits, budget)?,
         EngineKind::Symex => cfa_cegar::symex::check(cfa, ts, bits, budget)?,
         EngineKind::Ufo => cfa_cegar::ufo::check(cfa, ts, bits, opts.ufo_post, budget)?,
+        EngineKind::Sequence => {
+            cfa_cegar::sequence::check(cfa, ts, bits, opts.bmc, opts.max_depth, budget)?
+        }
         _ => cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?,
     };
     let identity = Restore::identity(ts);

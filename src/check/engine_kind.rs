@@ -25,8 +25,10 @@ pub enum EngineKind {
     /// Lazy abstraction with interpolants (McMillan's Impact): a C program's CFA unwound into
     /// a tree, a circuit into a chain.
     Impact,
-    /// BMC, then k-induction, then IC3, each passing on what it verified (seed 003's
-    /// conditional sequence, [`crate::engine::sequence`]).
+    /// Seed 003's conditional sequence, each stage passing on what it verified: on a circuit
+    /// BMC, then k-induction, then IC3 ([`crate::engine::sequence`]); on a C program BMC,
+    /// then explicit-value CEGAR, then predicate CEGAR on what the explicit run left open
+    /// ([`crate::engine::cfa_cegar::sequence`]).
     Sequence,
     /// Random simulation with weighted input phases (finds deep bugs, proves nothing).
     Sim,

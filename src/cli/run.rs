@@ -255,7 +255,11 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                 // The CFA whose encoding `model.ts` is: invariants speak of its locations.
                 (
                     Source::C { blocks, bits, .. },
-                    EngineKind::Cegar | EngineKind::Impact | EngineKind::Symex | EngineKind::Ufo,
+                    EngineKind::Cegar
+                    | EngineKind::Impact
+                    | EngineKind::Symex
+                    | EngineKind::Ufo
+                    | EngineKind::Sequence,
                 ) => check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget),
                 _ => {
                     // The SMT engine checks the word-level model: alone, or as the worker of a

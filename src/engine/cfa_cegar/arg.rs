@@ -9,6 +9,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::aig;
+use super::condition::{self, Assume};
 use crate::cfa::Loc;
 use crate::engine::cegar::Search;
 
@@ -20,16 +21,25 @@ pub(super) struct Node {
     /// The node and edge it was reached from (none for the root).
     pub parent: Option<(usize, usize)>,
     pub depth: usize,
+    /// How often its location occurs on its path, itself included (seed 003's repeating
+    /// locations).
+    pub visits: u32,
     /// How many predicates of its location's precision its state was computed with
     /// (precisions only grow): a node with fewer is stale after a refinement.
     pub precision: usize,
-    children: Vec<usize>,
+    /// What the condition a run was given says of the paths through this node
+    /// ([`super::condition`]): `None` when it restricts nothing here.
+    pub assume: Option<Assume>,
+    /// Every outgoing edge's successors were added (a node the budget stopped amid its
+    /// posts is not).
+    pub expanded: bool,
+    pub children: Vec<usize>,
     /// The node covering this one.
-    covered_by: Option<usize>,
+    pub covered_by: Option<usize>,
     /// The nodes this one covers.
     covers: Vec<usize>,
     /// Not removed by pruning.
-    alive: bool,
+    pub alive: bool,
 }
 
 /// The graph and its waiting nodes.
@@ -58,11 +68,13 @@ fn weights(search: Search) -> ((i64, i64), bool) {
 }
 
 impl Arg {
-    /// A graph with only the root (at `entry`, state `state`) waiting.
+    /// A graph with only the root (at `entry`, state `state`, under the condition's
+    /// `assume`) waiting.
     pub fn new(
         locations: usize,
         entry: Loc,
         state: Vec<aig::Lit>,
+        assume: Option<Assume>,
         search: Search,
         dist: Vec<Option<usize>>,
     ) -> Arg {
@@ -77,27 +89,39 @@ impl Arg {
             covered: 0,
         };
         let precision = state.len();
-        arg.add(entry, state, precision, None);
+        arg.add(entry, state, assume, precision, None);
         arg
     }
 
-    /// Adds a node, covered if an uncovered node at its location has a weaker state; returns
-    /// it if it is uncovered (and waiting). A node at the error location (distance 0) is
+    /// Adds a node, covered if an uncovered node at its location has a weaker state and a
+    /// condition that restricts it no more ([`super::condition::covers`]); returns it if it
+    /// is uncovered (and waiting). A node at the error location (distance 0) is
     /// never covered: each is an abstract error path of its own (`--refinement multi-seq`
     /// refines them all; otherwise the first ends the exploration).
     pub fn add(
         &mut self,
         loc: Loc,
         state: Vec<aig::Lit>,
+        assume: Option<Assume>,
         precision: usize,
         parent: Option<(usize, usize)>,
     ) -> Option<usize> {
         let depth = parent.map_or(0, |(p, _)| self.nodes[p].depth + 1);
+        let mut visits = 1;
+        let mut up = parent.map(|(p, _)| p);
+        while let Some(a) = up {
+            if self.nodes[a].loc == loc {
+                visits += self.nodes[a].visits;
+                break;
+            }
+            up = self.nodes[a].parent.map(|(p, _)| p);
+        }
         let covered_by = match self.dist[loc.index()] {
             Some(0) => None,
-            _ => (self.at[loc.index()].iter())
-                .copied()
-                .find(|&m| is_subset(&self.nodes[m].state, &state)),
+            _ => (self.at[loc.index()].iter()).copied().find(|&m| {
+                let m = &self.nodes[m];
+                is_subset(&m.state, &state) && condition::covers(&m.assume, &assume)
+            }),
         };
         let id = self.nodes.len();
         self.nodes.push(Node {
@@ -105,7 +129,10 @@ impl Arg {
             state,
             parent,
             depth,
+            visits,
             precision,
+            assume,
+            expanded: false,
             children: Vec::new(),
             covered_by,
             covers: Vec::new(),
@@ -170,7 +197,13 @@ impl Arg {
         }
         let loc = self.nodes[node].loc.index();
         self.at[loc].retain(|&m| m != node);
+        self.nodes[node].expanded = false;
         self.wait(node);
+    }
+
+    /// Whether an uncovered node of the graph is not expanded (was cut, or stopped).
+    pub fn unexpanded(&self) -> bool {
+        (self.nodes.iter()).any(|n| n.alive && n.covered_by.is_none() && !n.expanded)
     }
 
     /// The nodes in the graph (not pruned).

@@ -25,11 +25,13 @@
 
 mod abstraction;
 mod arg;
+pub mod condition;
 pub mod impact;
 mod invariant;
 mod path;
 mod precision;
 mod program;
+pub mod sequence;
 pub mod symex;
 #[cfg(test)]
 mod tests;
@@ -47,6 +49,7 @@ use crate::wl::{self, BitMap, BitVec, Value};
 use crate::Budget;
 use abstraction::{Abstractor, Mode, Post};
 use arg::Arg;
+use condition::{Automaton, Step};
 use path::{Check, Needed, Strategy};
 use precision::{initial_precision, refine, track_everywhere};
 use program::Program;
@@ -57,6 +60,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub stats: Stats,
     pub note: Option<String>,
+    /// Of an `unknown` CEGAR run: what its graph verified, for a run that follows.
+    pub condition: Option<Automaton>,
 }
 
 impl Outcome {
@@ -66,6 +71,7 @@ impl Outcome {
             verdict,
             stats,
             note: None,
+            condition: None,
         }
     }
 
@@ -75,6 +81,7 @@ impl Outcome {
             verdict: Verdict::Unknown { depth: None },
             stats,
             note: Some(why),
+            condition: None,
         }
     }
 }
@@ -132,6 +139,11 @@ struct Counters {
     predicates: u64,
     arg_nodes: u64,
     covered: u64,
+    posts: u64,
+    /// Nodes not expanded: their location repeats too often on their path.
+    cut: u64,
+    /// Posts not computed: the given condition's automaton says the edge is safe there.
+    condition_safe: u64,
 }
 
 impl Counters {
@@ -142,6 +154,9 @@ impl Counters {
             ("cegar_precision", self.predicates),
             ("cegar_arg_nodes", self.arg_nodes),
             ("cegar_covered", self.covered),
+            ("cegar_posts", self.posts),
+            ("cegar_cut", self.cut),
+            ("cegar_condition_safe", self.condition_safe),
         ]
     }
 }
@@ -156,12 +171,114 @@ pub fn check(
     opts: &CegarOptions,
     budget: &Budget,
 ) -> Result<Outcome, InternalError> {
+    check_given(cfa, ts, bits, opts, None, None, budget)
+}
+
+/// A condition given to a run ([`condition`]), with its labels built in the run's program.
+struct Given<'a> {
+    automaton: &'a Automaton,
+    /// Per automaton state, its label.
+    labels: Vec<aig::Lit>,
+    /// The verified nodes' locations and labels.
+    verified: Vec<(cfa::Loc, Vec<aig::Lit>)>,
+}
+
+/// [`check`], exploring only what the condition `given` (of an earlier run on the same
+/// CFA) leaves open, and expanding no node whose location occurs more than `repeats` times
+/// on its path (seed 003's failure-preventing condition on repeating locations: such a run
+/// ends `unknown` once the rest is explored). An `unknown` outcome carries the run's own
+/// condition (which includes the given one's).
+pub fn check_given(
+    cfa: &Cfa,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    opts: &CegarOptions,
+    given: Option<&Automaton>,
+    repeats: Option<u32>,
+    budget: &Budget,
+) -> Result<Outcome, InternalError> {
     let mut counters = Counters::default();
-    let unknown = |why: String, c: &Counters| Outcome::unknown(why, c.stats());
     let (mut prog, dist) = match setup(cfa, budget) {
         Ok(p) => p,
-        Err(why) => return Ok(unknown(why, &counters)),
+        Err(why) => return Ok(Outcome::unknown(why, counters.stats())),
     };
+    let given = match given {
+        Some(a) if !a.fits(&prog) => {
+            let why = "the condition speaks of another program".to_string();
+            return Ok(Outcome::unknown(why, counters.stats()));
+        }
+        Some(automaton) => {
+            let (labels, verified) = automaton.labels_in(&mut prog);
+            Some(Given {
+                automaton,
+                labels,
+                verified,
+            })
+        }
+        None => None,
+    };
+    let mut graph = None;
+    let mut outcome = search(
+        &mut prog,
+        ts,
+        bits,
+        &dist,
+        opts,
+        given.as_ref(),
+        repeats,
+        &mut graph,
+        &mut counters,
+        budget,
+    )?;
+    if let (Verdict::Unknown { .. }, Some(arg)) = (&outcome.verdict, &graph) {
+        let labels = node_labels(&mut prog, arg, given.as_ref());
+        let earlier = given.as_ref().map_or(&[][..], |g| &g.verified[..]);
+        let automaton = Automaton::of_graph(&prog, arg, &labels, earlier);
+        crate::log::info(
+            1,
+            format_args!(
+                "cegar: condition: {} open states, {} verified nodes",
+                automaton.len(),
+                automaton.verified()
+            ),
+        );
+        outcome.condition = Some(automaton);
+    }
+    Ok(outcome)
+}
+
+/// Each node's state, conjoined with the labels of the automaton states its path may be in
+/// (what the node stands for in a proof or a condition of its own).
+fn node_labels(prog: &mut Program, arg: &Arg, given: Option<&Given>) -> Vec<Vec<aig::Lit>> {
+    (arg.nodes.iter())
+        .map(|n| {
+            let mut label = n.state.clone();
+            if let (Some(g), Some(set)) = (given, &n.assume) {
+                let aig = &mut prog.circuits.aig;
+                label.push(aig.or_all(set.iter().map(|&q| g.labels[q as usize])));
+            }
+            label
+        })
+        .collect()
+}
+
+/// The CEGAR loop of [`check_given`]; `graph` is the graph at the end (a condition's source
+/// when the loop ends `unknown`).
+#[allow(clippy::too_many_arguments)]
+fn search(
+    prog: &mut Program,
+    ts: &TransitionSystem,
+    bits: &BitMap,
+    dist: &[Option<usize>],
+    opts: &CegarOptions,
+    given: Option<&Given>,
+    repeats: Option<u32>,
+    graph: &mut Option<Arg>,
+    counters: &mut Counters,
+    budget: &Budget,
+) -> Result<Outcome, InternalError> {
+    let cfa = prog.cfa;
+    let unknown = |why: String, c: &Counters| Outcome::unknown(why, c.stats());
     // The unsat-core refinement interpolates nothing (the strategy is unused there).
     let strategy = opts.refinement.strategy().unwrap_or(Strategy::Sequence);
     let mut mode = match opts.domain {
@@ -174,39 +291,75 @@ pub fn check(
         Domain::PredSplit => Mode::Split,
         Domain::PredBool | Domain::PredCart => Mode::Cartesian,
     };
+    let start = match given {
+        None => Step::Open,
+        Some(g) => g.automaton.start(),
+    };
+    let root_assume = match start {
+        // Every path from the entry is verified: the condition's proof is the program's.
+        Step::Safe => {
+            let verified = given.map_or(&[][..], |g| &g.verified[..]);
+            let mut at = vec![Vec::new(); cfa.locations.len()];
+            for (l, label) in verified {
+                at[l.index()].push(&label[..]);
+            }
+            let inv = invariant::invariant(prog, &at, dist, ts, bits);
+            return Ok(Outcome::decided(Verdict::Safe(inv), counters.stats()));
+        }
+        Step::Open => None,
+        Step::To(set) => Some(set),
+    };
     let mut prec: Vec<Vec<aig::Lit>> = vec![Vec::new(); cfa.locations.len()];
     if opts.init_prec == InitPrec::Prop {
-        initial_precision(&prog, &mut prec, mode);
+        initial_precision(prog, &mut prec, mode);
     }
     let outgoing = cfa.outgoing();
-    let mut graph: Option<Arg> = None;
+    // A pruned graph is rebuilt when the loop goes on, so that a run stopped before that
+    // keeps the last graph's condition.
+    let mut rebuild = true;
     loop {
         if budget.expired() {
-            return Ok(unknown("interrupted".into(), &counters));
+            return Ok(unknown("interrupted".into(), counters));
         }
-        let arg = graph.get_or_insert_with(|| {
-            let root = abstraction::initial(&prog, &prec[cfa.entry.index()]);
-            Arg::new(
+        if std::mem::take(&mut rebuild) {
+            let root = abstraction::initial(prog, &prec[cfa.entry.index()]);
+            *graph = Some(Arg::new(
                 cfa.locations.len(),
                 cfa.entry,
                 root,
+                root_assume.clone(),
                 opts.search,
-                dist.clone(),
-            )
-        });
-        let images = abstraction::images(&mut prog, &prec);
-        let ab = Abstractor::new(&prog, images, mode, budget);
+                dist.to_vec(),
+            ));
+        }
+        let arg = graph.as_mut().expect("the graph is built");
+        let images = abstraction::images(prog, &prec);
+        let ab = Abstractor::new(prog, images, mode, budget);
         let multi = opts.refinement == Refinement::MultiSeq;
-        let found = explore(&ab, arg, &prec, &dist, &outgoing, multi, budget);
+        let automaton = given.map(|g| g.automaton);
+        let found = explore(
+            &ab, arg, &prec, dist, &outgoing, automaton, repeats, multi, counters, budget,
+        );
         counters.arg_nodes = arg.live() as u64;
         counters.covered = arg.covered;
         let error_nodes = match found {
-            Explored::Stopped => return Ok(unknown("interrupted".into(), &counters)),
+            Explored::Stopped => return Ok(unknown("interrupted".into(), counters)),
+            Explored::Complete if arg.unexpanded() => {
+                let why = format!(
+                    "every node is explored but those past {} visits of their location",
+                    repeats.unwrap_or(0)
+                );
+                return Ok(unknown(why, counters));
+            }
             Explored::Complete => {
-                let at: Vec<Vec<&[aig::Lit]>> = (arg.at.iter())
-                    .map(|nodes| nodes.iter().map(|&n| &arg.nodes[n].state[..]).collect())
+                let labels = node_labels(prog, arg, given);
+                let mut at: Vec<Vec<&[aig::Lit]>> = (arg.at.iter())
+                    .map(|nodes| nodes.iter().map(|&n| &labels[n][..]).collect())
                     .collect();
-                let inv = invariant::invariant(&prog, &at, &dist, ts, bits);
+                for (l, label) in given.map_or(&[][..], |g| &g.verified[..]) {
+                    at[l.index()].push(&label[..]);
+                }
+                let inv = invariant::invariant(prog, &at, dist, ts, bits);
                 return Ok(Outcome::decided(Verdict::Safe(inv), counters.stats()));
             }
             Explored::Errors(nodes) => nodes,
@@ -217,12 +370,12 @@ pub fn check(
             let edges = arg.path(error_node);
             let nodes = arg.ancestry(error_node);
             if opts.refinement == Refinement::UnsatCore {
-                match path::needed_vars(&prog, &edges, budget) {
-                    Needed::Stopped => return Ok(unknown("interrupted".into(), &counters)),
+                match path::needed_vars(prog, &edges, budget) {
+                    Needed::Stopped => return Ok(unknown("interrupted".into(), counters)),
                     Needed::Feasible(drawn) => {
-                        return unsafe_end(&prog, ts, bits, &edges, &drawn, counters.stats())
+                        return unsafe_end(prog, ts, bits, &edges, &drawn, counters.stats())
                     }
-                    Needed::Vars(vars) => new += track_everywhere(&prog, &mut prec, &vars),
+                    Needed::Vars(vars) => new += track_everywhere(prog, &mut prec, &vars),
                 }
                 paths.push(nodes);
                 continue;
@@ -236,15 +389,15 @@ pub fn check(
             }
             for s in attempts {
                 let before = new;
-                match path::check(&mut prog, &edges, s, budget) {
-                    Check::Stopped(why) => return Ok(unknown(why, &counters)),
+                match path::check(prog, &edges, s, budget) {
+                    Check::Stopped(why) => return Ok(unknown(why, counters)),
                     Check::Feasible(drawn) => {
-                        return unsafe_end(&prog, ts, bits, &edges, &drawn, counters.stats())
+                        return unsafe_end(prog, ts, bits, &edges, &drawn, counters.stats())
                     }
                     Check::Refuted(cuts) => {
                         for cut in cuts {
                             let loc = arg.nodes[nodes[cut.node]].loc.index();
-                            new += refine(&prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
+                            new += refine(prog, &mut prec[loc], cut.pred, mode, opts.pred_split);
                         }
                     }
                 }
@@ -282,7 +435,7 @@ pub fn check(
         let pivot = pivots.iter().flatten().next().copied();
         match (opts.prune, &pivots[..]) {
             (Prune::Lazy, [Some(p)]) if *p > 0 => arg.reopen(paths[0][p - 1]),
-            _ => graph = None,
+            _ => rebuild = true,
         }
         if new == 0 && pivot.is_none() {
             // Explicit values: the path came back because too many successors made tracked
@@ -294,7 +447,7 @@ pub fn check(
                 _ => {
                     return Ok(unknown(
                         "the refinement found no new predicate".into(),
-                        &counters,
+                        counters,
                     ))
                 }
             }
@@ -317,13 +470,17 @@ const MAX_PATHS: usize = 64;
 
 /// Expands waiting nodes until one is at the error (with `all`, until none waits, collecting
 /// the error nodes).
+#[allow(clippy::too_many_arguments)]
 fn explore(
     ab: &Abstractor,
     arg: &mut Arg,
     prec: &[Vec<aig::Lit>],
     dist: &[Option<usize>],
     outgoing: &[Vec<usize>],
+    given: Option<&Automaton>,
+    repeats: Option<u32>,
     all: bool,
+    counters: &mut Counters,
     budget: &Budget,
 ) -> Explored {
     let cfa = ab.program().cfa;
@@ -343,6 +500,10 @@ fn explore(
                 false => return Explored::Errors(errors),
             }
         }
+        if repeats.is_some_and(|k| arg.nodes[n].visits > k) {
+            counters.cut += 1;
+            continue;
+        }
         // Every edge is expanded before an error child is reported: a refinement may keep
         // this node (lazy pruning), and it must not lose successors.
         let mut found = None;
@@ -351,17 +512,30 @@ fn explore(
             if dist[to.index()].is_none() {
                 continue;
             }
+            let assume = match (given, &arg.nodes[n].assume) {
+                (Some(a), Some(set)) => match a.step(set, e) {
+                    Step::Safe => {
+                        counters.condition_safe += 1;
+                        continue;
+                    }
+                    Step::Open => None,
+                    Step::To(set) => Some(set),
+                },
+                _ => None,
+            };
+            counters.posts += 1;
             let Post::States(states) = ab.post(&arg.nodes[n].state, e) else {
                 return Explored::Stopped;
             };
             let precision = prec[to.index()].len();
             for s in states {
-                let child = arg.add(to, s, precision, Some((n, e)));
+                let child = arg.add(to, s, assume.clone(), precision, Some((n, e)));
                 if to == error && !all {
                     found = found.or(child);
                 }
             }
         }
+        arg.nodes[n].expanded = true;
         if let Some(child) = found {
             return Explored::Errors(vec![child]);
         }
