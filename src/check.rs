@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::cert::{self, CertError, Invariant};
 use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
+use crate::engine::cfa_cegar::condition::Automaton;
 use crate::engine::cfa_cegar::ufo::UfoPost;
 use crate::engine::configs;
 use crate::engine::imc::Imc;
@@ -156,6 +157,9 @@ pub struct Report {
     /// Of an `unknown`: what the run verified ([`crate::condition`]), over the checked
     /// system's latches; `None` from the runs that keep no lemma pool (CFA engines).
     pub condition: Option<Condition>,
+    /// Of an `unknown` CEGAR run over a C program's CFA: the assumption automaton of what it
+    /// verified ([`crate::engine::cfa_cegar::condition`]).
+    pub automaton: Option<Automaton>,
 }
 
 /// The time the SMT worker of a portfolio may spend translating and solving (see
@@ -298,6 +302,7 @@ pub fn run_with(
             time: start.elapsed(),
             note: Some("the model has no bad-state properties".into()),
             condition: None,
+            automaton: None,
         });
     }
     let prepared;
@@ -434,6 +439,7 @@ impl Report {
             time: start.elapsed(),
             note: None,
             condition: None,
+            automaton: None,
         }
     }
 }

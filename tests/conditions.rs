@@ -273,6 +273,27 @@ fn explicit_values_then_predicates_prove_a_program_neither_proves_alone() {
             "--timeout",
             "8",
         ];
-        assert_eq!(run(&program, &args, "cegar_refinements").0, "unknown", "{domain}");
+        assert_eq!(
+            run(&program, &args, "cegar_refinements").0,
+            "unknown",
+            "{domain}"
+        );
     }
+}
+
+/// The `--json` record of a CFA CEGAR run on a C program that ends `unknown` reports the
+/// size of its assumption automaton.
+#[test]
+fn the_json_record_of_an_unknown_cfa_run_reports_its_automaton() {
+    let program = (root().join("circuits/conditions/expl_then_pred_unsat.c"))
+        .display()
+        .to_string();
+    let json = temp("cfa-unknown.json");
+    let args = ["--engine", "cegar", "--timeout", "2", "--json", &json];
+    assert_eq!(run(&program, &args, "cegar_refinements").0, "unknown");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let condition = &record["condition"];
+    assert!(condition["automaton_states"].as_u64() > Some(0), "{record}");
+    assert!(condition["verified_nodes"].as_u64() > Some(0), "{record}");
 }

@@ -43,5 +43,6 @@ pub fn run_cfa(
         time: start.elapsed(),
         note: outcome.note,
         condition: None,
+        automaton: outcome.condition,
     })
 }

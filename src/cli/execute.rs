@@ -85,6 +85,7 @@ pub(super) fn execute_program(
             time: start.elapsed(),
             note: None,
             condition: None,
+            automaton: None,
         };
         return Some(Executed {
             deeper,

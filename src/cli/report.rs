@@ -60,6 +60,12 @@ pub(super) fn json(model: &Path, r: &Report, assumed: &[String]) -> String {
         let condition = serde_json::json!({ "depth": c.depth, "lemmas": c.lemmas.len() });
         record.insert("condition".into(), condition);
     }
+    if let (Answer::Unknown { .. }, Some(a)) = (&r.answer, &r.automaton) {
+        let (states, verified) = (a.open_states(), a.verified());
+        let condition =
+            serde_json::json!({ "automaton_states": states, "verified_nodes": verified });
+        record.insert("condition".into(), condition);
+    }
     serde_json::Value::Object(record).to_string() + "\n"
 }
 

@@ -8,8 +8,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::aig;
 use super::condition::{self, Assume};
+use crate::aig;
 use crate::cfa::Loc;
 use crate::engine::cegar::Search;
 

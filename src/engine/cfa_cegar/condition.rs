@@ -216,8 +216,8 @@ impl Automaton {
         }
     }
 
-    /// The automaton states (not counting the verified nodes).
-    pub fn len(&self) -> usize {
+    /// The automaton states: the expanded nodes that are not verified.
+    pub fn open_states(&self) -> usize {
         self.states.len()
     }
 
@@ -228,7 +228,10 @@ impl Automaton {
 
     /// The labels in `prog`'s AIG: one literal per automaton state (the conjunction of its
     /// label), and the verified nodes' locations and labels.
-    pub(super) fn labels_in(&self, prog: &mut Program) -> (Vec<aig::Lit>, Vec<(Loc, Vec<aig::Lit>)>) {
+    pub(super) fn labels_in(
+        &self,
+        prog: &mut Program,
+    ) -> (Vec<aig::Lit>, Vec<(Loc, Vec<aig::Lit>)>) {
         let mut map: Vec<Option<aig::Lit>> = vec![None; self.aig.num_vars()];
         for (own, leaf) in self.leaves.iter().zip(prog.vars.iter().flatten()) {
             map[own.var().index()] = Some(*leaf);

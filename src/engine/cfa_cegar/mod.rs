@@ -238,7 +238,7 @@ pub fn check_given(
             1,
             format_args!(
                 "cegar: condition: {} open states, {} verified nodes",
-                automaton.len(),
+                automaton.open_states(),
                 automaton.verified()
             ),
         );

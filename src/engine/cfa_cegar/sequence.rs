@@ -88,7 +88,7 @@ pub fn check(
     stats.append(&mut last.stats);
     stats.push(("sequence_stage", 2));
     if let Some(c) = &first.condition {
-        stats.push(("sequence_condition_states", c.len() as u64));
+        stats.push(("sequence_condition_states", c.open_states() as u64));
         stats.push(("sequence_condition_verified", c.verified() as u64));
     }
     Ok(Outcome { stats, ..last })

@@ -461,19 +461,37 @@ fn conditional(
 fn a_run_given_a_condition_computes_no_post_the_first_run_verified() {
     // The explicit run verifies the generator's branch and cuts the long loop.
     let first = conditional(SAFE_LONG_AND_SHORT, Domain::Expl, None, Some(8));
-    assert!(matches!(first.verdict, crate::engine::Verdict::Unknown { .. }));
+    assert!(matches!(
+        first.verdict,
+        crate::engine::Verdict::Unknown { .. }
+    ));
     assert!(stat(&first.stats, "cegar_cut") > 0, "{:?}", first.stats);
-    let condition = first.condition.expect("an unknown CEGAR run writes its condition");
-    assert!(condition.verified() > 0 && condition.len() > 0);
+    let condition = first
+        .condition
+        .expect("an unknown CEGAR run writes its condition");
+    assert!(condition.verified() > 0 && condition.open_states() > 0);
     // Predicate abstraction alone explores both branches; given the condition, it follows
     // the long branch only (the generator's branch is safe from its first edge on).
     let alone = conditional(SAFE_LONG_AND_SHORT, Domain::PredCart, None, None);
-    let given = conditional(SAFE_LONG_AND_SHORT, Domain::PredCart, Some(&condition), None);
+    let given = conditional(
+        SAFE_LONG_AND_SHORT,
+        Domain::PredCart,
+        Some(&condition),
+        None,
+    );
     for run in [&alone, &given] {
-        assert!(matches!(run.verdict, crate::engine::Verdict::Safe(_)), "{:?}", run.stats);
+        assert!(
+            matches!(run.verdict, crate::engine::Verdict::Safe(_)),
+            "{:?}",
+            run.stats
+        );
     }
     assert_eq!(stat(&alone.stats, "cegar_condition_safe"), 0);
-    assert!(stat(&given.stats, "cegar_condition_safe") > 0, "{:?}", given.stats);
+    assert!(
+        stat(&given.stats, "cegar_condition_safe") > 0,
+        "{:?}",
+        given.stats
+    );
     assert!(
         stat(&given.stats, "cegar_posts") < stat(&alone.stats, "cegar_posts"),
         "alone {:?}, given {:?}",
@@ -489,8 +507,14 @@ fn a_condition_hides_no_bug_past_its_cut_and_fits_only_its_program() {
     let given = conditional(BUG_PAST_THE_CUT, Domain::PredCart, Some(&condition), None);
     assert!(matches!(given.verdict, crate::engine::Verdict::Unsafe(_)));
     let other = conditional(SAFE_COUNTER, Domain::PredCart, Some(&condition), None);
-    assert!(matches!(other.verdict, crate::engine::Verdict::Unknown { .. }));
-    assert_eq!(other.note.as_deref(), Some("the condition speaks of another program"));
+    assert!(matches!(
+        other.verdict,
+        crate::engine::Verdict::Unknown { .. }
+    ));
+    assert_eq!(
+        other.note.as_deref(),
+        Some("the condition speaks of another program")
+    );
 }
 
 #[test]
@@ -499,7 +523,12 @@ fn the_sequence_proves_the_safe_programs_and_replays_the_bugs() {
         max_depth: Some(3),
         ..Options::new(EngineKind::Sequence)
     };
-    for program in [SAFE_COUNTER, SAFE_BRANCHES, SAFE_ASSUME, SAFE_LONG_AND_SHORT] {
+    for program in [
+        SAFE_COUNTER,
+        SAFE_BRANCHES,
+        SAFE_ASSUME,
+        SAFE_LONG_AND_SHORT,
+    ] {
         let (answer, _, stats) = run(program, &sequence);
         assert!(matches!(answer, Answer::Unsat(_)), "{program}: {answer:?}");
         assert!(stat(&stats, "sequence_stage") > 0, "{program}: {stats:?}");
