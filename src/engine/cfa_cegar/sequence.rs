@@ -3,7 +3,7 @@
 //! predicate abstraction given the explicit run's condition ([`super::condition`]), so that
 //! the predicate analysis explores only the paths the explicit one left open.
 //!
-//! Each stage but the last gets a share of the time left (BMC a quarter, the explicit run
+//! Each stage but the last gets a share of the time left (BMC an eighth, the explicit run
 //! half of the rest); a stage that decides ends the sequence, and its answer is checked by
 //! the caller as any engine's. BMC's depth is no condition for the CFA analyses (they do not
 //! unroll), so it passes on nothing but the time it used.
@@ -48,7 +48,7 @@ fn share(budget: &Budget, divide: u32) -> Budget {
 }
 
 /// Runs the sequence on `cfa`, whose encoding blasted is `ts` with its words at `bits`;
-/// BMC, configured by `bmc`, stops at `max_depth`.
+/// BMC, configured by `bmc`, stops at `max_depth` or at the CFA's longest error path.
 pub fn check(
     cfa: &Cfa,
     ts: &TransitionSystem,
@@ -57,9 +57,17 @@ pub fn check(
     max_depth: Option<usize>,
     budget: &Budget,
 ) -> Result<Outcome, InternalError> {
-    let mut bmc = Bmc::new(max_depth).with_options(bmc);
-    let verdict = bmc.check(ts, &share(budget, 4));
-    let mut stats = bmc.stats();
+    // Past the CFA's longest error path (a program without loops), BMC would only unroll
+    // the encoding's exit loop: it stops there, and the CFA analyses prove the program.
+    let bound = match (max_depth, crate::cfa::depth::longest_error_path(cfa)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    // BMC's solver is dropped before the CFA analyses start.
+    let (verdict, mut stats) = {
+        let mut bmc = Bmc::new(bound).with_options(bmc);
+        (bmc.check(ts, &share(budget, 8)), bmc.stats())
+    };
     let depth = match verdict {
         Verdict::Unknown { depth } => depth,
         decided => {
