@@ -76,6 +76,10 @@ pub struct Options {
     /// for that system): BMC and k-induction's base case start past its depth, and its
     /// lemmas that Houdini confirms join the lemma pool.
     pub condition: Option<Arc<Condition>>,
+    /// What an earlier CEGAR run on the same C program's CFA verified
+    /// ([`crate::engine::cfa_cegar::condition`]): `--engine cegar` on C explores only the
+    /// rest.
+    pub automaton: Option<Arc<Automaton>>,
 }
 
 impl Options {
@@ -96,6 +100,7 @@ impl Options {
             smt: SmtOptions::default(),
             complete_depth: None,
             condition: None,
+            automaton: None,
         }
     }
 

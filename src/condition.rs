@@ -190,7 +190,7 @@ impl Condition {
 }
 
 /// The line naming the system a condition speaks of.
-fn system_line(ts: &TransitionSystem) -> String {
+pub(crate) fn system_line(ts: &TransitionSystem) -> String {
     let (latches, inputs) = (ts.latches.len(), ts.inputs.len());
     format!(
         "system {:016x} latches {latches} inputs {inputs}",

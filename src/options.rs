@@ -256,14 +256,19 @@ pub fn reads(engine: EngineKind, input: InputKind, cegar: &CegarOptions, opt: Op
         // lemma pool (the lemmas).
         Opt::ConditionIn => match engine {
             EngineKind::Portfolio | EngineKind::Bmc | EngineKind::Kind | EngineKind::Ic3 => true,
-            // A C program's sequence passes its CFA conditions inside the run.
+            // A C program's sequence passes its CFA conditions inside the run; the CFA
+            // CEGAR of a C program reads an earlier one's assumption automaton.
             EngineKind::Sequence => circuit,
+            EngineKind::Cegar => !circuit,
             _ => false,
         },
         // Every run of the bit-level system reports its depth; the CFA analysis of a C
         // program and k-liveness check something else.
         Opt::ConditionOut => match engine {
-            EngineKind::Cegar | EngineKind::Impact | EngineKind::Sequence => circuit,
+            // On a C program, the CFA CEGAR (alone, or the sequence's last stage) writes its
+            // assumption automaton.
+            EngineKind::Cegar | EngineKind::Sequence => true,
+            EngineKind::Impact => circuit,
             EngineKind::Klive | EngineKind::Symex | EngineKind::Ufo => false,
             _ => true,
         },

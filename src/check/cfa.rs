@@ -32,7 +32,10 @@ pub fn run_cfa(
         EngineKind::Sequence => {
             cfa_cegar::sequence::check(cfa, ts, bits, opts.bmc, opts.max_depth, budget)?
         }
-        _ => cfa_cegar::check(cfa, ts, bits, &opts.cegar, budget)?,
+        _ => {
+            let given = opts.automaton.as_deref();
+            cfa_cegar::check_given(cfa, ts, bits, &opts.cegar, given, None, budget)?
+        }
     };
     let identity = Restore::identity(ts);
     let answer = verify(ts, ts, &identity, outcome.verdict, engine, budget)?;

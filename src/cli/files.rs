@@ -6,6 +6,7 @@ use super::stdout::input_error;
 use super::WordArgs;
 use crate::check::{Answer, Report};
 use crate::condition::Condition;
+use crate::engine::cfa_cegar::condition::Automaton;
 use crate::error::ExitCode;
 use crate::front::{self, aiger};
 use crate::ts::TransitionSystem;
@@ -90,7 +91,26 @@ pub(super) fn read_condition(
     }
 }
 
-/// Writes to `path` (if any) what the `unknown` answer `report` verified about `ts`.
+/// The CFA condition in `path` ([`crate::engine::cfa_cegar::condition`]), if any, which
+/// must speak of the C program whose encoded system is `ts`.
+pub(super) fn read_automaton(
+    path: Option<PathBuf>,
+    ts: &TransitionSystem,
+) -> Result<Option<Automaton>, ExitCode> {
+    let Some(path) = path else { return Ok(None) };
+    let bytes = read_text(&path)?;
+    let text = String::from_utf8_lossy(&bytes);
+    match Automaton::parse(&text, &path, ts) {
+        Ok(a) => Ok(Some(a)),
+        Err(e) => {
+            eprintln!("warden: error: {e}");
+            Err(ExitCode::Input)
+        }
+    }
+}
+
+/// Writes to `path` (if any) what the `unknown` answer `report` verified about `ts` (a
+/// CFA run's assumption automaton, or what a run of the bit-level system verified).
 pub(super) fn write_condition(
     path: Option<&Path>,
     report: &Report,
@@ -99,6 +119,9 @@ pub(super) fn write_condition(
     let Answer::Unknown { depth } = report.answer else {
         return Ok(());
     };
+    if let Some(automaton) = &report.automaton {
+        return write_file(path, automaton.text(ts).as_bytes());
+    }
     let verified = (report.condition.clone()).unwrap_or(Condition {
         depth,
         lemmas: Vec::new(),

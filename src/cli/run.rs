@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::c_program::{complete_depth, cuts_recursion, deepen, horn, HornSide, SummarySide};
 use super::counterexample::{counterexample, drop_spurious};
 use super::execute;
-use super::files::{read_condition, write_aiger, write_condition, write_file};
+use super::files::{read_automaton, read_condition, write_aiger, write_condition, write_file};
 use super::properties;
 use super::report::{json, print_stats, verdict_word};
 use super::rtl::{explain_counterexample, show_script};
@@ -120,6 +120,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         smt: args.smt,
         complete_depth: None,
         condition: None,
+        automaton: None,
     };
     // A condition speaks of the system first loaded (a deeper recursion bound is another).
     let mut condition_in = args.condition_in.clone();
@@ -208,10 +209,18 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         }
         let conditions = args.condition_in.is_some() || args.condition_out.is_some();
         let one_system = !model.ts.has_liveness() && !all_properties;
-        let condition = match read_condition(condition_in.take(), conditions, one_system, &model.ts)
-        {
-            Ok(c) => c.map(Arc::new),
-            Err(code) => return code,
+        // The CFA CEGAR of a C program reads the assumption automaton of an earlier one.
+        let cfa_condition =
+            matches!(model.source, Source::C { .. }) && opts.engine == EngineKind::Cegar;
+        let (condition, automaton) = match cfa_condition {
+            false => match read_condition(condition_in.take(), conditions, one_system, &model.ts) {
+                Ok(c) => (c.map(Arc::new), None),
+                Err(code) => return code,
+            },
+            true => match read_automaton(condition_in.take(), &model.ts) {
+                Ok(a) => (None, a.map(Arc::new).or(opts.automaton.clone())),
+                Err(code) => return code,
+            },
         };
         if model.ts.has_liveness() {
             return super::live::check_each(&args, &model, &opts, &budget, print_witness);
@@ -260,7 +269,13 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
                     | EngineKind::Symex
                     | EngineKind::Ufo
                     | EngineKind::Sequence,
-                ) => check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget),
+                ) => {
+                    let opts = Options {
+                        automaton: automaton.clone(),
+                        ..opts.clone()
+                    };
+                    check::run_cfa(blocks, &model.ts, bits, &opts, &engines_budget)
+                }
                 _ => {
                     // The SMT engine checks the word-level model: alone, or as the worker of a
                     // portfolio on a BTOR2 model whose counterexamples it can bring down to the

@@ -44,7 +44,7 @@ pub enum Step {
 
 /// Where one edge goes from one automaton state.
 #[derive(Clone, Debug)]
-enum Target {
+pub(super) enum Target {
     Open,
     /// Automaton states (never empty: an edge to verified nodes only is left out).
     To(Vec<u32>),
@@ -52,26 +52,27 @@ enum Target {
 
 /// One automaton state: an expanded node of the first run that is not verified.
 #[derive(Clone, Debug)]
-struct State {
+pub(super) struct State {
     /// The node's abstract state, a conjunction over [`Automaton::leaves`].
-    label: Vec<aig::Lit>,
+    pub(super) label: Vec<aig::Lit>,
     /// By edge (sorted): where the node's children are. An edge left out is safe.
-    moves: Vec<(usize, Target)>,
+    pub(super) moves: Vec<(usize, Target)>,
 }
 
 /// A CFA condition: the verified part of a CEGAR run's graph.
 #[derive(Clone, Debug)]
 pub struct Automaton {
     /// The CFA it speaks of, by its numbers of locations and edges.
-    shape: (usize, usize),
-    /// The labels, over leaves standing for the program variables' bits in order.
-    aig: Aig,
-    leaves: Vec<aig::Lit>,
-    states: Vec<State>,
+    pub(super) shape: (usize, usize),
+    /// The labels, over leaves standing for the program variables' bits in order (the
+    /// graph's first variables after the constant).
+    pub(super) aig: Aig,
+    pub(super) leaves: Vec<aig::Lit>,
+    pub(super) states: Vec<State>,
     /// Where the entry is.
-    start: Step,
+    pub(super) start: Step,
     /// The verified uncovered nodes' locations and states (the proof of what they cover).
-    verified: Vec<(Loc, Vec<aig::Lit>)>,
+    pub(super) verified: Vec<(Loc, Vec<aig::Lit>)>,
 }
 
 /// Whether a node under `by` may cover one under `of`: every automaton state `of` may be in,

@@ -26,6 +26,7 @@
 mod abstraction;
 mod arg;
 pub mod condition;
+mod condition_file;
 pub mod impact;
 mod invariant;
 mod path;

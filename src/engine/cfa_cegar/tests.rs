@@ -539,3 +539,33 @@ fn the_sequence_proves_the_safe_programs_and_replays_the_bugs() {
     assert!(path.unwrap().contains("= 42"));
     assert!(stat(&stats, "sequence_stage") > 0, "{stats:?}");
 }
+
+#[test]
+fn a_condition_read_back_from_its_text_is_the_same_automaton() {
+    let load = LoadOptions::default();
+    let model = load_c_program_with(&format!("{PRELUDE}{SAFE_LONG_AND_SHORT}"), &load);
+    let first = conditional(SAFE_LONG_AND_SHORT, Domain::Expl, None, Some(8));
+    let condition = first.condition.expect("the cut run ends unknown");
+    let text = condition.text(&model.ts);
+    let path = std::path::Path::new("cond");
+    let back = super::Automaton::parse(&text, path, &model.ts).unwrap();
+    assert_eq!(back.text(&model.ts), text);
+    let runs = [Some(&condition), Some(&back)]
+        .map(|given| conditional(SAFE_LONG_AND_SHORT, Domain::PredCart, given, None));
+    for run in &runs {
+        assert!(matches!(run.verdict, crate::engine::Verdict::Safe(_)));
+    }
+    let safe = runs
+        .each_ref()
+        .map(|r| stat(&r.stats, "cegar_condition_safe"));
+    assert!(safe[0] > 0 && safe[0] == safe[1], "{safe:?}");
+    // A file is input: another program's condition and a dangling state are refused.
+    let other = load_c_program_with(&format!("{PRELUDE}{SAFE_COUNTER}"), &load);
+    let e = super::Automaton::parse(&text, path, &other.ts).unwrap_err();
+    assert_eq!(e.position.as_deref(), Some("line 2"), "{e}");
+    assert!(e.message.contains("another system"), "{e}");
+    let dangling = text.replacen("\nmove 0 ", "\nmove 999999 ", 1);
+    assert_ne!(dangling, text, "the condition has a move of state 0");
+    let e = super::Automaton::parse(&dangling, path, &model.ts).unwrap_err();
+    assert!(e.message.contains("beyond"), "{e}");
+}
