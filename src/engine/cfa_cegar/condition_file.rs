@@ -34,6 +34,9 @@ use crate::ts::TransitionSystem;
 /// The first line of a CFA condition file: the format and its version.
 pub const HEADER: &str = "warden-cfa-condition 1";
 
+/// What a line after the shape may start with.
+const KEYWORDS: &str = "expected `and`, `start`, `state`, `move` or `verified`";
+
 /// The literals as text, space first.
 fn lits(out: &mut String, lits: &[aig::Lit]) {
     for l in lits {
@@ -248,12 +251,7 @@ impl Automaton {
                         }),
                     }
                 }
-                _ => return Err(error(
-                    n,
-                    format!(
-                        "expected `and`, `start`, `state`, `move` or `verified`, found `{line}`"
-                    ),
-                )),
+                _ => return Err(error(n, format!("{KEYWORDS}, found `{line}`"))),
             }
         }
         let count = automaton.states.len();
