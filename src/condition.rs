@@ -67,40 +67,8 @@ impl Condition {
 
     /// Reads the condition in `text` (the file `path`), which must speak of `ts`.
     pub fn parse(text: &str, path: &Path, ts: &TransitionSystem) -> Result<Condition, InputError> {
-        let error = |line: usize, message: String| InputError {
-            path: path.to_path_buf(),
-            position: Some(format!("line {line}")),
-            message,
-            unsupported: false,
-        };
-        let mut lines = (text.lines().enumerate())
-            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-            .filter(|(_, l)| !l.is_empty());
-        match lines.next() {
-            Some((_, l)) if l == HEADER => {}
-            Some((n, l)) => return Err(error(n, format!("expected `{HEADER}`, found `{l}`"))),
-            None => {
-                return Err(error(
-                    1,
-                    format!("expected `{HEADER}`, found an empty file"),
-                ))
-            }
-        }
-        let expected_system = system_line(ts);
-        match lines.next() {
-            Some((_, l)) if l == expected_system => {}
-            Some((n, l)) if l.starts_with("system ") => {
-                return Err(error(
-                    n,
-                    format!(
-                        "the condition speaks of another system (`{l}`; this model is \
-                         `{expected_system}`)"
-                    ),
-                ))
-            }
-            Some((n, l)) => return Err(error(n, format!("expected `system ...`, found `{l}`"))),
-            None => return Err(error(2, "expected `system ...` after the header".into())),
-        }
+        let error = |line: usize, message: String| line_error(path, line, message);
+        let lines = body(text, path, HEADER, ts)?;
         let mut condition = Condition::default();
         for (n, line) in lines {
             let mut words = line.split_whitespace();
@@ -187,6 +155,56 @@ impl Condition {
         self.lemmas.dedup();
         self
     }
+}
+
+/// The error at line `line` of the condition file `path`.
+pub(crate) fn line_error(path: &Path, line: usize, message: String) -> InputError {
+    InputError {
+        path: path.to_path_buf(),
+        position: Some(format!("line {line}")),
+        message,
+        unsupported: false,
+    }
+}
+
+/// The lines of the condition file `path` (numbered; comments and blank lines dropped)
+/// after its `header` and its system line, which must name `ts`.
+pub(crate) fn body<'t>(
+    text: &'t str,
+    path: &Path,
+    header: &str,
+    ts: &TransitionSystem,
+) -> Result<impl Iterator<Item = (usize, &'t str)>, InputError> {
+    let error = |line: usize, message: String| line_error(path, line, message);
+    let mut lines = (text.lines().enumerate())
+        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty());
+    match lines.next() {
+        Some((_, l)) if l == header => {}
+        Some((n, l)) => return Err(error(n, format!("expected `{header}`, found `{l}`"))),
+        None => {
+            return Err(error(
+                1,
+                format!("expected `{header}`, found an empty file"),
+            ))
+        }
+    }
+    let expected_system = system_line(ts);
+    match lines.next() {
+        Some((_, l)) if l == expected_system => {}
+        Some((n, l)) if l.starts_with("system ") => {
+            return Err(error(
+                n,
+                format!(
+                    "the condition speaks of another system (`{l}`; this model is \
+                     `{expected_system}`)"
+                ),
+            ))
+        }
+        Some((n, l)) => return Err(error(n, format!("expected `system ...`, found `{l}`"))),
+        None => return Err(error(2, "expected `system ...` after the header".into())),
+    }
+    Ok(lines)
 }
 
 /// The line naming the system a condition speaks of.

@@ -8,6 +8,7 @@ use crate::check::{Answer, Report};
 use crate::condition::Condition;
 use crate::engine::cfa_cegar::condition::Automaton;
 use crate::error::ExitCode;
+use crate::front::InputError;
 use crate::front::{self, aiger};
 use crate::ts::TransitionSystem;
 use crate::Budget;
@@ -79,16 +80,7 @@ pub(super) fn read_condition(
         );
         return Err(ExitCode::Usage);
     }
-    let Some(path) = path else { return Ok(None) };
-    let bytes = read_text(&path)?;
-    let text = String::from_utf8_lossy(&bytes);
-    match Condition::parse(&text, &path, ts) {
-        Ok(c) => Ok(Some(c)),
-        Err(e) => {
-            eprintln!("warden: error: {e}");
-            Err(ExitCode::Input)
-        }
-    }
+    read_parsed(path, |text, path| Condition::parse(text, path, ts))
 }
 
 /// The CFA condition in `path` ([`crate::engine::cfa_cegar::condition`]), if any, which
@@ -97,11 +89,18 @@ pub(super) fn read_automaton(
     path: Option<PathBuf>,
     ts: &TransitionSystem,
 ) -> Result<Option<Automaton>, ExitCode> {
+    read_parsed(path, |text, path| Automaton::parse(text, path, ts))
+}
+
+/// The file `path` (if any) read by `parse`; an error is reported as bad input.
+fn read_parsed<T>(
+    path: Option<PathBuf>,
+    parse: impl FnOnce(&str, &Path) -> Result<T, InputError>,
+) -> Result<Option<T>, ExitCode> {
     let Some(path) = path else { return Ok(None) };
     let bytes = read_text(&path)?;
-    let text = String::from_utf8_lossy(&bytes);
-    match Automaton::parse(&text, &path, ts) {
-        Ok(a) => Ok(Some(a)),
+    match parse(&String::from_utf8_lossy(&bytes), &path) {
+        Ok(c) => Ok(Some(c)),
         Err(e) => {
             eprintln!("warden: error: {e}");
             Err(ExitCode::Input)

@@ -42,21 +42,14 @@ pub enum Step {
     To(Assume),
 }
 
-/// Where one edge goes from one automaton state.
-#[derive(Clone, Debug)]
-pub(super) enum Target {
-    Open,
-    /// Automaton states (never empty: an edge to verified nodes only is left out).
-    To(Vec<u32>),
-}
-
 /// One automaton state: an expanded node of the first run that is not verified.
 #[derive(Clone, Debug)]
 pub(super) struct State {
     /// The node's abstract state, a conjunction over [`Automaton::leaves`].
     pub(super) label: Vec<aig::Lit>,
-    /// By edge (sorted): where the node's children are. An edge left out is safe.
-    pub(super) moves: Vec<(usize, Target)>,
+    /// By edge (sorted): where the node's children are, `Open` or `To` (never `Safe`: an
+    /// edge left out is safe).
+    pub(super) moves: Vec<(usize, Step)>,
 }
 
 /// A CFA condition: the verified part of a CEGAR run's graph.
@@ -129,12 +122,12 @@ impl Automaton {
                 kept.push(n);
             }
         }
-        let target = |n: usize| -> Option<Target> {
+        let target = |n: usize| -> Step {
             let m = resolve(n);
             match (open[m], id[m]) {
-                (false, _) => None,
-                (true, Some(i)) => Some(Target::To(vec![i])),
-                (true, None) => Some(Target::Open),
+                (false, _) => Step::Safe,
+                (true, Some(i)) => Step::To(vec![i]),
+                (true, None) => Step::Open,
             }
         };
         // The labels, copied over leaves of their own.
@@ -149,10 +142,13 @@ impl Automaton {
         let mut label = |lits: &[aig::Lit]| prog.aig().copy_cone(&mut aig, &mut map, lits);
         let mut states = Vec::with_capacity(kept.len());
         for &n in &kept {
-            let mut moves: Vec<(usize, Target)> = Vec::new();
+            let mut moves: Vec<(usize, Step)> = Vec::new();
             for &c in nodes[n].children.iter().filter(|&&c| nodes[c].alive) {
                 let (_, e) = nodes[c].parent.expect("a child has a parent");
-                let Some(t) = target(c) else { continue };
+                let t = target(c);
+                if t == Step::Safe {
+                    continue;
+                }
                 match moves.iter_mut().find(|(f, _)| *f == e) {
                     None => moves.push((e, t)),
                     Some((_, prev)) => *prev = join(prev, &t),
@@ -170,11 +166,7 @@ impl Automaton {
             .chain(earlier.iter().map(|(l, lits)| (*l, &lits[..])))
             .map(|(l, lits)| (l, label(lits)))
             .collect();
-        let start = match target(0) {
-            None => Step::Safe,
-            Some(Target::Open) => Step::Open,
-            Some(Target::To(s)) => Step::To(s),
-        };
+        let start = target(0);
         Automaton {
             shape: (prog.cfa.locations.len(), prog.cfa.edges.len()),
             aig,
@@ -205,8 +197,9 @@ impl Automaton {
                 continue;
             };
             match &moves[i].1 {
-                Target::Open => return Step::Open,
-                Target::To(s) => to.extend(s),
+                Step::Open => return Step::Open,
+                Step::To(s) => to.extend(s),
+                Step::Safe => {}
             }
         }
         to.sort_unstable();
@@ -251,15 +244,15 @@ impl Automaton {
     }
 }
 
-/// Two targets of one edge from one state (a node enumerated several children on it).
-fn join(a: &Target, b: &Target) -> Target {
+/// Two moves of one edge from one state (a node enumerated several children on it).
+fn join(a: &Step, b: &Step) -> Step {
     match (a, b) {
-        (Target::To(x), Target::To(y)) => {
+        (Step::To(x), Step::To(y)) => {
             let mut s: Vec<u32> = x.iter().chain(y).copied().collect();
             s.sort_unstable();
             s.dedup();
-            Target::To(s)
+            Step::To(s)
         }
-        _ => Target::Open,
+        _ => Step::Open,
     }
 }

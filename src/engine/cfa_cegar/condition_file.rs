@@ -25,9 +25,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::condition::{Automaton, State, Step, Target};
+use super::condition::{Automaton, State, Step};
 use crate::aig::{self, Aig};
 use crate::cfa::Loc;
+use crate::condition::{body, line_error};
 use crate::front::InputError;
 use crate::ts::TransitionSystem;
 
@@ -80,13 +81,7 @@ impl Automaton {
         for (q, state) in self.states.iter().enumerate() {
             for (e, target) in &state.moves {
                 let _ = write!(out, "move {q} {e}");
-                step_text(
-                    &mut out,
-                    &match target {
-                        Target::Open => Step::Open,
-                        Target::To(set) => Step::To(set.clone()),
-                    },
-                );
+                step_text(&mut out, target);
                 out.push('\n');
             }
         }
@@ -101,35 +96,11 @@ impl Automaton {
     /// Reads the condition in `text` (the file `path`), which must speak of the program
     /// whose encoded system is `ts`.
     pub fn parse(text: &str, path: &Path, ts: &TransitionSystem) -> Result<Automaton, InputError> {
-        let error = |line: usize, message: String| InputError {
-            path: path.to_path_buf(),
-            position: Some(format!("line {line}")),
-            message,
-            unsupported: false,
-        };
-        let mut lines = (text.lines().enumerate())
-            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-            .filter(|(_, l)| !l.is_empty());
-        let mut expect = |what: &str, n: usize| -> Result<(usize, &str), InputError> {
-            lines
-                .next()
-                .ok_or_else(|| error(n, format!("expected `{what}`, found the end of the file")))
-        };
-        match expect(HEADER, 1)? {
-            (_, l) if l == HEADER => {}
-            (n, l) => return Err(error(n, format!("expected `{HEADER}`, found `{l}`"))),
-        }
-        let system = crate::condition::system_line(ts);
-        match expect("system ...", 2)? {
-            (_, l) if l == system => {}
-            (n, l) => {
-                let why = format!(
-                    "the condition speaks of another system (`{l}`; this model is `{system}`)"
-                );
-                return Err(error(n, why));
-            }
-        }
-        let (n, line) = expect("shape L E B", 3)?;
+        let error = |line: usize, message: String| line_error(path, line, message);
+        let mut lines = body(text, path, HEADER, ts)?;
+        let (n, line) = lines
+            .next()
+            .ok_or_else(|| error(3, "expected `shape L E B` after the system line".into()))?;
         let shape: Vec<usize> = (line.strip_prefix("shape "))
             .map(|r| {
                 r.split_whitespace()
@@ -156,7 +127,7 @@ impl Automaton {
             verified: Vec::new(),
         };
         let mut started = false;
-        let mut moves: Vec<(usize, usize, usize, Target)> = Vec::new();
+        let mut moves: Vec<(usize, usize, usize, Step)> = Vec::new();
         for (n, line) in lines {
             let mut words = line.split_whitespace();
             let keyword = words.next().unwrap_or("");
@@ -210,17 +181,11 @@ impl Automaton {
                                     format!("edge {e} of a CFA with {edges} edges"),
                                 ));
                             }
-                            let target =
-                                match step {
-                                    Step::Open => Target::Open,
-                                    Step::To(set) => Target::To(set),
-                                    Step::Safe => return Err(error(
-                                        n,
-                                        "a move is `open` or `to Q...` (a safe edge has no move)"
-                                            .into(),
-                                    )),
-                                };
-                            moves.push((n, q, e, target));
+                            if step == Step::Safe {
+                                let why = "a move is `open` or `to Q...` (a safe edge has none)";
+                                return Err(error(n, why.into()));
+                            }
+                            moves.push((n, q, e, step));
                         }
                         _ => unreachable!("a move has two head words"),
                     }
@@ -265,7 +230,7 @@ impl Automaton {
             }
         }
         for (n, q, e, target) in moves {
-            let bad = q >= count || matches!(&target, Target::To(set) if !in_range(set));
+            let bad = q >= count || matches!(&target, Step::To(set) if !in_range(set));
             if bad {
                 return Err(error(
                     n,

@@ -27,6 +27,7 @@ mod abstraction;
 mod arg;
 pub mod condition;
 mod condition_file;
+mod counterexample;
 pub mod impact;
 mod invariant;
 mod path;
@@ -38,19 +39,20 @@ pub mod symex;
 mod tests;
 pub mod ufo;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::cegar::{CegarOptions, Domain, InitPrec, Prune, Refinement};
 use super::{Stats, Verdict};
 use crate::aig;
 use crate::cfa::{self, Cfa};
 use crate::error::InternalError;
-use crate::ts::{Trace, TransitionSystem};
-use crate::wl::{self, BitMap, BitVec, Value};
+use crate::ts::TransitionSystem;
+use crate::wl::BitMap;
 use crate::Budget;
 use abstraction::{Abstractor, Mode, Post};
 use arg::Arg;
 use condition::{Automaton, Step};
+use counterexample::counterexample;
 use path::{Check, Needed, Strategy};
 use precision::{initial_precision, refine, track_everywhere};
 use program::Program;
@@ -566,58 +568,4 @@ fn distances(cfa: &Cfa) -> Vec<Option<usize>> {
         }
     }
     dist
-}
-
-/// The counterexample of the encoded model `ts` along the feasible path `edges` with the
-/// nondet values `drawn`, after the CFA interpreter confirmed that those values reach the
-/// error.
-fn counterexample(
-    prog: &Program,
-    ts: &TransitionSystem,
-    bits: &BitMap,
-    edges: &[usize],
-    drawn: &path::Drawn,
-) -> Result<Trace, InternalError> {
-    let cfa = prog.cfa;
-    let values: Vec<Value> = (drawn.iter().flatten())
-        .map(|(n, b)| value_of(cfa, *n, b))
-        .collect();
-    cfa::path::replay(cfa, values, edges.len()).map_err(|source| InternalError::PathReplay {
-        path: "the cegar error path",
-        source,
-    })?;
-    let position: HashMap<aig::Var, usize> = (ts.inputs.iter().enumerate())
-        .map(|(i, &v)| (v, i))
-        .collect();
-    let mut inputs = vec![vec![false; ts.inputs.len()]; edges.len() + 1];
-    for (frame, firing) in inputs.iter_mut().zip(drawn) {
-        for (n, values) in firing {
-            let word = bits.inputs[prog.nondet_inputs[*n]].flat();
-            for (lit, &b) in word.iter().zip(values) {
-                frame[position[&lit.var()]] = b ^ lit.is_negated();
-            }
-        }
-    }
-    Ok(Trace {
-        init: ts.latches.iter().map(|l| l.init.unwrap_or(false)).collect(),
-        inputs,
-        bad: 0,
-    })
-}
-
-/// A nondet source's value from its flattened bits.
-fn value_of(cfa: &Cfa, n: usize, bits: &[bool]) -> Value {
-    match cfa.terms.sort(cfa.nondets[n].term) {
-        wl::Sort::Bv(_) => Value::Bv(BitVec::from_bits(bits)),
-        wl::Sort::Array { index, element } => {
-            let mut a = wl::ArrayValue::constant(index, BitVec::zero(element));
-            for (j, chunk) in bits.chunks(element as usize).enumerate() {
-                a.set(
-                    &BitVec::from_u64(index, j as u64),
-                    &BitVec::from_bits(chunk),
-                );
-            }
-            Value::Array(a)
-        }
-    }
 }
