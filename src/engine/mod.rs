@@ -2,6 +2,7 @@
 //! answers with a [`Verdict`] in terms of that same system; the caller lifts it back through
 //! the preprocessing `Restore` map and checks it before printing anything.
 
+pub(crate) mod arg;
 pub mod bmc;
 pub mod cegar;
 pub mod cfa_cegar;

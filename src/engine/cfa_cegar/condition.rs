@@ -90,12 +90,12 @@ impl Automaton {
         earlier: &[(Loc, Vec<aig::Lit>)],
     ) -> Automaton {
         let nodes = &arg.nodes;
-        let resolve = |n: usize| nodes[n].covered_by.unwrap_or(n);
-        let waiting = |n: usize| nodes[n].covered_by.is_none() && !nodes[n].expanded;
+        let resolve = |n: usize| nodes[n].covered_by().unwrap_or(n);
+        let waiting = |n: usize| nodes[n].covered_by().is_none() && !nodes[n].expanded;
         // Open: the nodes that reach a waiting one (backward over children and coverers).
         let mut preds = vec![Vec::new(); nodes.len()];
         for (n, node) in nodes.iter().enumerate().filter(|(_, n)| n.alive) {
-            match node.covered_by {
+            match node.covered_by() {
                 Some(m) => preds[m].push(n),
                 None if node.expanded => {
                     for &c in node.children.iter().filter(|&&c| nodes[c].alive) {
@@ -117,7 +117,7 @@ impl Automaton {
         let mut id = vec![None; nodes.len()];
         let mut kept = Vec::new();
         for n in (0..nodes.len()).filter(|&n| nodes[n].alive && open[n]) {
-            if nodes[n].covered_by.is_none() && nodes[n].expanded {
+            if nodes[n].covered_by().is_none() && nodes[n].expanded {
                 id[n] = Some(kept.len() as u32);
                 kept.push(n);
             }
@@ -161,7 +161,7 @@ impl Automaton {
             });
         }
         let verified = (0..nodes.len())
-            .filter(|&n| nodes[n].alive && !open[n] && nodes[n].covered_by.is_none())
+            .filter(|&n| nodes[n].alive && !open[n] && nodes[n].covered_by().is_none())
             .map(|n| (nodes[n].loc, &labels[n][..]))
             .chain(earlier.iter().map(|(l, lits)| (*l, &lits[..])))
             .map(|(l, lits)| (l, label(lits)))

@@ -50,7 +50,7 @@ use crate::ts::TransitionSystem;
 use crate::wl::BitMap;
 use crate::Budget;
 use abstraction::{Abstractor, Mode, Post};
-use arg::Arg;
+use arg::{Arg, State};
 use condition::{Automaton, Step};
 use counterexample::counterexample;
 use path::{Check, Needed, Strategy};
@@ -255,8 +255,8 @@ pub fn check_given(
 fn node_labels(prog: &mut Program, arg: &Arg, given: Option<&Given>) -> Vec<Vec<aig::Lit>> {
     (arg.nodes.iter())
         .map(|n| {
-            let mut label = n.state.clone();
-            if let (Some(g), Some(set)) = (given, &n.assume) {
+            let mut label = n.state.lits.clone();
+            if let (Some(g), Some(set)) = (given, &n.state.assume) {
                 let aig = &mut prog.circuits.aig;
                 label.push(aig.or_all(set.iter().map(|&q| g.labels[q as usize])));
             }
@@ -326,13 +326,13 @@ fn search(
         }
         if std::mem::take(&mut rebuild) {
             let root = abstraction::initial(prog, &prec[cfa.entry.index()]);
-            *graph = Some(Arg::new(
+            *graph = Some(arg::new(
                 cfa.locations.len(),
                 cfa.entry,
                 root,
                 root_assume.clone(),
                 opts.search,
-                dist.to_vec(),
+                dist,
             ));
         }
         let arg = graph.as_mut().expect("the graph is built");
@@ -515,7 +515,7 @@ fn explore(
             if dist[to.index()].is_none() {
                 continue;
             }
-            let assume = match (given, &arg.nodes[n].assume) {
+            let assume = match (given, &arg.nodes[n].state.assume) {
                 (Some(a), Some(set)) => match a.step(set, e) {
                     Step::Safe => {
                         counters.condition_safe += 1;
@@ -527,12 +527,16 @@ fn explore(
                 _ => None,
             };
             counters.posts += 1;
-            let Post::States(states) = ab.post(&arg.nodes[n].state, e) else {
+            let Post::States(states) = ab.post(&arg.nodes[n].state.lits, e) else {
                 return Explored::Stopped;
             };
             let precision = prec[to.index()].len();
             for s in states {
-                let child = arg.add(to, s, assume.clone(), precision, Some((n, e)));
+                let state = State {
+                    lits: s,
+                    assume: assume.clone(),
+                };
+                let child = arg::add(arg, error, to, state, precision, (n, e));
                 if to == error && !all {
                     found = found.or(child);
                 }

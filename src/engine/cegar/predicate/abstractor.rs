@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::arg::Arg;
 use super::precision::{Precision, Shape};
+use super::Arg;
 use super::{Cube, State};
 use crate::aig;
 use crate::sat::models::{self, Valuations};
@@ -226,11 +226,9 @@ impl<'a> Abstractor<'a> {
     /// `Unsat` when node `n`'s state implies the disjunction of the other uncovered nodes'.
     pub(super) fn covered(&mut self, arg: &Arg, n: usize) -> SatResult {
         let mut a = vec![self.lit(arg, n)];
-        for (m, o) in arg.nodes.iter().enumerate() {
-            if m != n && o.live && !o.covered {
-                let l = self.lit(arg, m);
-                a.push(!l);
-            }
+        for &m in arg.at[0].iter().filter(|&&m| m != n) {
+            let l = self.lit(arg, m);
+            a.push(!l);
         }
         self.solver.solve(&a)
     }

@@ -26,19 +26,18 @@
 //! explored to the end first and every unsafe node's path is refined (seed 000, Algorithm 5).
 
 mod abstractor;
-mod arg;
 mod precision;
 mod refine;
 
 use std::collections::HashSet;
 
 use super::{property_latches, CegarOptions, CegarStats, InitPrec, Prune, Refinement, Search};
+use crate::engine::arg::{self, Order};
 use crate::engine::Verdict;
 use crate::sat::SatResult;
 use crate::ts::TransitionSystem;
 use crate::Budget;
 use abstractor::Abstractor;
-use arg::Arg;
 pub(super) use precision::WordAtoms;
 use precision::{enumeration_limit, Precision, Shape};
 #[cfg(test)]
@@ -49,6 +48,21 @@ use refine::{invariant, refine, Refined};
 pub(super) type Cube = Vec<(usize, bool)>;
 /// A disjunction of cubes (empty: no state).
 pub(super) type State = Vec<Cube>;
+/// The graph over the system's one location.
+pub(super) type Arg = arg::Arg<(), State>;
+
+/// An empty graph, expanded in `search` order.
+fn new_graph(search: Search) -> Arg {
+    Arg::new(1, Order::new(search, None))
+}
+
+/// Removes the subtrees of `n` and its siblings and puts its parent back to waiting, to be
+/// expanded again (a root's refinement restarts the graph instead).
+fn prune(arg: &mut Arg, n: usize) {
+    if let Some((p, _)) = arg.nodes[n].parent {
+        arg.reopen(p);
+    }
+}
 
 pub(super) fn run(
     ts: &TransitionSystem,
@@ -68,7 +82,7 @@ pub(super) fn run(
             prec.add(ts.latches[i].var.lit(), true);
         }
     }
-    let mut arg = Arg::default();
+    let mut arg = new_graph(opts.search);
     let mut max_enum = opts.max_enum;
     loop {
         if budget.expired() {
@@ -76,7 +90,7 @@ pub(super) fn run(
         }
         stats.precision = prec.preds.len() as u64;
         let explored = explore(&prec, &mut arg, opts, max_enum, budget, stats);
-        stats.arg_nodes = arg.nodes.len() as u64;
+        stats.arg_nodes = arg.live() as u64;
         let unsafe_nodes = match explored {
             Explore::Safe => return Verdict::Safe(invariant(&prec, &arg)),
             Explore::Stopped => return Verdict::Unknown { depth: None },
@@ -84,7 +98,7 @@ pub(super) fn run(
         };
         let mut refinements = Vec::new();
         for n in unsafe_nodes {
-            let path = arg.path_to(n);
+            let path = arg.ancestry(n);
             stats.spurious_depth_max = stats.spurious_depth_max.max(path.len() as u64 - 1);
             match refine(&mut prec, &arg, &path, opts, budget) {
                 Refined::Feasible(t) => return Verdict::Unsafe(t),
@@ -109,25 +123,25 @@ pub(super) fn run(
         let mut added = false;
         for (path, pivot, preds) in refinements {
             let at = path[pivot];
-            if !restart && !arg.nodes[at].live && !pruned.contains(&at) {
+            if !restart && !arg.nodes[at].alive && !pruned.contains(&at) {
                 continue;
             }
             for (p, tracked) in preds {
                 added |= prec.add(p, tracked);
             }
             if !restart && pruned.insert(at) {
-                arg.prune(at);
+                prune(&mut arg, at);
             }
         }
         if !added && !stale.is_empty() {
             // Each round removes stale nodes and adds none, so this ends.
             crate::log::info(2, format_args!("cegar: stale nodes abstracted again"));
             if restart || stale.iter().any(|&m| arg.nodes[m].parent.is_none()) {
-                arg = Arg::default();
+                arg = new_graph(opts.search);
             } else {
                 for m in stale {
-                    if arg.nodes[m].live {
-                        arg.prune(m);
+                    if arg.nodes[m].alive {
+                        prune(&mut arg, m);
                     }
                 }
             }
@@ -141,7 +155,7 @@ pub(super) fn run(
             if enumeration_limit(opts.domain, max_enum).is_some() {
                 max_enum *= 2;
                 crate::log::info(2, format_args!("cegar: enumeration limit now {max_enum}"));
-                arg = Arg::default();
+                arg = new_graph(opts.search);
                 continue;
             }
             crate::log::info(1, format_args!("cegar: refinement added no predicate"));
@@ -156,7 +170,7 @@ pub(super) fn run(
             ),
         );
         if restart {
-            arg = Arg::default();
+            arg = new_graph(opts.search);
         }
     }
 }
@@ -189,11 +203,7 @@ fn explore(
     }
     let mut unsafe_nodes: Vec<usize> = Vec::new();
     loop {
-        let next = match opts.search {
-            Search::Dfs => arg.waiting.pop_back(),
-            Search::Bfs | Search::Err | Search::ErrDfs | Search::DfsErr => arg.waiting.pop_front(),
-        };
-        let Some(n) = next else {
+        let Some(n) = arg.pop() else {
             return if unsafe_nodes.is_empty() {
                 Explore::Safe
             } else {
@@ -203,13 +213,9 @@ fn explore(
         if budget.expired() {
             return Explore::Stopped;
         }
-        let node = &arg.nodes[n];
-        if !node.live || node.covered || node.expanded || node.unsafe_ {
-            continue;
-        }
         match ab.meets_bad(arg, n) {
             SatResult::Sat if all_paths => {
-                arg.nodes[n].unsafe_ = true;
+                // Not expanded, it waits no more.
                 unsafe_nodes.push(n);
                 continue;
             }
@@ -219,7 +225,7 @@ fn explore(
         }
         match ab.covered(arg, n) {
             SatResult::Unsat => {
-                arg.nodes[n].covered = true;
+                arg.cover_by_union(n);
                 stats.covered += 1;
                 continue;
             }
@@ -239,11 +245,12 @@ fn add_children(arg: &mut Arg, succ: State, parent: Option<usize>, shape: &Shape
     if succ.is_empty() {
         return;
     }
+    let parent = parent.map(|p| (p, 0));
     if shape.merge {
-        arg.add(succ, parent, shape.predicates);
+        arg.add((), succ, shape.predicates, parent, None);
     } else {
         for cube in succ {
-            arg.add(vec![cube], parent, shape.predicates);
+            arg.add((), vec![cube], shape.predicates, parent, None);
         }
     }
 }

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use super::super::path::{refine_by_core, refute, Check, Cut, PathStates, Refutation};
 use super::super::{cone_latches, CegarOptions, Domain, PredSplit};
 use super::abstractor::state_lit;
-use super::arg::Arg;
 use super::precision::{Precision, WordAtoms};
+use super::Arg;
 use super::State;
 use crate::aig;
 use crate::cert::Invariant;
@@ -187,7 +187,7 @@ pub(in crate::engine::cegar) fn split_formula(
 pub(super) fn invariant(prec: &Precision, arg: &Arg) -> Invariant {
     let mut system = prec.sys.clone();
     let mut disjuncts = Vec::new();
-    for node in arg.nodes.iter().filter(|n| n.live && !n.covered) {
+    for node in arg.at[0].iter().map(|&n| &arg.nodes[n]) {
         for cube in &node.state {
             let lits: Vec<aig::Lit> = cube
                 .iter()
