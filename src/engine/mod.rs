@@ -2,9 +2,9 @@
 //! answers with a [`Verdict`] in terms of that same system; the caller lifts it back through
 //! the preprocessing `Restore` map and checks it before printing anything.
 
-pub(crate) mod arg;
 pub mod bmc;
 pub mod cegar;
+pub(crate) mod cegar_core;
 pub mod cfa_cegar;
 pub mod chc;
 pub mod configs;

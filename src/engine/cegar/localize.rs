@@ -84,7 +84,7 @@ pub(super) fn run(
             Verdict::Unknown { depth } => return Verdict::Unknown { depth },
             Verdict::Unsafe(t) => t,
         };
-        stats.spurious_depth_max = stats.spurious_depth_max.max(trace.depth() as u64);
+        stats.rounds.spurious_depth_max = stats.rounds.spurious_depth_max.max(trace.depth() as u64);
         clean_below = trace.depth();
         let values = visible_values(&abs, &trace);
         let outcome = match opts.refinement.strategy() {
@@ -99,7 +99,7 @@ pub(super) fn run(
                     crate::log::info(1, format_args!("cegar: refinement found no latch"));
                     return Verdict::Unknown { depth: None };
                 }
-                stats.refinements += 1;
+                stats.rounds.refinements += 1;
                 crate::log::info(
                     2,
                     format_args!(

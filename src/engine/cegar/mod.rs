@@ -26,6 +26,7 @@ mod predicate;
 #[cfg(test)]
 mod tests;
 
+use super::cegar_core::Counts;
 use super::{Engine, Stats, Verdict};
 use crate::engine::ic3::Ic3Options;
 use crate::ts::TransitionSystem;
@@ -226,8 +227,7 @@ pub enum ConfigError {
 /// Counters of one CEGAR run.
 #[derive(Default)]
 struct CegarStats {
-    refinements: u64,
-    spurious_depth_max: u64,
+    rounds: Counts,
     /// Visible latches (explicit) or predicates at the end.
     precision: u64,
     concrete_latches: u64,
@@ -282,8 +282,8 @@ impl Engine for Cegar {
     fn stats(&self) -> Stats {
         let s = &self.stats;
         vec![
-            ("cegar_refinements", s.refinements),
-            ("cegar_spurious_depth_max", s.spurious_depth_max),
+            ("cegar_refinements", s.rounds.refinements),
+            ("cegar_spurious_depth_max", s.rounds.spurious_depth_max),
             ("cegar_precision", s.precision),
             ("cegar_concrete_latches", s.concrete_latches),
             ("cegar_arg_nodes", s.arg_nodes),

@@ -1,12 +1,12 @@
-//! The CFA engine's abstract reachability graph: the shared graph ([`crate::engine::arg`])
+//! The CFA engine's abstract reachability graph: the shared graph ([`crate::engine::cegar_core::arg`])
 //! over (location, abstract state) pairs, where a new node is covered by an uncovered node
 //! at the same location with a weaker state (and a condition that restricts it no more).
 
 use super::condition::{self, Assume};
 use crate::aig;
 use crate::cfa::Loc;
-use crate::engine::arg::{self, Order};
 use crate::engine::cegar::Search;
+use crate::engine::cegar_core::arg::{self, Order};
 
 /// A node's abstract state.
 pub(super) struct State {

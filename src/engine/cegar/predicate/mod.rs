@@ -31,8 +31,9 @@ mod refine;
 
 use std::collections::HashSet;
 
-use super::{property_latches, CegarOptions, CegarStats, InitPrec, Prune, Refinement, Search};
-use crate::engine::arg::{self, Order};
+use super::{property_latches, CegarOptions, CegarStats, InitPrec, Refinement, Search};
+use crate::engine::cegar_core::arg::{self, Order};
+use crate::engine::cegar_core::{self, Explored, Look, Next, PathCheck, Stopped};
 use crate::engine::Verdict;
 use crate::sat::SatResult;
 use crate::ts::TransitionSystem;
@@ -56,14 +57,6 @@ fn new_graph(search: Search) -> Arg {
     Arg::new(1, Order::new(search, None))
 }
 
-/// Removes the subtrees of `n` and its siblings and puts its parent back to waiting, to be
-/// expanded again (a root's refinement restarts the graph instead).
-fn prune(arg: &mut Arg, n: usize) {
-    if let Some((p, _)) = arg.nodes[n].parent {
-        arg.reopen(p);
-    }
-}
-
 pub(super) fn run(
     ts: &TransitionSystem,
     opts: &CegarOptions,
@@ -84,159 +77,134 @@ pub(super) fn run(
     }
     let mut arg = new_graph(opts.search);
     let mut max_enum = opts.max_enum;
+    let all = opts.refinement == Refinement::MultiSeq;
+    let unknown = Verdict::Unknown { depth: None };
     loop {
         if budget.expired() {
-            return Verdict::Unknown { depth: None };
+            return unknown;
         }
         stats.precision = prec.preds.len() as u64;
-        let explored = explore(&prec, &mut arg, opts, max_enum, budget, stats);
-        stats.arg_nodes = arg.live() as u64;
-        let unsafe_nodes = match explored {
-            Explore::Safe => return Verdict::Safe(invariant(&prec, &arg)),
-            Explore::Stopped => return Verdict::Unknown { depth: None },
-            Explore::Unsafe(nodes) => nodes,
-        };
-        let mut refinements = Vec::new();
-        for n in unsafe_nodes {
-            let path = arg.ancestry(n);
-            stats.spurious_depth_max = stats.spurious_depth_max.max(path.len() as u64 - 1);
-            match refine(&mut prec, &arg, &path, opts, budget) {
-                Refined::Feasible(t) => return Verdict::Unsafe(t),
-                Refined::Stopped => return Verdict::Unknown { depth: None },
-                Refined::Spurious { pivot, preds } => refinements.push((path, pivot, preds)),
-            }
-        }
-        // Shallow pivots first: a path whose pivot lies below one pruned already is skipped
-        // (seed 000: the earlier prune will likely remove it).
-        refinements.sort_by_key(|(_, pivot, _)| *pivot);
-        let restart = opts.prune == Prune::Full || refinements.iter().any(|r| r.1 == 0);
-        // The first stale node of each path: abstracted again onto the predicates known now,
-        // it may exclude the path even when refinement finds no new predicate.
-        let current = prec.preds.len();
-        let stale: Vec<usize> = (refinements.iter())
-            .filter_map(|(path, _, _)| {
-                let mut nodes = path.iter().copied();
-                nodes.find(|&m| arg.nodes[m].precision < current)
-            })
-            .collect();
-        let mut pruned = HashSet::new();
-        let mut added = false;
-        for (path, pivot, preds) in refinements {
-            let at = path[pivot];
-            if !restart && !arg.nodes[at].alive && !pruned.contains(&at) {
-                continue;
-            }
-            for (p, tracked) in preds {
-                added |= prec.add(p, tracked);
-            }
-            if !restart && pruned.insert(at) {
-                prune(&mut arg, at);
-            }
-        }
-        if !added && !stale.is_empty() {
-            // Each round removes stale nodes and adds none, so this ends.
-            crate::log::info(2, format_args!("cegar: stale nodes abstracted again"));
-            if restart || stale.iter().any(|&m| arg.nodes[m].parent.is_none()) {
-                arg = new_graph(opts.search);
-            } else {
-                for m in stale {
-                    if arg.nodes[m].alive {
-                        prune(&mut arg, m);
-                    }
-                }
-            }
-            continue;
-        }
-        if !added {
-            // A tracked latch whose value went unknown (past the enumeration limit) cannot
-            // be refined by tracking it: the spurious path comes back unless more successor
-            // valuations are enumerated. Seed 000 leaves choosing the limit automatically as
-            // future work; doubling it here keeps refinement going.
-            if enumeration_limit(opts.domain, max_enum).is_some() {
-                max_enum *= 2;
-                crate::log::info(2, format_args!("cegar: enumeration limit now {max_enum}"));
-                arg = new_graph(opts.search);
-                continue;
-            }
-            crate::log::info(1, format_args!("cegar: refinement added no predicate"));
-            return Verdict::Unknown { depth: None };
-        }
-        stats.refinements += 1;
-        crate::log::info(
-            2,
-            format_args!(
-                "cegar: spurious paths refined, {} predicates",
-                prec.preds.len()
-            ),
-        );
-        if restart {
-            arg = new_graph(opts.search);
-        }
-    }
-}
-
-enum Explore {
-    Safe,
-    /// The unsafe nodes found (one, unless `multi-seq` explores to the end).
-    Unsafe(Vec<usize>),
-    Stopped,
-}
-
-/// Expands waiting nodes until none waits or one is unsafe (with `multi-seq`, until none
-/// waits).
-fn explore(
-    prec: &Precision,
-    arg: &mut Arg,
-    opts: &CegarOptions,
-    max_enum: usize,
-    budget: &Budget,
-    stats: &mut CegarStats,
-) -> Explore {
-    let shape = Shape::new(prec, opts, max_enum);
-    let all_paths = opts.refinement == Refinement::MultiSeq;
-    let mut ab = Abstractor::new(prec, &shape, budget);
-    if arg.nodes.is_empty() {
-        let Some(init) = ab.initial() else {
-            return Explore::Stopped;
-        };
-        add_children(arg, init, None, &shape);
-    }
-    let mut unsafe_nodes: Vec<usize> = Vec::new();
-    loop {
-        let Some(n) = arg.pop() else {
-            return if unsafe_nodes.is_empty() {
-                Explore::Safe
-            } else {
-                Explore::Unsafe(unsafe_nodes)
+        let shape = Shape::new(&prec, opts, max_enum);
+        let mut ab = Abstractor::new(&prec, &shape, budget);
+        if arg.nodes.is_empty() {
+            let Some(init) = ab.initial() else {
+                return unknown;
             };
-        };
-        if budget.expired() {
-            return Explore::Stopped;
+            add_children(&mut arg, init, None, &shape);
         }
-        match ab.meets_bad(arg, n) {
-            SatResult::Sat if all_paths => {
-                // Not expanded, it waits no more.
-                unsafe_nodes.push(n);
-                continue;
+        let mut explorer = Explorer {
+            ab,
+            shape: &shape,
+            covered: &mut stats.covered,
+        };
+        let explored = cegar_core::explore(&mut explorer, &mut arg, all, budget);
+        stats.arg_nodes = arg.live() as u64;
+        let errors = match explored {
+            Explored::Complete => return Verdict::Safe(invariant(&prec, &arg)),
+            Explored::Stopped => return unknown,
+            Explored::Errors(nodes) => nodes,
+        };
+        let mut refiner = Refiner {
+            prec: &mut prec,
+            opts,
+            max_enum: &mut max_enum,
+            budget,
+        };
+        let next = cegar_core::refine(
+            &mut refiner,
+            &mut arg,
+            &errors,
+            opts.prune,
+            &mut stats.rounds,
+        );
+        match next {
+            Next::Explore => {}
+            Next::Rebuild => arg = new_graph(opts.search),
+            Next::End(verdict) => return verdict,
+            Next::NoProgress => {
+                crate::log::info(1, format_args!("cegar: refinement added no predicate"));
+                return unknown;
             }
-            SatResult::Sat => return Explore::Unsafe(vec![n]),
-            SatResult::Interrupted => return Explore::Stopped,
+        }
+    }
+}
+
+/// The abstracting half of the predicate domains, for one exploration.
+struct Explorer<'a> {
+    ab: Abstractor<'a>,
+    shape: &'a Shape,
+    covered: &'a mut u64,
+}
+
+impl cegar_core::Abstractor<(), State> for Explorer<'_> {
+    /// An error meets a bad state; an other node is covered when it implies the union of
+    /// the other uncovered nodes.
+    fn look(&mut self, arg: &mut Arg, n: usize) -> Result<Look, Stopped> {
+        match self.ab.meets_bad(arg, n) {
+            SatResult::Sat => return Ok(Look::Error),
+            SatResult::Interrupted => return Err(Stopped),
             SatResult::Unsat => {}
         }
-        match ab.covered(arg, n) {
+        match self.ab.covered(arg, n) {
             SatResult::Unsat => {
                 arg.cover_by_union(n);
-                stats.covered += 1;
-                continue;
+                *self.covered += 1;
+                Ok(Look::Skip)
             }
-            SatResult::Interrupted => return Explore::Stopped,
-            SatResult::Sat => {}
+            SatResult::Interrupted => Err(Stopped),
+            SatResult::Sat => Ok(Look::Expand),
         }
-        let Some(succ) = ab.post(arg, n) else {
-            return Explore::Stopped;
-        };
-        add_children(arg, succ, Some(n), &shape);
-        arg.nodes[n].expanded = true;
+    }
+
+    fn expand(&mut self, arg: &mut Arg, n: usize) -> Result<Option<usize>, Stopped> {
+        let succ = self.ab.post(arg, n).ok_or(Stopped)?;
+        add_children(arg, succ, Some(n), self.shape);
+        Ok(None)
+    }
+}
+
+/// The refining half of the predicate domains: the one precision of the system.
+struct Refiner<'a> {
+    prec: &'a mut Precision,
+    opts: &'a CegarOptions,
+    max_enum: &'a mut usize,
+    budget: &'a Budget,
+}
+
+impl cegar_core::Refiner<(), State> for Refiner<'_> {
+    type End = Verdict;
+
+    /// The pivot is the first node the new predicates refine; if the path adds none, the
+    /// first node abstracted onto fewer predicates than there are now (abstracted again, it
+    /// may exclude the path).
+    fn check(&mut self, arg: &Arg, path: &[usize]) -> PathCheck<Verdict> {
+        match refine(self.prec, arg, path, self.opts, self.budget) {
+            Refined::Feasible(t) => PathCheck::End(Verdict::Unsafe(t)),
+            Refined::Stopped => PathCheck::End(Verdict::Unknown { depth: None }),
+            Refined::Spurious { pivot, preds } => {
+                let added = (preds.into_iter())
+                    .filter(|&(p, tracked)| self.prec.add(p, tracked))
+                    .count();
+                let current = self.prec.preds.len();
+                let pivot = match added {
+                    0 => path.iter().position(|&m| arg.nodes[m].precision < current),
+                    _ => Some(pivot),
+                };
+                PathCheck::Spurious { added, pivot }
+            }
+        }
+    }
+
+    /// A tracked latch whose value went unknown (past the enumeration limit) cannot be
+    /// refined by tracking it: the spurious path comes back unless more successor valuations
+    /// are enumerated. Seed 000 leaves choosing the limit automatically as future work;
+    /// doubling it keeps refinement going.
+    fn enumerate_more(&mut self) -> bool {
+        let more = enumeration_limit(self.opts.domain, *self.max_enum).is_some();
+        if more {
+            *self.max_enum *= 2;
+        }
+        more
     }
 }
 
