@@ -231,8 +231,6 @@ struct CegarStats {
     /// Visible latches (explicit) or predicates at the end.
     precision: u64,
     concrete_latches: u64,
-    arg_nodes: u64,
-    covered: u64,
 }
 
 /// The CEGAR engine; `max_depth` bounds localized BMC.
@@ -281,14 +279,12 @@ impl Engine for Cegar {
 
     fn stats(&self) -> Stats {
         let s = &self.stats;
-        vec![
-            ("cegar_refinements", s.rounds.refinements),
-            ("cegar_spurious_depth_max", s.rounds.spurious_depth_max),
+        let mut stats = s.rounds.stats();
+        stats.extend([
             ("cegar_precision", s.precision),
             ("cegar_concrete_latches", s.concrete_latches),
-            ("cegar_arg_nodes", s.arg_nodes),
-            ("cegar_covered", s.covered),
-        ]
+        ]);
+        stats
     }
 }
 

@@ -98,14 +98,10 @@ pub(crate) struct Order {
 }
 
 impl Order {
-    /// Seed 000's weights `(w_D, w_E)` of `search`, over the locations' distances to the
-    /// error `dist`; without distances (a transition system, whose one location is no
-    /// nearer the error than itself), the error-distance orders are breadth-first.
-    pub fn new(search: Search, dist: Option<Vec<usize>>) -> Order {
-        let search = match (search, &dist) {
-            (Search::Err | Search::ErrDfs | Search::DfsErr, None) => Search::Bfs,
-            _ => search,
-        };
+    /// Seed 000's weights `(w_D, w_E)` of `search`, over each location's distance to the
+    /// error `dist` (a transition system's one location: `[0]`; the command line allows
+    /// the error-distance orders on CFAs only).
+    pub fn new(search: Search, dist: Vec<usize>) -> Order {
         let (weights, lifo) = match search {
             Search::Bfs => ((1, 0), false),
             Search::Dfs => ((-1, 0), true),
@@ -113,7 +109,6 @@ impl Order {
             Search::ErrDfs => ((2, 1), true),
             Search::DfsErr => ((1, 2), true),
         };
-        let dist = dist.unwrap_or_else(|| vec![0]);
         Order {
             weights,
             lifo,
@@ -122,8 +117,7 @@ impl Order {
     }
 
     fn key(&self, id: usize, depth: usize, loc: usize) -> (i64, i64, usize) {
-        let dist = self.dist.get(loc).copied().unwrap_or(0) as i64;
-        let priority = self.weights.0 * depth as i64 + self.weights.1 * dist;
+        let priority = self.weights.0 * depth as i64 + self.weights.1 * self.dist[loc] as i64;
         let tie = if self.lifo { -(id as i64) } else { id as i64 };
         (priority, tie, id)
     }
@@ -293,7 +287,7 @@ mod tests {
     #[test]
     fn reopening_a_node_removes_its_subtree_and_uncovers_what_it_covered() {
         // 0 -> {1, 2}, 2 -> 3; 4 (a root) is covered by 3, 1 by the union.
-        let mut arg: Arg<(), u8> = Arg::new(1, Order::new(Search::Bfs, None));
+        let mut arg: Arg<(), u8> = Arg::new(1, Order::new(Search::Bfs, vec![0]));
         let root = arg.add((), 0, 1, None, None);
         assert_eq!(arg.pop(), Some(root));
         arg.nodes[root].expanded = true;
@@ -318,19 +312,21 @@ mod tests {
     }
 
     #[test]
-    fn the_error_orders_follow_the_distance_and_fall_back_to_breadth_first() {
+    fn the_search_orders_weigh_depth_and_distance_to_the_error() {
         // Locations 0 (distance 2) and 1 (distance 0): two roots, then one child each.
-        let order = |search, dist| {
-            let mut arg: Arg<Loc, ()> = Arg::new(2, Order::new(search, dist));
+        let order = |search| {
+            let mut arg: Arg<Loc, ()> = Arg::new(2, Order::new(search, vec![2, 0]));
             let far = arg.add(Loc(0), (), 0, None, None);
             let near = arg.add(Loc(1), (), 0, None, None);
             arg.add(Loc(0), (), 0, Some((far, 0)), None);
             arg.add(Loc(1), (), 0, Some((near, 0)), None);
             std::iter::from_fn(|| arg.pop()).collect::<Vec<_>>()
         };
-        assert_eq!(order(Search::Bfs, Some(vec![2, 0])), [0, 1, 2, 3]);
-        assert_eq!(order(Search::Dfs, Some(vec![2, 0])), [3, 2, 1, 0]);
-        assert_eq!(order(Search::Err, Some(vec![2, 0])), [3, 1, 2, 0]);
-        assert_eq!(order(Search::Err, None), [0, 1, 2, 3]);
+        assert_eq!(order(Search::Bfs), [0, 1, 2, 3]);
+        assert_eq!(order(Search::Dfs), [3, 2, 1, 0]);
+        assert_eq!(order(Search::Err), [3, 1, 2, 0]);
+        // 2 * depth + distance: the near root (0), then the near child and the far root tie
+        // at 2 (newest first), then the far child (4).
+        assert_eq!(order(Search::ErrDfs), [1, 3, 0, 2]);
     }
 }

@@ -60,8 +60,21 @@ pub(crate) enum Explored {
 }
 
 /// Expands waiting nodes until one is an error (with `all`, until none waits, collecting
-/// the errors: an error node is not expanded).
+/// the errors: an error node is not expanded); the graph's size goes to `counts`.
 pub(crate) fn explore<L: Location, S>(
+    ab: &mut impl Abstractor<L, S>,
+    arg: &mut Arg<L, S>,
+    all: bool,
+    counts: &mut Counts,
+    budget: &Budget,
+) -> Explored {
+    let explored = expand_until_error(ab, arg, all, budget);
+    counts.arg_nodes = arg.live() as u64;
+    counts.covered = arg.covered;
+    explored
+}
+
+fn expand_until_error<L: Location, S>(
     ab: &mut impl Abstractor<L, S>,
     arg: &mut Arg<L, S>,
     all: bool,

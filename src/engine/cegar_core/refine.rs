@@ -6,6 +6,7 @@
 use super::arg::{Arg, Location};
 use super::MAX_PATHS;
 use crate::engine::cegar::Prune;
+use crate::engine::Stats;
 
 /// What the concrete check of one abstract error path gives.
 pub(crate) enum PathCheck<E> {
@@ -48,6 +49,21 @@ pub(crate) struct Counts {
     pub spurious_depth_max: u64,
     /// Predicates (or tracked variables) added.
     pub predicates: u64,
+    /// Nodes in the last graph explored, and nodes ever covered in it.
+    pub arg_nodes: u64,
+    pub covered: u64,
+}
+
+impl Counts {
+    /// The counters every CEGAR engine reports (`cegar_*`).
+    pub fn stats(&self) -> Stats {
+        vec![
+            ("cegar_refinements", self.refinements),
+            ("cegar_spurious_depth_max", self.spurious_depth_max),
+            ("cegar_arg_nodes", self.arg_nodes),
+            ("cegar_covered", self.covered),
+        ]
+    }
 }
 
 /// Refines the error nodes `errors` of `arg` (at most [`MAX_PATHS`] of them), shallow pivots

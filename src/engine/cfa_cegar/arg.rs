@@ -31,7 +31,7 @@ pub(super) fn new(
     dist: &[Option<usize>],
 ) -> Arg {
     let dist = dist.iter().map(|d| d.unwrap_or(0)).collect();
-    let mut arg = Arg::new(locations, Order::new(search, Some(dist)));
+    let mut arg = Arg::new(locations, Order::new(search, dist));
     let precision = lits.len();
     arg.add(entry, State { lits, assume }, precision, None, None);
     arg

@@ -138,8 +138,12 @@ fn setup<'a>(cfa: &'a Cfa, budget: &Budget) -> Result<(Program<'a>, Vec<Option<u
 #[derive(Default)]
 struct Counters {
     rounds: Counts,
-    arg_nodes: u64,
-    covered: u64,
+    expansion: Expansion,
+}
+
+/// Counters of the CFA domain's expansions.
+#[derive(Default)]
+struct Expansion {
     posts: u64,
     /// Nodes not expanded: their location repeats too often on their path.
     cut: u64,
@@ -149,16 +153,14 @@ struct Counters {
 
 impl Counters {
     fn stats(&self) -> Stats {
-        vec![
-            ("cegar_refinements", self.rounds.refinements),
-            ("cegar_spurious_depth_max", self.rounds.spurious_depth_max),
+        let mut stats = self.rounds.stats();
+        stats.extend([
             ("cegar_precision", self.rounds.predicates),
-            ("cegar_arg_nodes", self.arg_nodes),
-            ("cegar_covered", self.covered),
-            ("cegar_posts", self.posts),
-            ("cegar_cut", self.cut),
-            ("cegar_condition_safe", self.condition_safe),
-        ]
+            ("cegar_posts", self.expansion.posts),
+            ("cegar_cut", self.expansion.cut),
+            ("cegar_condition_safe", self.expansion.condition_safe),
+        ]);
+        stats
     }
 }
 

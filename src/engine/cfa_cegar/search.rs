@@ -10,7 +10,7 @@ use super::condition::{Automaton, Step};
 use super::path::{self, Check, Needed, Strategy};
 use super::precision::{initial_precision, refine, track_everywhere};
 use super::program::Program;
-use super::{invariant, node_labels, unsafe_end, Counters, Given, Outcome};
+use super::{invariant, node_labels, unsafe_end, Counters, Expansion, Given, Outcome};
 use crate::aig;
 use crate::cfa::Loc;
 use crate::engine::cegar::{CegarOptions, Domain, InitPrec, Refinement};
@@ -102,11 +102,9 @@ pub(super) fn search(
             given: given.map(|g| g.automaton),
             repeats,
             all,
-            counters,
+            counts: &mut counters.expansion,
         };
-        let found = cegar_core::explore(&mut explorer, arg, all, budget);
-        counters.arg_nodes = arg.live() as u64;
-        counters.covered = arg.covered;
+        let found = cegar_core::explore(&mut explorer, arg, all, &mut counters.rounds, budget);
         let error_nodes = match found {
             Explored::Stopped => return Ok(unknown("interrupted".into(), counters)),
             Explored::Complete if arg.unexpanded() => {
@@ -166,7 +164,7 @@ struct Explorer<'a, 'p> {
     given: Option<&'a Automaton>,
     repeats: Option<u32>,
     all: bool,
-    counters: &'a mut Counters,
+    counts: &'a mut Expansion,
 }
 
 impl cegar_core::Abstractor<Loc, State> for Explorer<'_, '_> {
@@ -175,7 +173,7 @@ impl cegar_core::Abstractor<Loc, State> for Explorer<'_, '_> {
             return Ok(Look::Error);
         }
         if self.repeats.is_some_and(|k| arg.nodes[n].visits > k) {
-            self.counters.cut += 1;
+            self.counts.cut += 1;
             return Ok(Look::Skip);
         }
         Ok(Look::Expand)
@@ -194,7 +192,7 @@ impl cegar_core::Abstractor<Loc, State> for Explorer<'_, '_> {
             let assume = match (self.given, &arg.nodes[n].state.assume) {
                 (Some(a), Some(set)) => match a.step(set, e) {
                     Step::Safe => {
-                        self.counters.condition_safe += 1;
+                        self.counts.condition_safe += 1;
                         continue;
                     }
                     Step::Open => None,
@@ -202,7 +200,7 @@ impl cegar_core::Abstractor<Loc, State> for Explorer<'_, '_> {
                 },
                 _ => None,
             };
-            self.counters.posts += 1;
+            self.counts.posts += 1;
             let Post::States(states) = self.ab.post(&arg.nodes[n].state.lits, e) else {
                 return Err(Stopped);
             };

@@ -54,7 +54,7 @@ pub(super) type Arg = arg::Arg<(), State>;
 
 /// An empty graph, expanded in `search` order.
 fn new_graph(search: Search) -> Arg {
-    Arg::new(1, Order::new(search, None))
+    Arg::new(1, Order::new(search, vec![0]))
 }
 
 pub(super) fn run(
@@ -92,13 +92,8 @@ pub(super) fn run(
             };
             add_children(&mut arg, init, None, &shape);
         }
-        let mut explorer = Explorer {
-            ab,
-            shape: &shape,
-            covered: &mut stats.covered,
-        };
-        let explored = cegar_core::explore(&mut explorer, &mut arg, all, budget);
-        stats.arg_nodes = arg.live() as u64;
+        let mut explorer = Explorer { ab, shape: &shape };
+        let explored = cegar_core::explore(&mut explorer, &mut arg, all, &mut stats.rounds, budget);
         let errors = match explored {
             Explored::Complete => return Verdict::Safe(invariant(&prec, &arg)),
             Explored::Stopped => return unknown,
@@ -133,7 +128,6 @@ pub(super) fn run(
 struct Explorer<'a> {
     ab: Abstractor<'a>,
     shape: &'a Shape,
-    covered: &'a mut u64,
 }
 
 impl cegar_core::Abstractor<(), State> for Explorer<'_> {
@@ -148,7 +142,6 @@ impl cegar_core::Abstractor<(), State> for Explorer<'_> {
         match self.ab.covered(arg, n) {
             SatResult::Unsat => {
                 arg.cover_by_union(n);
-                *self.covered += 1;
                 Ok(Look::Skip)
             }
             SatResult::Interrupted => Err(Stopped),
