@@ -20,11 +20,13 @@ use crate::front::InputKind;
 #[derive(Clone, Debug, Default, clap::Args)]
 #[command(next_help_heading = "CEGAR (--engine cegar only)")]
 pub struct CegarArgs {
-    /// Abstract domain [default: expl]. On C programs: expl or pred-cart.
+    /// Abstract domain [default: expl]. On C programs every domain but pred-bool (a CFA state
+    /// is one cube: pred-split makes each cube of the Boolean abstraction one).
     #[arg(long, value_enum)]
     pub domain: Option<Domain>,
     /// Refinement of a spurious counterexample [default: unsat-core for expl on circuits,
-    /// else seq-itp]. On C programs: seq-itp, bw-bin-itp or fw-bin-itp.
+    /// else seq-itp]. unsat-core needs --domain expl, multi-seq an abstract reachability
+    /// graph (on circuits: a predicate or product domain, or --abstract-engine arg).
     #[arg(long, value_enum)]
     pub refinement: Option<Refinement>,
     /// How interpolants become predicates (predicate and product domains) [default:

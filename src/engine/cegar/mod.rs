@@ -209,6 +209,34 @@ impl CegarOptions {
     }
 }
 
+/// The interpolating refinements other than the default `seq-itp`, which the test grids of
+/// both CEGAR engines run in every domain.
+#[cfg(test)]
+pub(crate) const INTERPOLATING: [Refinement; 3] = [
+    Refinement::BwBinItp,
+    Refinement::FwBinItp,
+    Refinement::MultiSeq,
+];
+
+#[cfg(test)]
+impl CegarOptions {
+    /// This configuration once with each of `values` (written by `set`): one of seed 000's
+    /// axes varied alone, the unit of the circuit and the CFA engines' test grids.
+    pub(crate) fn varied<T: Copy>(
+        self,
+        values: &[T],
+        set: impl Fn(&mut CegarOptions, T),
+    ) -> Vec<CegarOptions> {
+        (values.iter())
+            .map(|&v| {
+                let mut opts = self;
+                set(&mut opts, v);
+                opts
+            })
+            .collect()
+    }
+}
+
 /// A CEGAR configuration that cannot run.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {

@@ -11,19 +11,15 @@ fn configs() -> Vec<CegarOptions> {
             init_prec,
             ..CegarOptions::default()
         };
-        for refinement in [
+        let refinements = [
             Refinement::UnsatCore,
             Refinement::SeqItp,
             Refinement::BwBinItp,
             Refinement::FwBinItp,
-        ] {
-            for abstract_engine in [AbstractEngine::Ic3, AbstractEngine::Bmc] {
-                out.push(CegarOptions {
-                    refinement,
-                    abstract_engine,
-                    ..base
-                });
-            }
+        ];
+        let engines = [AbstractEngine::Ic3, AbstractEngine::Bmc];
+        for opts in base.varied(&refinements, |o, r| o.refinement = r) {
+            out.extend(opts.varied(&engines, |o, e| o.abstract_engine = e));
         }
         for (max_enum, refinement) in [
             (0, Refinement::SeqItp),
@@ -45,29 +41,17 @@ fn configs() -> Vec<CegarOptions> {
             Domain::PredSplit,
             Domain::Prod,
         ] {
-            for pred_split in [PredSplit::Whole, PredSplit::Conjuncts, PredSplit::Atoms] {
-                for (search, prune) in [(Search::Bfs, Prune::Lazy), (Search::Dfs, Prune::Full)] {
-                    out.push(CegarOptions {
-                        domain,
-                        refinement: Refinement::SeqItp,
-                        pred_split,
-                        search,
-                        prune,
-                        ..base
-                    });
-                }
+            let base = CegarOptions {
+                domain,
+                refinement: Refinement::SeqItp,
+                ..base
+            };
+            let splits = [PredSplit::Whole, PredSplit::Conjuncts, PredSplit::Atoms];
+            let orders = [(Search::Bfs, Prune::Lazy), (Search::Dfs, Prune::Full)];
+            for opts in base.varied(&splits, |o, s| o.pred_split = s) {
+                out.extend(opts.varied(&orders, |o, (s, p)| (o.search, o.prune) = (s, p)));
             }
-            for refinement in [
-                Refinement::BwBinItp,
-                Refinement::FwBinItp,
-                Refinement::MultiSeq,
-            ] {
-                out.push(CegarOptions {
-                    domain,
-                    refinement,
-                    ..base
-                });
-            }
+            out.extend(base.varied(&INTERPOLATING, |o, r| o.refinement = r));
         }
     }
     out
