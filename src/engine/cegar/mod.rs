@@ -222,19 +222,28 @@ pub(crate) const INTERPOLATING: [Refinement; 3] = [
 impl CegarOptions {
     /// This configuration once with each of `values` (written by `set`): one of seed 000's
     /// axes varied alone, the unit of the circuit and the CFA engines' test grids.
-    pub(crate) fn varied<T: Copy>(
+    pub(crate) fn varied<T>(
         self,
-        values: &[T],
+        values: impl IntoIterator<Item = T>,
         set: impl Fn(&mut CegarOptions, T),
     ) -> Vec<CegarOptions> {
-        (values.iter())
-            .map(|&v| {
+        (values.into_iter())
+            .map(|v| {
                 let mut opts = self;
                 set(&mut opts, v);
                 opts
             })
             .collect()
     }
+}
+
+/// Every value of one of seed 000's axes but `except` (which the test grid runs elsewhere or
+/// the input refuses).
+#[cfg(test)]
+pub(crate) fn all_but<T: clap::ValueEnum + Copy + PartialEq + 'static>(
+    except: T,
+) -> impl Iterator<Item = T> {
+    (T::value_variants().iter().copied()).filter(move |&v| v != except)
 }
 
 /// A CEGAR configuration that cannot run.

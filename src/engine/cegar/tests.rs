@@ -11,15 +11,10 @@ fn configs() -> Vec<CegarOptions> {
             init_prec,
             ..CegarOptions::default()
         };
-        let refinements = [
-            Refinement::UnsatCore,
-            Refinement::SeqItp,
-            Refinement::BwBinItp,
-            Refinement::FwBinItp,
-        ];
+        // Localization checked by another engine builds no graph, so no multi-seq.
         let engines = [AbstractEngine::Ic3, AbstractEngine::Bmc];
-        for opts in base.varied(&refinements, |o, r| o.refinement = r) {
-            out.extend(opts.varied(&engines, |o, e| o.abstract_engine = e));
+        for opts in base.varied(all_but(Refinement::MultiSeq), |o, r| o.refinement = r) {
+            out.extend(opts.varied(engines, |o, e| o.abstract_engine = e));
         }
         for (max_enum, refinement) in [
             (0, Refinement::SeqItp),
@@ -35,23 +30,17 @@ fn configs() -> Vec<CegarOptions> {
                 ..base
             });
         }
-        for domain in [
-            Domain::PredCart,
-            Domain::PredBool,
-            Domain::PredSplit,
-            Domain::Prod,
-        ] {
-            let base = CegarOptions {
-                domain,
-                refinement: Refinement::SeqItp,
-                ..base
-            };
+        let interpolating = CegarOptions {
+            refinement: Refinement::SeqItp,
+            ..base
+        };
+        for base in interpolating.varied(all_but(Domain::Expl), |o, d| o.domain = d) {
             let splits = [PredSplit::Whole, PredSplit::Conjuncts, PredSplit::Atoms];
             let orders = [(Search::Bfs, Prune::Lazy), (Search::Dfs, Prune::Full)];
-            for opts in base.varied(&splits, |o, s| o.pred_split = s) {
-                out.extend(opts.varied(&orders, |o, (s, p)| (o.search, o.prune) = (s, p)));
+            for opts in base.varied(splits, |o, s| o.pred_split = s) {
+                out.extend(opts.varied(orders, |o, (s, p)| (o.search, o.prune) = (s, p)));
             }
-            out.extend(base.varied(&INTERPOLATING, |o, r| o.refinement = r));
+            out.extend(base.varied(INTERPOLATING, |o, r| o.refinement = r));
         }
     }
     out

@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use crate::cfa;
 use crate::check::{self, Answer, EngineKind, Options};
 use crate::engine::cegar::{
-    CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement, Search, INTERPOLATING,
+    all_but, CegarOptions, Domain, InitPrec, PredSplit, Prune, Refinement, Search, INTERPOLATING,
 };
 use crate::engine::Stats;
 use crate::front::{LoadOptions, Source};
@@ -103,19 +103,15 @@ const SAFE_FEW_VALUES: &str = "int main() { int x = __VERIFIER_nondet_int();
 /// pruning (the default is lazy).
 fn configurations() -> Vec<CegarOptions> {
     let mut all = Vec::new();
-    for domain in [
-        Domain::Expl,
-        Domain::PredCart,
-        Domain::PredSplit,
-        Domain::Prod,
-    ] {
-        let base = CegarOptions {
-            domain,
-            refinement: Refinement::SeqItp,
-            ..CegarOptions::default()
-        };
-        all.extend(base.varied(Search::value_variants(), |o, s| o.search = s));
-        all.extend(base.varied(&INTERPOLATING, |o, r| o.refinement = r));
+    let interpolating = CegarOptions {
+        refinement: Refinement::SeqItp,
+        ..CegarOptions::default()
+    };
+    // A CFA state is one cube: pred-bool is refused on C programs.
+    for base in interpolating.varied(all_but(Domain::PredBool), |o, d| o.domain = d) {
+        let every_search = Search::value_variants().iter().copied();
+        all.extend(base.varied(every_search, |o, s| o.search = s));
+        all.extend(base.varied(INTERPOLATING, |o, r| o.refinement = r));
     }
     let cartesian = CegarOptions {
         domain: Domain::PredCart,
@@ -123,7 +119,7 @@ fn configurations() -> Vec<CegarOptions> {
         ..CegarOptions::default()
     };
     let splits = [PredSplit::Whole, PredSplit::Atoms];
-    all.extend(cartesian.varied(&splits, |o, s| o.pred_split = s));
+    all.extend(cartesian.varied(splits, |o, s| o.pred_split = s));
     // Unlimited enumeration with the property's variables tracked from the start would
     // enumerate every value of the loop counter leaving the loop (tracked after it, not in it).
     all.push(CegarOptions {
