@@ -29,14 +29,7 @@ fn impact_proves_the_safe_programs_and_replays_the_bugs() {
             "{program}: {stats:?}"
         );
     }
-    for (program, value) in [
-        (BUG_ARITH, "__VERIFIER_nondet_int() = 7"),
-        (BUG_LOOP, "= 42"),
-    ] {
-        let (answer, path, _) = run(program, &impact);
-        assert!(matches!(answer, Answer::Sat(_)), "{program}: {answer:?}");
-        assert!(path.unwrap().contains(value), "{program}");
-    }
+    finds_the_bugs(&impact, &LoadOptions::default(), "impact");
     let (answer, _, stats) = run(SAFE_PARITY, &impact);
     assert!(matches!(answer, Answer::Unsat(_)), "{answer:?}");
     let covers = stat(&stats, "impact_covered") + stat(&stats, "impact_forced_covers");
@@ -79,14 +72,7 @@ fn symbolic_execution_proves_the_safe_programs_and_replays_the_bugs() {
             let (answer, _, _) = run_on(program, &symex, load);
             assert!(matches!(answer, Answer::Unsat(_)), "{program}: {answer:?}");
         }
-        for (program, value) in [
-            (BUG_ARITH, "__VERIFIER_nondet_int() = 7"),
-            (BUG_LOOP, "= 42"),
-        ] {
-            let (answer, path, _) = run_on(program, &symex, load);
-            assert!(matches!(answer, Answer::Sat(_)), "{program}: {answer:?}");
-            assert!(path.unwrap().contains(value), "{program}");
-        }
+        finds_the_bugs(&symex, load, "symex");
     }
     // The precision grows from nothing: the counters are tracked only after a refinement,
     // and the loop's states are covered once it ends.
@@ -134,14 +120,7 @@ fn ufo_proves_the_safe_programs_and_replays_the_bugs() {
                     "{post:?}: {program}: {answer:?}"
                 );
             }
-            for (program, value) in [
-                (BUG_ARITH, "__VERIFIER_nondet_int() = 7"),
-                (BUG_LOOP, "= 42"),
-            ] {
-                let (answer, path, _) = run_on(program, &ufo, load);
-                assert!(matches!(answer, Answer::Sat(_)), "{post:?}: {program}");
-                assert!(path.unwrap().contains(value), "{post:?}: {program}");
-            }
+            finds_the_bugs(&ufo, load, &format!("{post:?}"));
         }
         let (_, _, stats) = run(SAFE_TWO_COUNTERS, &ufo);
         assert!(stat(&stats, "ufo_refinements") > 0, "{post:?}: {stats:?}");
