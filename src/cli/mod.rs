@@ -145,6 +145,11 @@ struct CheckArgs {
     /// edge) or one edge per statement (C programs only) [default: large].
     #[arg(long, value_enum)]
     blocks: Option<BlocksArg>,
+    /// What stdout carries: the verdict line and a `sat`'s witness, or the witness alone in
+    /// the form the format's own solvers print (AIGER: result line `1`/`0`/`2` and trace;
+    /// BTOR2: btorsim witness, `unsat` or `unknown`), as SBY's engines read it.
+    #[arg(long, value_enum, value_name = "FORM", default_value_t = stdout::Form::Verdict)]
+    stdout: stdout::Form,
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
@@ -379,6 +384,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         spec: None,
         witness_format: None,
         blocks: None,
+        stdout: stdout::Form::Verdict,
         witness: args.get(2).map(PathBuf::from),
         vcd: None,
         cert: args.get(3).map(PathBuf::from),

@@ -19,7 +19,7 @@ use super::counterexample::counterexample;
 use super::files::write_file;
 use super::report::{depth, verdict_word};
 use super::rtl::{explain_counterexample, property_file};
-use super::stdout::print_verdict;
+use super::stdout::{print_verdict, witness_form};
 use super::CheckArgs;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::bmc::BmcOptions;
@@ -64,6 +64,9 @@ pub(super) fn run(
 ) -> ExitCode {
     let mut rows = Vec::new();
     let mut first_witness = None;
+    // One verdict line per property, each `sat` followed by its witness: what `--stdout
+    // witness` reshapes (SBY's cover mode reads a witness per cover reached).
+    let mut each = String::new();
     let assumptions = assumptions(model);
     for i in 0..model.ts.bad.len() {
         let name = property_name(model, i);
@@ -90,7 +93,12 @@ pub(super) fn run(
                 Ok(text) => text,
                 Err(code) => return code,
             };
+            each.push_str("sat\n");
+            each.push_str(&text);
             first_witness.get_or_insert(text);
+        } else {
+            each.push_str(verdict_word(&report.answer));
+            each.push('\n');
         }
         let mut without = None;
         if matches!(report.answer, Answer::Unsat(_)) && assumptions > 0 {
@@ -126,7 +134,10 @@ pub(super) fn run(
     if print_witness {
         out.push_str(first_witness.as_deref().unwrap_or(""));
     }
-    print_verdict(&out);
+    print_verdict(match witness_form() {
+        Some(_) => &each,
+        None => &out,
+    });
     summary(&rows);
     let lines: String = rows
         .iter()

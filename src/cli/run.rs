@@ -13,7 +13,9 @@ use super::files::{read_automaton, read_condition, write_aiger, write_condition,
 use super::properties;
 use super::report::{json, print_stats, verdict_word};
 use super::rtl::{explain_counterexample, show_script};
-use super::stdout::{give_up, input_error, print_verdict, SVCOMP_PROPERTY, VERDICT_DUE};
+use super::stdout::{
+    choose_form, give_up, input_error, print_verdict, SVCOMP_PROPERTY, VERDICT_DUE,
+};
 use super::svcomp;
 use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
@@ -50,6 +52,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             "warden: error: --cert certifies all properties at once: give \
              --all-properties=false with it"
         );
+        return ExitCode::Usage;
+    }
+    if let Err(e) = choose_form(args.stdout, &args.model) {
+        eprintln!("warden: error: {e}");
         return ExitCode::Usage;
     }
     let input = InputKind::of(&args.model);

@@ -1,6 +1,12 @@
 //! The one-verdict contract of stdout: exactly one verdict line reaches it, whether the run
 //! ends normally, a watchdog gives up, or input turns out unsupported; with `--spec`, SV-COMP's
 //! word for that verdict follows on stderr, whichever way it was printed.
+//!
+//! `--stdout witness` reshapes what reaches stdout, at this one place, into the form of the
+//! model format's own solvers, which tools built around them read (SBY's `aiger` and `btor`
+//! engines among them): for AIGER the witness with its result line (`1` and the trace, `0`
+//! for a proof, `2` for unknown), as aigbmc and the HWMCC tools print it; for BTOR2 the
+//! btorsim witness (`sat` and the trace), else `unsat` or `unknown`, as btormc and pono do.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -11,6 +17,109 @@ use crate::front::LoadError;
 /// Whether this run owes stdout a verdict line (a `check` run): a panic then prints
 /// `unknown`.
 pub(super) static VERDICT_DUE: AtomicBool = AtomicBool::new(false);
+
+/// What stdout carries (`--stdout`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(super) enum Form {
+    /// The verdict line (`sat`, `unsat`, `unknown`), then a `sat`'s witness.
+    #[default]
+    Verdict,
+    /// The witness alone, in the model format's own convention: for AIGER the result line
+    /// (`1`, `0`, `2`) and the trace, for BTOR2 the btorsim witness, `unsat` or `unknown`.
+    Witness,
+}
+
+/// The witness convention stdout follows in the `--stdout witness` form.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum WitnessForm {
+    Aiger,
+    Btor2,
+}
+
+/// Set once, before the run prints anything, for `--stdout witness`.
+pub(super) static WITNESS_FORM: OnceLock<WitnessForm> = OnceLock::new();
+
+/// Chooses the witness convention of `--stdout witness` for `model` by its header (`aag`
+/// and `aig` are AIGER, anything else BTOR2); a usage error for Verilog designs and C
+/// programs, whose witnesses follow no solver convention.
+pub(super) fn choose_form(form: Form, model: &std::path::Path) -> Result<(), String> {
+    use std::io::Read;
+    if form == Form::Verdict {
+        return Ok(());
+    }
+    if crate::front::verilog::is_verilog(model)
+        || crate::front::InputKind::of(model) == crate::front::InputKind::C
+    {
+        return Err(format!(
+            "{}: --stdout witness is for AIGER and BTOR2 models (the form of their own \
+             solvers): leave it out",
+            model.display()
+        ));
+    }
+    let mut head = [0u8; 3];
+    let aiger = std::fs::File::open(model)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"aag" || &head == b"aig");
+    let _ = WITNESS_FORM.set(match aiger {
+        true => WitnessForm::Aiger,
+        false => WitnessForm::Btor2,
+    });
+    Ok(())
+}
+
+/// The witness convention of `--stdout witness`, if that is the form.
+pub(super) fn witness_form() -> Option<WitnessForm> {
+    WITNESS_FORM.get().copied()
+}
+
+/// `text` in the form `--stdout` asks for. `text` is one or more answers, each a verdict
+/// line followed, for `sat`, by its witness up to the witness's closing `.` (several when
+/// each property is answered on its own). The AIGER form has one result line: the first
+/// `sat`'s witness if any property fails, else `0` when every one holds, else `2`. The
+/// BTOR2 form is btormc's: every `sat`'s witness, then `unsat` or `unknown` for the
+/// properties that did not fail, if some did not.
+fn shaped(text: &str) -> std::borrow::Cow<'_, str> {
+    match witness_form() {
+        Some(form) => shape(form, text).into(),
+        None => text.into(),
+    }
+}
+
+/// `text` in the witness convention `form` (see [`shaped`]).
+fn shape(form: WitnessForm, text: &str) -> String {
+    let mut lines = text.lines();
+    let (mut witnesses, mut held, mut open) = (Vec::new(), 0, 0);
+    while let Some(verdict) = lines.next() {
+        match verdict {
+            "sat" => {
+                let mut witness = String::new();
+                for line in lines.by_ref() {
+                    witness.push_str(line);
+                    witness.push('\n');
+                    if line == "." {
+                        break;
+                    }
+                }
+                witnesses.push(witness);
+            }
+            "unsat" => held += 1,
+            _ => open += 1,
+        }
+    }
+    let rest = match (open, held) {
+        (0, 0) => "",
+        (0, _) => "unsat\n",
+        _ => "unknown\n",
+    };
+    match form {
+        WitnessForm::Aiger => match witnesses.first() {
+            Some(w) => w.clone(),
+            None if open == 0 => "0\n".into(),
+            None => "2\n".into(),
+        },
+        WitnessForm::Btor2 => witnesses.concat() + rest,
+    }
+}
 
 /// The category of the SV-COMP property this run checks (`--spec`: `unreach-call`), if any.
 pub(super) static SVCOMP_PROPERTY: OnceLock<&'static str> = OnceLock::new();
@@ -28,6 +137,7 @@ pub(super) fn println_verdict(verdict: &str) {
 /// panicking in `print!`; any other failure is said on stderr.
 fn write_stdout(text: &str) {
     use std::io::Write;
+    let text = shaped(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -96,4 +206,42 @@ pub(super) fn input_error(e: &LoadError) -> ExitCode {
     }
     eprintln!("warden: error: {e}");
     ExitCode::Input
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AIGER_SAT: &str = "1\nj0\n00\n1\n.\n";
+    const BTOR2_SAT: &str = "sat\nb1\n#0\n@0\n0 1 x\n.\n";
+
+    #[test]
+    fn aiger_form_has_one_result_line() {
+        let w = WitnessForm::Aiger;
+        assert_eq!(shape(w, "unsat\n"), "0\n");
+        assert_eq!(shape(w, "unknown\n"), "2\n");
+        assert_eq!(shape(w, &format!("sat\n{AIGER_SAT}")), AIGER_SAT);
+        // Several answers (a model with justice properties): the first failing one's
+        // witness, else 0 only when every property holds.
+        assert_eq!(
+            shape(w, &format!("unsat\nsat\n{AIGER_SAT}unknown\n")),
+            AIGER_SAT
+        );
+        assert_eq!(shape(w, "unsat\nunsat\n"), "0\n");
+        assert_eq!(shape(w, "unsat\nunknown\n"), "2\n");
+    }
+
+    #[test]
+    fn btor2_form_is_btormcs() {
+        let w = WitnessForm::Btor2;
+        assert_eq!(shape(w, "unsat\n"), "unsat\n");
+        assert_eq!(shape(w, "unknown\n"), "unknown\n");
+        // The btorsim witness starts with its own `sat` line.
+        assert_eq!(shape(w, &format!("sat\n{BTOR2_SAT}")), BTOR2_SAT);
+        // Every failing property's witness, then what the others are.
+        let each = format!("sat\n{BTOR2_SAT}unsat\nsat\n{BTOR2_SAT}");
+        assert_eq!(shape(w, &each), format!("{BTOR2_SAT}{BTOR2_SAT}unsat\n"));
+        let open = format!("unknown\nsat\n{BTOR2_SAT}unsat\n");
+        assert_eq!(shape(w, &open), format!("{BTOR2_SAT}unknown\n"));
+    }
 }
