@@ -218,3 +218,47 @@ fn bad_projects_end_in_sbys_own_error() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `warden check --stdout witness MODEL`: (exit code, stdout).
+fn witness_form(model: &str) -> (Option<i32>, String) {
+    let out = common::warden(&["check", "--stdout", "witness", &common::circuit(model)]);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_witness_form_is_what_the_formats_own_checkers_read() {
+    let checkers = Checkers::get().expect("the independent checkers build");
+    let scratch = std::env::temp_dir().join(format!("warden-sby-form-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    for (model, checker) in [
+        ("counter4_sat.aag", "aigsim"),
+        ("btor2/counter_sat.btor2", "btorsim"),
+    ] {
+        let (code, text) = witness_form(model);
+        assert_eq!(code, Some(0), "{model}");
+        let first = text.lines().next().unwrap_or("");
+        assert_eq!(first, if checker == "aigsim" { "1" } else { "sat" }, "{text}");
+        let witness = scratch.join("witness");
+        std::fs::write(&witness, &text).unwrap();
+        let path = Path::new(&common::circuit(model)).to_owned();
+        let check = match checker {
+            "aigsim" => checkers.aigsim(&path, &witness),
+            _ => checkers.btorsim(&path, &witness),
+        };
+        assert_eq!(check, common::checkers::Check::Accepted, "{model}:\n{text}");
+    }
+    assert_eq!(witness_form("counter3_mod6_unsat.aag").1, "0\n");
+    assert_eq!(
+        witness_form("btor2/counter_mod6_unsat.btor2").1,
+        "unsat\n"
+    );
+    // Verilog designs and C programs have no solver convention to follow.
+    for model in ["c/array_sat.c", "verilog/three_props.sv"] {
+        let (code, text) = witness_form(model);
+        assert_eq!((code, text.as_str()), (Some(1), ""), "{model}");
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
