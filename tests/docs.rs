@@ -79,8 +79,15 @@ fn blocks(text: &str) -> Vec<Block> {
             i += 1;
             continue;
         };
-        let ticks = trimmed.chars().take_while(|&c| c == fence.as_bytes()[0] as char).count();
-        let tag = trimmed[ticks..].split_whitespace().next().unwrap_or("").to_owned();
+        let ticks = trimmed
+            .chars()
+            .take_while(|&c| c == fence.as_bytes()[0] as char)
+            .count();
+        let tag = trimmed[ticks..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_owned();
         let open = i;
         // The nearest non-blank line before the fence.
         let mut j = open;
@@ -92,7 +99,8 @@ fn blocks(text: &str) -> Vec<Block> {
             .and_then(|l| l.strip_prefix("<!-- not run:"))
             .and_then(|l| l.strip_suffix("-->"))
             .map(|r| r.trim().to_owned());
-        let follows_previous = last_close.is_some_and(|c| lines[c + 1..open].iter().all(|l| l.trim().is_empty()));
+        let follows_previous =
+            last_close.is_some_and(|c| lines[c + 1..open].iter().all(|l| l.trim().is_empty()));
         let closing = fence[..1].repeat(ticks);
         let mut k = open + 1;
         while k < lines.len() && lines[k].trim() != closing {
@@ -249,13 +257,30 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs the examples of one file; returns its failures and how many blocks ran.
-fn run_file(path: &Path) -> (Vec<String>, usize, Vec<String>) {
+/// What running the examples of one file gave.
+#[derive(Default)]
+struct FileRun {
+    failures: Vec<String>,
+    /// Blocks run.
+    ran: usize,
+    /// What was skipped and why, and how long each block took.
+    notes: Vec<String>,
+}
+
+/// Runs the examples of one file.
+fn run_file(path: &Path) -> FileRun {
     let rel = path.strip_prefix(ROOT).unwrap().display().to_string();
     let text = std::fs::read_to_string(path).unwrap();
     let blocks = blocks(&text);
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_warden")).parent().unwrap().to_owned();
-    let env_path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_warden"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let env_path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let dir = scratch(&rel.replace('/', "_"));
     let yosys = have("yosys");
     let (mut failures, mut ran, mut notes) = (Vec::new(), 0, Vec::new());
@@ -285,9 +310,13 @@ fn run_file(path: &Path) -> (Vec<String>, usize, Vec<String>) {
                     continue;
                 }
                 let script = script_of(&b.body);
-                let verilog = script.split_whitespace().any(|w| w.ends_with(".sv") || w.ends_with(".v"));
+                let verilog = script
+                    .split_whitespace()
+                    .any(|w| w.ends_with(".sv") || w.ends_with(".v"));
                 if verilog && !yosys {
-                    notes.push(format!("{at}: skipped: yosys is not installed (apt-get install yosys)"));
+                    notes.push(format!(
+                        "{at}: skipped: yosys is not installed (apt-get install yosys)"
+                    ));
                     i = next;
                     continue;
                 }
@@ -317,14 +346,21 @@ fn run_file(path: &Path) -> (Vec<String>, usize, Vec<String>) {
                         ));
                     }
                 }
-                notes.push(format!("{at}: ran in {:.1} s", started.elapsed().as_secs_f64()));
+                notes.push(format!(
+                    "{at}: ran in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                ));
             }
             _ => {}
         }
         i = next;
     }
     let _ = std::fs::remove_dir_all(&dir);
-    (failures, ran, notes)
+    FileRun {
+        failures,
+        ran,
+        notes,
+    }
 }
 
 #[test]
@@ -336,21 +372,18 @@ fn every_command_of_the_readme_and_the_guide_runs_as_shown() {
         .collect();
     assert!(files.len() > 1, "no docs/ pages found");
     // One thread per file: the examples are short, the scratch directories separate.
-    let results: Vec<(PathBuf, (Vec<String>, usize, Vec<String>))> = std::thread::scope(|s| {
-        let handles: Vec<_> = files
-            .iter()
-            .map(|f| (f.clone(), s.spawn(move || run_file(f))))
-            .collect();
-        handles.into_iter().map(|(f, h)| (f, h.join().unwrap())).collect()
+    let results: Vec<FileRun> = std::thread::scope(|s| {
+        let handles: Vec<_> = files.iter().map(|f| s.spawn(move || run_file(f))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let mut failures = Vec::new();
     let mut ran = 0;
-    for (_, (f, n, notes)) in &results {
-        for note in notes {
+    for r in &results {
+        for note in &r.notes {
             eprintln!("{note}");
         }
-        failures.extend(f.iter().cloned());
-        ran += n;
+        failures.extend(r.failures.iter().cloned());
+        ran += r.ran;
     }
     eprintln!("{ran} example blocks ran");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -390,10 +423,17 @@ fn relative_links_point_to_files_that_exist() {
 fn the_readme_is_a_front_door_and_the_user_pages_name_no_source_files() {
     let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     let lines = readme.lines().count();
-    assert!(lines <= 220, "README.md has {lines} lines: move details into docs/guide/");
+    assert!(
+        lines <= 220,
+        "README.md has {lines} lines: move details into docs/guide/"
+    );
     let mut named = BTreeMap::new();
     for path in doc_files() {
-        let rel = path.strip_prefix(ROOT).unwrap().to_string_lossy().into_owned();
+        let rel = path
+            .strip_prefix(ROOT)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         if rel.starts_with("docs/lab/") {
             continue;
         }
@@ -413,7 +453,10 @@ fn the_readme_is_a_front_door_and_the_user_pages_name_no_source_files() {
 #[test]
 fn the_output_matcher_normalises_numbers_and_reads_wildcards() {
     let n = |t: &str| normalised_lines(t);
-    assert_eq!(n("warden: p   sat  5   0.016  fails"), ["warden: p sat 5 N.N fails"]);
+    assert_eq!(
+        n("warden: p   sat  5   0.016  fails"),
+        ["warden: p sat 5 N.N fails"]
+    );
     assert!(output_matches(&n("sat\n...\n."), &n("sat\n1\nb0\n0\n.")));
     assert!(output_matches(&n("sat\n...\n."), &n("sat\n.")));
     assert!(!output_matches(&n("sat\n..."), &n("unsat\n1")));
@@ -423,6 +466,12 @@ fn the_output_matcher_normalises_numbers_and_reads_wildcards() {
     // Integers are kept: a depth or a verdict line must match exactly.
     assert!(!output_matches(&n("depth 5"), &n("depth 6")));
     let b = blocks("x\n<!-- not run: slow -->\n\n```sh\nwarden\n```\n\n```output\nsat\n```\n");
-    assert_eq!((b[0].not_run.as_deref(), b[1].follows_previous), (Some("slow"), true));
-    assert_eq!(script_of("scripts/setup && cargo run --release -- check m.aag"), "warden check m.aag");
+    assert_eq!(
+        (b[0].not_run.as_deref(), b[1].follows_previous),
+        (Some("slow"), true)
+    );
+    assert_eq!(
+        script_of("scripts/setup && cargo run --release -- check m.aag"),
+        "warden check m.aag"
+    );
 }
