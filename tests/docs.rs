@@ -42,7 +42,7 @@
 //! - `docs/lab/` is the log of measurements, not the user's path: its blocks are not run.
 //!
 //! Besides the examples, this test checks that the relative links of these files point to
-//! files that exist, that the README stays a front door (at most 220 lines), and that the
+//! files and headings that exist, that the README stays a front door (at most 220 lines), and that the
 //! user's pages (`README.md`, `docs/*.md`, `docs/guide/`) name no source files (`src/...`);
 //! `docs/lab/`, the measurement log, may.
 
@@ -390,8 +390,35 @@ fn every_command_of_the_readme_and_the_guide_runs_as_shown() {
     assert!(ran >= 20, "only {ran} example blocks ran");
 }
 
+/// The anchor a forge gives a heading (GitHub's rule: lower case, punctuation dropped but
+/// `-` and `_`, spaces as `-`).
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a markdown file's headings (outside fenced blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut in_block = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+        }
+        if !in_block && line.starts_with('#') {
+            out.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
 #[test]
-fn relative_links_point_to_files_that_exist() {
+fn relative_links_point_to_files_and_headings_that_exist() {
     let mut broken = Vec::new();
     for path in doc_files() {
         let text = std::fs::read_to_string(&path).unwrap();
@@ -406,12 +433,24 @@ fn relative_links_point_to_files_that_exist() {
             }
             for piece in line.split("](").skip(1) {
                 let Some(end) = piece.find(')') else { continue };
-                let target = piece[..end].split('#').next().unwrap();
-                if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                let link = &piece[..end];
+                if link.contains("://") || link.starts_with("mailto:") {
                     continue;
                 }
-                if !dir.join(target).exists() {
-                    broken.push(format!("{}:{}: {target}", path.display(), n + 1));
+                let (file, fragment) = link.split_once('#').unwrap_or((link, ""));
+                let target = if file.is_empty() {
+                    path.clone()
+                } else {
+                    dir.join(file)
+                };
+                let at = format!("{}:{}: {link}", path.display(), n + 1);
+                if !target.exists() {
+                    broken.push(at);
+                } else if !fragment.is_empty() && target.extension().is_some_and(|e| e == "md") {
+                    let heads = anchors(&std::fs::read_to_string(&target).unwrap());
+                    if !heads.iter().any(|h| h == fragment) {
+                        broken.push(format!("{at} (no such heading)"));
+                    }
                 }
             }
         }
@@ -469,6 +508,10 @@ fn the_output_matcher_normalises_numbers_and_reads_wildcards() {
     assert_eq!(
         (b[0].not_run.as_deref(), b[1].follows_previous),
         (Some("slow"), true)
+    );
+    assert_eq!(
+        anchor(" `warden sim` and SV-COMP (exit 1)"),
+        "warden-sim-and-sv-comp-exit-1"
     );
     assert_eq!(
         script_of("scripts/setup && cargo run --release -- check m.aag"),
