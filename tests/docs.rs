@@ -21,8 +21,10 @@
 //!   prints, stdout and stderr together as a terminal shows them. The test compares line by
 //!   line after collapsing runs of blanks and writing every decimal number (`0.016`, `6.2`)
 //!   as `N.N`, so times and memory never make it fail. In the expected text, `[..]` stands for
-//!   any text within a line and a line `...` for any number of lines (also none). A command
-//!   block without an output block is still run and must succeed.
+//!   any text within a line and a line `...` for any number of lines (also none): use them for
+//!   what differs from run to run, such as witness inputs that do not matter (the portfolio
+//!   engine that answers first picks them) or `-v` progress lines, never for a verdict. A
+//!   command block without an output block is still run and must succeed.
 //! - The blocks of one file run in order in one scratch directory of their own, which holds
 //!   links to the repository's top-level entries (`circuits/`, `contrib/`, ...): a later block
 //!   can read the files an earlier one wrote (`--witness cex.txt`), and nothing is written into
@@ -36,15 +38,15 @@
 //! - Anything else that looks like a command but is not one (a synopsis, an annotated file
 //!   format) goes in a `text` block. `bash`, `shell` and `console` blocks are refused, so an
 //!   example cannot escape the test by its tag.
-//! - Examples that read Verilog need `yosys` (`scripts/setup` installs it); without it they
-//!   are skipped with a message, like the other Verilog tests.
-//!
+//! - Examples that read Verilog need `yosys`, those that run ABC (`warden compare`,
+//!   `berkeley-abc`) need `berkeley-abc` (`scripts/setup` installs both); without them they
+//!   are skipped with a message, like the other tests that need them.
 //! - `docs/lab/` is the log of measurements, not the user's path: its blocks are not run.
 //!
 //! Besides the examples, this test checks that the relative links of these files point to
-//! files and headings that exist, that the README stays a front door (at most 220 lines), and that the
-//! user's pages (`README.md`, `docs/*.md`, `docs/guide/`) name no source files (`src/...`);
-//! `docs/lab/`, the measurement log, may.
+//! files and headings that exist, that the README stays a front door (at most 220 lines),
+//! and that the user's pages (`README.md`, `docs/*.md`, `docs/guide/`) name no source files
+//! (`src/...`); `docs/lab/`, the measurement log, may. The whole test takes a few seconds.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -233,13 +235,10 @@ fn doc_files() -> Vec<PathBuf> {
     files
 }
 
+/// Whether `program` is on `PATH`.
 fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }
 
 /// A scratch directory with links to the repository's top-level entries.
@@ -282,7 +281,7 @@ fn run_file(path: &Path) -> FileRun {
         std::env::var("PATH").unwrap_or_default()
     );
     let dir = scratch(&rel.replace('/', "_"));
-    let yosys = have("yosys");
+    let (yosys, abc) = (have("yosys"), have("berkeley-abc"));
     let (mut failures, mut ran, mut notes) = (Vec::new(), 0, Vec::new());
     let mut i = 0;
     while i < blocks.len() {
@@ -313,9 +312,15 @@ fn run_file(path: &Path) -> FileRun {
                 let verilog = script
                     .split_whitespace()
                     .any(|w| w.ends_with(".sv") || w.ends_with(".v"));
-                if verilog && !yosys {
+                let runs_abc = script.contains("warden compare") || script.contains("berkeley-abc");
+                let missing = match () {
+                    _ if verilog && !yosys => Some("yosys"),
+                    _ if runs_abc && !abc => Some("berkeley-abc"),
+                    _ => None,
+                };
+                if let Some(tool) = missing {
                     notes.push(format!(
-                        "{at}: skipped: yosys is not installed (apt-get install yosys)"
+                        "{at}: skipped: {tool} is not installed (apt-get install {tool})"
                     ));
                     i = next;
                     continue;
