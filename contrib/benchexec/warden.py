@@ -14,7 +14,7 @@
 # Otherwise the verdict is the line of stdout that is exactly `sat`, `unsat` or `unknown`
 # (stderr, which BenchExec logs in the same file, has no such line: its lines start with
 # `warden:` or `c `). `sat` (a property fails) is BenchExec's `false`, `unsat` (all hold)
-# `true`, as in SV-COMP's and HWMCC's campaigns. Exit codes (README "Output"): 1 usage error,
+# `true`, as in SV-COMP's and HWMCC's campaigns. Exit codes (docs/guide/outputs.md): 1 usage error,
 # 2 input error, 3 internal error (an answer that failed its own check, or a panic).
 
 import re

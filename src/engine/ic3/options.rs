@@ -1,6 +1,6 @@
 //! The configuration of the IC3 engine (also its `--ic3-*` options on the command line).
 //! Each switch is one published strengthening of IC3; the defaults are what measured better
-//! on the development sample (README, "IC3 options").
+//! on the development sample (docs/lab/ic3.md).
 
 /// Switches of the IC3 engine. `--ic3-NAME` turns one on, `--ic3-NAME=false` off. All are
 /// off by default: none solved more or faster on the development sample.
