@@ -3,7 +3,7 @@
 //! proof can tell a run that advances from one that is stuck.
 //!
 //! The engines write into a [`Board`] that the run's [`crate::Budget`] carries, each into the
-//! [`Slot`] of its own run ([`Progress::open`]): one relaxed atomic store per depth, frame or
+//! slot of its own run ([`Progress::open`]): one relaxed atomic store per depth, frame or
 //! lemma, and nothing at all when no board was made (`-q`, or stderr not a terminal without
 //! `-v`). One reporter thread ([`show`]) reads the board: on a terminal it redraws one status
 //! line in place every quarter second after the first 2 s, without `-v` too; when stderr is
@@ -66,7 +66,7 @@ impl Measure {
 pub enum Mode {
     /// A status line redrawn in place (stderr is a terminal).
     Terminal,
-    /// A plain line every [`PLAIN_EVERY`] (stderr is a file or a pipe, and `-v` was given).
+    /// A plain line every 5 s (stderr is a file or a pipe, and `-v` was given).
     Plain,
 }
 
@@ -83,12 +83,25 @@ impl Mode {
     }
 }
 
-/// The first status line on a terminal comes this late: a run that ends sooner shows none.
-const FIRST_DRAW: Duration = Duration::from_secs(2);
-/// How often the terminal's status line is redrawn.
-const REDRAW: Duration = Duration::from_millis(250);
-/// How often a plain progress line is printed.
-const PLAIN_EVERY: Duration = Duration::from_secs(5);
+impl Mode {
+    /// When the first line is shown: on a terminal after 2 s (a run that ends sooner shows
+    /// none), on a pipe after one period.
+    fn first(self) -> Duration {
+        match self {
+            Mode::Terminal => Duration::from_secs(2),
+            Mode::Plain => self.every(),
+        }
+    }
+
+    /// How often the line is shown again: the terminal's redrawn a few times a second, a
+    /// plain line every 5 s (a log a user can read while it grows).
+    fn every(self) -> Duration {
+        match self {
+            Mode::Terminal => Duration::from_millis(250),
+            Mode::Plain => Duration::from_secs(5),
+        }
+    }
+}
 
 /// What one engine run has reached.
 #[derive(Debug)]
@@ -110,6 +123,8 @@ pub struct Board {
     slots: Mutex<Vec<Arc<Slot>>>,
     properties: AtomicUsize,
     settled: AtomicUsize,
+    /// When the next line is due, in ms since the start.
+    due: AtomicU64,
 }
 
 /// An engine's handle on the run's board (none: nothing is shown, every call is a no-op),
@@ -133,6 +148,7 @@ impl Progress {
                     slots: Mutex::new(Vec::new()),
                     properties: AtomicUsize::new(0),
                     settled: AtomicUsize::new(0),
+                    due: AtomicU64::new(millis(mode.first())),
                 })
             }),
             slot: None,
@@ -323,30 +339,32 @@ impl Drop for Shown {
     }
 }
 
-/// The reporter's loop: sleeps (woken early by a stop), then draws the status line or prints
-/// a plain line, until stopped.
+/// The reporter's loop: sleeps until the board's next turn (woken early by a stop), then
+/// draws the status line or prints a plain line, until stopped.
 fn report(progress: &Progress, mode: Mode, stop: &AtomicBool) {
     let Some(board) = &progress.board else {
         return;
     };
-    let (first, every) = match mode {
-        Mode::Terminal => (FIRST_DRAW, REDRAW),
-        Mode::Plain => (PLAIN_EVERY, PLAIN_EVERY),
-    };
-    let mut next = board.start + first;
+    let every = millis(mode.every());
     loop {
-        let now = Instant::now();
-        if now < next {
-            thread::park_timeout(next - now);
+        let due = board.due.load(Ordering::Relaxed);
+        let elapsed = board.start.elapsed();
+        if millis(elapsed) < due {
+            thread::park_timeout(Duration::from_millis(due) - elapsed);
         }
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        if Instant::now() < next {
+        let elapsed = board.start.elapsed();
+        if millis(elapsed) < due {
             continue;
         }
-        next += every;
-        let Some(status) = progress.status(board.start.elapsed()) else {
+        // The turn after this one, on the board: a reporter started later (the next
+        // property of a batch) keeps the same rhythm instead of printing at once.
+        board
+            .due
+            .store((millis(elapsed) / every + 1) * every, Ordering::Relaxed);
+        let Some(status) = progress.status(elapsed) else {
             return;
         };
         // A writer holding the screen is printing: this turn is skipped, not waited for.
@@ -369,6 +387,10 @@ fn report(progress: &Progress, mode: Mode, stop: &AtomicBool) {
             return;
         }
     }
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis() as u64
 }
 
 /// `line` cut to fewer than `width` characters: a line as wide as the terminal would wrap,
