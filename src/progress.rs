@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
-/// What an engine reports, in the order the status line names them.
+/// What an engine reports.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Measure {
     /// The frame BMC is checking.
@@ -37,12 +37,14 @@ pub enum Measure {
     Refinements,
 }
 
+/// The measures in the order the status line names them: an outer loop's before an inner
+/// one's (k-liveness's k, then the frame of its IC3 run for that k).
 const MEASURES: [Measure; 5] = [
     Measure::Depth,
-    Measure::Frame,
-    Measure::Lemmas,
     Measure::K,
     Measure::Refinements,
+    Measure::Frame,
+    Measure::Lemmas,
 ];
 
 /// A value not reported yet.
