@@ -4,6 +4,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::progress::Progress;
+
 /// A deadline plus stop flags that a signal handler or a winning portfolio worker raises.
 ///
 /// Cheap to clone; all clones share the flags. SAT solvers poll it through their terminate
@@ -15,6 +17,9 @@ pub struct Budget {
     deadline: Option<Instant>,
     /// The parents' flags first, this budget's own flag last.
     flags: Vec<Arc<AtomicBool>>,
+    /// Where the engines holding this budget report how far they got (shared by the
+    /// children, as the run is).
+    progress: Progress,
 }
 
 impl Budget {
@@ -23,7 +28,18 @@ impl Budget {
         Budget {
             deadline: limit.map(|d| Instant::now() + d),
             flags: vec![Arc::new(AtomicBool::new(false))],
+            progress: Progress::default(),
         }
+    }
+
+    /// This budget reporting the engines' progress to `progress` (see [`crate::progress`]).
+    pub fn with_progress(self, progress: Progress) -> Budget {
+        Budget { progress, ..self }
+    }
+
+    /// The handle engines report their depth, frame or lemmas to.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
     }
 
     /// A budget with the same deadline that stops when `self` stops, and can be stopped alone.
@@ -33,6 +49,7 @@ impl Budget {
         Budget {
             deadline: self.deadline,
             flags,
+            progress: self.progress.clone(),
         }
     }
 

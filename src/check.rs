@@ -340,7 +340,14 @@ pub fn run_with(
     };
     let mut engine = build(reduced, &engine_opts, &pool, context.as_ref());
     crate::fault::inject(engine.name());
-    let (engine_budget, side_budget) = (budget.child(), budget.child());
+    // A portfolio shows each of its workers on the status line; any other engine itself.
+    let running =
+        (opts.engine != EngineKind::Portfolio).then(|| budget.progress().open(engine.name()));
+    let engine_budget = match &running {
+        Some(r) => budget.child().with_progress(r.progress().clone()),
+        None => budget.child(),
+    };
+    let side_budget = budget.child();
     let (verdict, bounded) = std::thread::scope(|s| {
         let (engine_budget, side_budget) = (&engine_budget, &side_budget);
         let bounded = bound.map(|bound| {
@@ -359,6 +366,7 @@ pub fn run_with(
         let bounded = bounded.and_then(|h| h.join().expect("the side check does not panic"));
         (verdict, bounded)
     });
+    drop(running);
     let answer = match &bounded {
         // Found on `ts` itself: the trace is replayed there.
         Some(Verdict::Unsafe(t)) => {

@@ -32,6 +32,7 @@ pub mod live;
 pub mod log;
 pub mod options;
 pub mod prep;
+pub mod progress;
 pub mod rng;
 pub mod sat;
 pub mod signals;

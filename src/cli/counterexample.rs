@@ -26,10 +26,10 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
     let Err(InternalError::WordReplay(e)) = counterexample(model, trace, false) else {
         return;
     };
-    eprintln!(
-        "warden: the counterexample of the lazy array abstraction does not replay on the model \
-         ({e}): searching the runs whose array reads are exact"
-    );
+    crate::log::note(format_args!(
+        "the counterexample of the lazy array abstraction does not replay on the model ({e}): \
+         searching the runs whose array reads are exact"
+    ));
     let exact = model.exact_runs(trace.bad);
     *answer = match check::run(&exact, opts, budget).map(|r| r.answer) {
         Ok(Answer::Sat(mut t)) => {
@@ -37,16 +37,18 @@ pub(super) fn drop_spurious(model: &Model, answer: &mut Answer, opts: &Options, 
             match counterexample(model, &t, false) {
                 Ok(_) => Answer::Sat(t),
                 Err(e) => {
-                    eprintln!("warden: a counterexample of the exact runs does not replay: {e}");
+                    crate::log::warn(format_args!(
+                        "a counterexample of the exact runs does not replay: {e}"
+                    ));
                     Answer::Unknown { depth: None }
                 }
             }
         }
         Ok(Answer::Unsat(_)) => {
-            eprintln!(
-                "warden: the runs whose array reads are exact have no counterexample, and the \
+            crate::log::note(format_args!(
+                "the runs whose array reads are exact have no counterexample, and the \
                  abstraction's is spurious: undecided"
-            );
+            ));
             Answer::Unknown { depth: None }
         }
         _ => Answer::Unknown { depth: None },

@@ -38,15 +38,18 @@ pub(super) fn check_each(
     let ts = &model.ts;
     let total = ts.bad.len() + ts.justice.len();
     let (mut out, mut witnesses) = (String::new(), String::new());
+    budget.progress().batch(total);
     for p in 0..total {
         let share = match budget.remaining() {
             Some(left) => budget.child_for(left / (total - p) as u32),
             None => budget.child(),
         };
+        let shown = crate::progress::show(budget.progress());
         let answered = match p.checked_sub(ts.bad.len()) {
             None => safety(model, p, opts, &share),
             Some(j) => justice(model, j, opts, &share),
         };
+        drop(shown);
         let (verdict, witness) = match answered {
             Ok(a) => a,
             Err(e) => {
@@ -55,6 +58,9 @@ pub(super) fn check_each(
                 return ExitCode::Internal;
             }
         };
+        if verdict != "unknown" {
+            budget.progress().settle();
+        }
         out.push_str(verdict);
         out.push('\n');
         if let Some(w) = witness {
@@ -86,12 +92,12 @@ fn safety(
         trace.bad = bad;
     }
     super::counterexample::drop_spurious(model, &mut report.answer, opts, budget);
-    eprintln!(
-        "warden: b{bad}: {} ({}, {:.2} s)",
+    crate::log::note(format_args!(
+        "b{bad}: {} ({}, {:.2} s)",
         super::report::verdict_word(&report.answer),
         report.engine,
         report.time.as_secs_f64()
-    );
+    ));
     Ok(match report.answer {
         Answer::Sat(trace) => ("sat", Some(counterexample(model, &trace, false)?.text)),
         Answer::Unsat(_) => ("unsat", None),
@@ -129,11 +135,11 @@ fn justice(
         LiveAnswer::Unsat => ("unsat", None),
         LiveAnswer::Unknown => ("unknown", None),
     };
-    eprintln!(
-        "warden: j{j}: {word} ({}, {:.2} s{})",
+    crate::log::note(format_args!(
+        "j{j}: {word} ({}, {:.2} s{})",
         report.engine,
         report.time.as_secs_f64(),
         witness.as_ref().map_or("", |w| w.1.as_str())
-    );
+    ));
     Ok((word, witness.map(|w| w.0)))
 }

@@ -187,9 +187,13 @@ struct CheckArgs {
     /// Prints statistics on stderr.
     #[arg(long)]
     stats: bool,
-    /// More progress on stderr (repeat for more).
+    /// More progress on stderr (repeat for more); when stderr is not a terminal, a progress
+    /// line every 5 s.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
+    /// Nothing on stderr but errors: no status line, no notes.
+    #[arg(short, long, conflicts_with = "verbose")]
+    quiet: bool,
     #[command(flatten)]
     cegar: CegarArgs,
     /// UFO's abstract post (--engine ufo only): true (uUFO), Cartesian (cpUFO) or Boolean
@@ -281,6 +285,7 @@ pub fn main() -> ExitCode {
     match catch_unwind(AssertUnwindSafe(|| dispatch(&args))) {
         Ok(code) => code,
         Err(payload) => {
+            crate::progress::close();
             eprintln!(
                 "warden: internal error: panic: {}",
                 panic_message(&*payload)
@@ -393,6 +398,7 @@ fn hwmcc_form(args: &[String]) -> Option<ExitCode> {
         condition_in: None,
         stats: false,
         verbose: 0,
+        quiet: false,
         cegar: CegarArgs::default(),
         ufo_post: None,
         bmc: BmcOptions::default(),

@@ -68,11 +68,16 @@ pub(super) fn run(
     // witness` reshapes (SBY's cover mode reads a witness per cover reached).
     let mut each = String::new();
     let assumptions = assumptions(model);
+    budget.progress().batch(model.ts.bad.len());
     for i in 0..model.ts.bad.len() {
         let name = property_name(model, i);
         let mut ts = model.ts.with_only_bad(i);
         ts.names.bad = vec![Some(name.clone())];
-        let mut report = match check::run(&ts, opts, budget) {
+        // Shown while the engines run; the counterexample's table is printed without it.
+        let shown = crate::progress::show(budget.progress());
+        let checked = check::run(&ts, opts, budget);
+        drop(shown);
+        let mut report = match checked {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("warden: property {name}: {e}");
@@ -85,6 +90,9 @@ pub(super) fn run(
             trace.bad = i;
         }
         super::counterexample::drop_spurious(model, &mut report.answer, opts, budget);
+        if !matches!(report.answer, Answer::Unknown { .. }) {
+            budget.progress().settle();
+        }
         if let Answer::Sat(trace) = &report.answer {
             let n = rows
                 .iter()
@@ -104,15 +112,18 @@ pub(super) fn run(
         if matches!(report.answer, Answer::Unsat(_)) && assumptions > 0 {
             let kept = ts.constraints.len() - assumptions;
             ts.constraints.truncate(kept);
-            without =
-                match check::run(&ts, opts, budget).and_then(|r| shortest(&ts, r, opts, budget)) {
-                    Ok(answer) => Some(answer),
-                    Err(e) => {
-                        eprintln!("warden: property {name} without the assumptions: {e}");
-                        print_verdict("unknown\n");
-                        return ExitCode::Internal;
-                    }
-                };
+            let shown = crate::progress::show(budget.progress());
+            let checked =
+                check::run(&ts, opts, budget).and_then(|r| shortest(&ts, r, opts, budget));
+            drop(shown);
+            without = match checked {
+                Ok(answer) => Some(answer),
+                Err(e) => {
+                    eprintln!("warden: property {name} without the assumptions: {e}");
+                    print_verdict("unknown\n");
+                    return ExitCode::Internal;
+                }
+            };
         }
         rows.push(Row {
             name,
@@ -237,19 +248,19 @@ fn under_assumptions(r: &Row) -> Option<bool> {
 /// The summary table on stderr: one line per property.
 fn summary(rows: &[Row]) {
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(8);
-    eprintln!(
-        "warden: {:width$}  {:7}  {:>5}  {:>7}  note",
+    crate::log::note(format_args!(
+        "{:width$}  {:7}  {:>5}  {:>7}  note",
         "property", "verdict", "depth", "time_s"
-    );
+    ));
     for r in rows {
         let d = depth(&r.report.answer).map_or("-".into(), |d| d.to_string());
-        eprintln!(
-            "warden: {:width$}  {:7}  {d:>5}  {:>7.3}  {}",
+        crate::log::note(format_args!(
+            "{:width$}  {:7}  {d:>5}  {:>7.3}  {}",
             r.name,
             verdict_word(&r.report.answer),
             r.report.time.as_secs_f64(),
             note(r)
-        );
+        ));
     }
 }
 

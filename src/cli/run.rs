@@ -25,6 +25,7 @@ use crate::engine::smt::Words;
 use crate::error::ExitCode;
 use crate::front::{self, InputKind, Model, Source};
 use crate::options;
+use crate::progress::{Mode, Progress};
 use crate::Budget;
 
 /// How long a run may go on after its time limit, a signal or the memory limit before the
@@ -38,6 +39,7 @@ pub(super) fn check(args: CheckArgs) -> ExitCode {
 /// One `check` run; `print_witness` puts the witness on stdout after the verdict line.
 pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     crate::log::set_level(args.verbose);
+    crate::log::set_quiet(args.quiet);
     let verilog = front::verilog::is_verilog(&args.model);
     if let Err(e) = args.rtl.validate(&args.model) {
         eprintln!("warden: error: {e}");
@@ -81,7 +83,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     if let Some(s) = &spec {
         let _ = SVCOMP_PROPERTY.set(s.category());
     }
-    let budget = Budget::new(args.timeout.map(Duration::from_secs_f64));
+    let budget = Budget::new(args.timeout.map(Duration::from_secs_f64))
+        .with_progress(Progress::new(Mode::choose(args.quiet, args.verbose)));
     crate::signals::stop_on_signals(&budget);
     crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
         give_up(format_args!(
@@ -183,11 +186,10 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         };
         translated = translated.max(load.recursion.bound);
         if let Some(c) = compiled.as_ref().filter(|c| c.covers > 0) {
-            eprintln!(
-                "warden: note: {} cover statement(s) not checked (covers are reported, not \
-                 required)",
+            crate::log::note(format_args!(
+                "note: {} cover statement(s) not checked (covers are reported, not required)",
                 c.covers
-            );
+            ));
         }
         // Kept for the whole run (replay, invariant check, witness), never built on again.
         model.ts.aig.compact();
@@ -247,6 +249,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         }
         let (exec_budget, engines_budget) = (rounds.child(), rounds.child());
         let horn_budget = rounds.child();
+        let shown = crate::progress::show(budget.progress());
         let (result, executed, horn_side) = std::thread::scope(|scope| {
             let execution = execute_now.then(|| {
                 scope.spawn(|| {
@@ -331,6 +334,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             let horn_side = horn_side.map(|h| h.join().expect("Spacer's side does not panic"));
             (result, executed, horn_side)
         });
+        drop(shown);
         if let Some(e) = executed {
             break (e.deeper.unwrap_or(model), compiled, e.report, e.found);
         }
@@ -388,14 +392,14 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     }
     let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
     if let Some(n) = &report.note {
-        eprintln!("warden: {n}");
+        crate::log::note(format_args!("{n}"));
     }
     if let (Source::C { cfa, .. }, Answer::Unknown { .. }) = (&model.source, &report.answer) {
         if cfa.cuts_recursion() {
-            eprintln!(
-                "warden: recursion was inlined up to {} nested calls of a function",
+            crate::log::note(format_args!(
+                "recursion was inlined up to {} nested calls of a function",
                 load.recursion.bound
-            );
+            ));
         }
     }
     let mut out = String::from(verdict_word(&report.answer));
@@ -443,8 +447,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         },
         Answer::Unknown { depth } => {
             match depth {
-                Some(k) => eprintln!("warden: no counterexample up to depth {k}"),
-                None => eprintln!("warden: no bound completed"),
+                Some(k) => crate::log::note(format_args!("no counterexample up to depth {k}")),
+                None => crate::log::note(format_args!("no bound completed")),
             }
             Ok(())
         }

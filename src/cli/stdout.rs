@@ -128,6 +128,7 @@ pub(super) static SVCOMP_PROPERTY: OnceLock<&'static str> = OnceLock::new();
 /// for it on stderr when the run checks an SV-COMP property: `false(unreach-call)`, `true`,
 /// `unknown`.
 pub(super) fn println_verdict(verdict: &str) {
+    crate::progress::close();
     write_stdout(&format!("{verdict}\n"));
     say_svcomp(verdict);
 }
@@ -162,6 +163,7 @@ fn say_svcomp(verdict: &str) {
 /// ends the process, saying why on stderr.
 pub(super) fn give_up(why: std::fmt::Arguments) {
     if claim_stdout() {
+        crate::progress::close();
         eprintln!("warden: {why}: stopping");
         println_verdict("unknown");
         std::process::exit(0);
@@ -184,6 +186,7 @@ pub(super) fn print_verdict(text: &str) {
             std::thread::park();
         }
     }
+    crate::progress::close();
     write_stdout(text);
     say_svcomp(text.lines().next().unwrap_or(""));
 }

@@ -31,6 +31,7 @@ use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
 use super::{Engine, Stats, Verdict};
+use crate::progress::Measure;
 use crate::sat::{Cadical, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
@@ -174,6 +175,7 @@ impl Engine for Bmc {
             self.queries += 1;
             self.frames = hi as u64 + 1;
             self.max_step = self.max_step.max((hi + 1 - lo) as u64);
+            budget.progress().set(Measure::Depth, hi);
             let started = Instant::now();
             let result = frames.check_frames(lo..=hi);
             self.vars = frames.solver.num_vars() as u64;

@@ -134,6 +134,9 @@ impl Engine for Portfolio {
                 let (budget, done) = (&own[i], &done[i]);
                 s.spawn(move || {
                     let name = worker.name();
+                    // On the status line while it runs or waits for its turn.
+                    let running = budget.progress().open(name);
+                    let budget = &budget.clone().with_progress(running.progress().clone());
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         crate::fault::inject(name);
                         match ticket {
@@ -145,12 +148,15 @@ impl Engine for Portfolio {
                     }));
                     let v = run.map_err(|payload| {
                         let message = panic_message(&*payload);
-                        eprintln!("warden: engine {name} panicked: {message}; the others go on");
+                        crate::log::warn(format_args!(
+                            "engine {name} panicked: {message}; the others go on"
+                        ));
                     });
                     if v.is_ok() {
                         stats.lock().unwrap().extend(worker.stats());
                     }
                     drop(worker);
+                    drop(running);
                     done.store(true, Ordering::SeqCst);
                     if budget.expired() {
                         // Stopped (shed, lost the race, or out of budget): what it held goes

@@ -28,6 +28,7 @@ use super::l2s::add_latch;
 use crate::aig::Lit;
 use crate::check::{self, Answer, Options};
 use crate::error::InternalError;
+use crate::progress::Measure;
 use crate::ts::TransitionSystem;
 use crate::Budget;
 
@@ -50,10 +51,14 @@ pub fn check(
 ) -> Result<Outcome, InternalError> {
     let mut k = 0;
     let mut lemmas = Vec::new();
+    // Its k on the status line, with the frame and lemmas of the IC3 run for that k.
+    let running = budget.progress().open("klive");
+    let budget = &budget.clone().with_progress(running.progress().clone());
     loop {
         if budget.expired() {
             return Ok(Outcome::Unknown { k });
         }
+        running.progress().set(Measure::K, k as usize);
         let system = counter_system(ts, justice, k);
         crate::log::info(
             1,

@@ -23,6 +23,7 @@ use crate::engine::bmc::Bmc;
 use crate::engine::ic3::{Ic3, Ic3Options};
 use crate::engine::lemmas::LemmaPool;
 use crate::engine::{Engine, Verdict};
+use crate::progress::Measure;
 use crate::sat::{self, Solver};
 use crate::ts::{simulate, Trace, TransitionSystem};
 use crate::unroll::Unroller;
@@ -100,6 +101,9 @@ pub(super) fn run(
                     return Verdict::Unknown { depth: None };
                 }
                 stats.rounds.refinements += 1;
+                budget
+                    .progress()
+                    .set(Measure::Refinements, stats.rounds.refinements as usize);
                 crate::log::info(
                     2,
                     format_args!(

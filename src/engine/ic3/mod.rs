@@ -44,6 +44,7 @@ pub use options::{Ic3Options, Ic3Sat, PoOrder};
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
 use crate::cert::Invariant;
+use crate::progress::{Measure, Progress};
 use crate::ts::TransitionSystem;
 use crate::Budget;
 use abstraction::Abstraction;
@@ -207,6 +208,8 @@ pub struct Ic3Solver<'a> {
     clean: Option<usize>,
     /// The visible latches of `--ic3-abs`.
     abstraction: Option<Abstraction>,
+    /// Where the frontier and the lemma count are shown (the budget's).
+    progress: Progress,
 }
 
 impl<'a> Ic3Solver<'a> {
@@ -240,6 +243,7 @@ impl<'a> Ic3Solver<'a> {
             counters: Counters::default(),
             clean: None,
             abstraction: options.abs.then(|| Abstraction::new(ts, budget)),
+            progress: budget.progress().clone(),
         }
     }
 
@@ -262,6 +266,7 @@ impl<'a> Ic3Solver<'a> {
     fn rounds(&mut self) -> Result<Verdict, Interrupted> {
         self.import()?;
         loop {
+            self.progress.set(Measure::Frame, self.frames.top());
             if let Some(trace) = self.strengthen()? {
                 return Ok(Verdict::Unsafe(trace));
             }
@@ -310,6 +315,8 @@ impl<'a> Ic3Solver<'a> {
         cube.sort();
         self.activity.bump(&cube);
         self.counters.lemmas += 1;
+        self.progress
+            .set(Measure::Lemmas, self.counters.lemmas as usize);
         if !cube.iter().all(|&l| self.init.is_latch(l)) {
             self.counters.signal_lemmas += 1;
         }

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use super::bmc::Bounded;
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
+use crate::progress::Measure;
 use crate::sat::SatResult;
 use crate::ts::TransitionSystem;
 use crate::Budget;
@@ -118,6 +119,7 @@ impl Kind {
         while (bound(k) || bound(based)) && !budget.expired() {
             if bound(k) && (step_time * BASE_SHARE <= base_time || !bound(based)) {
                 self.stats.depth = k as u64;
+                budget.progress().set(Measure::K, k);
                 let started = Instant::now();
                 let result = step.check(k, &self.pool, &mut cursor);
                 step_time += started.elapsed();

@@ -96,7 +96,9 @@ impl Engine for Reach {
                     SatResult::Unsat => {
                         // The BDDs and the SAT encoding disagree: an error of one of them,
                         // never an answer.
-                        eprintln!("warden: reach found a bad state at depth {k} that BMC refutes");
+                        crate::log::warn(format_args!(
+                            "reach found a bad state at depth {k} that BMC refutes"
+                        ));
                         Verdict::Unknown { depth: None }
                     }
                     SatResult::Interrupted => Verdict::Unknown { depth },
