@@ -299,8 +299,7 @@ fn blast_with(
         }
     }
     if !deferred.is_empty() {
-        let first = ts.add_latch(Some(true), Some("warden.first".into())).lit();
-        ts.set_next(latch, Lit::FALSE);
+        let mut holds = Vec::with_capacity(deferred.len());
         for i in deferred {
             let init = model.states()[i]
                 .init
@@ -321,9 +320,9 @@ fn blast_with(
                 }
                 word => gates::eq(&mut ts.aig, &word.flat(), &bits(init).flat()),
             };
-            let holds = ts.aig.or(!first, eq);
-            ts.constraints.push(holds);
+            holds.push(eq);
         }
+        ts.constrain_first_frame(&holds);
     }
     for p in model.bad() {
         ts.bad.push(bit(p.term));
