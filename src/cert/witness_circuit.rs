@@ -264,4 +264,37 @@ mod tests {
         let err = certify(&ts, &file, &cert, &budget).unwrap_err().to_string();
         assert!(err.contains("transition"), "{err}");
     }
+
+    /// a resets to input x, b to !a; each step they swap; bad = (a == b). Safe only because
+    /// of the resets.
+    const SWAP: &[u8] = b"aag 6 1 2 0 3 1\n2\n4 6 2\n6 4 5\n13\n8 4 6\n10 5 7\n12 9 11\n";
+
+    #[test]
+    fn certificates_of_reset_functions_keep_them_and_are_accepted() {
+        let file = parse(SWAP).unwrap();
+        let ts = to_transition_system(&file);
+        let (a, b) = (ts.latches[0].var.lit(), ts.latches[1].var.lit());
+        let budget = Budget::new(None);
+        let inv = Invariant::from_clauses(&ts, &[vec![a, b], vec![!a, !b]]);
+        crate::cert::check(&ts, &inv, &budget).unwrap();
+        let cert = witness_circuit(&file, &inv);
+        // The model's latches keep their reset functions; the first-frame latch is the
+        // witness's own; the lowering's constraints are in the property, not constraints.
+        assert!(cert.latches[..2]
+            .iter()
+            .all(|l| l.reset_function().is_some()));
+        assert_eq!(cert.latches[2].reset, 1);
+        assert!(cert.constraints.is_empty());
+        certify(&ts, &file, &cert, &budget).unwrap();
+        let mut bytes = Vec::new();
+        crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
+        certify(&ts, &file, &parse(&bytes).unwrap(), &budget).unwrap();
+        // b resetting to x instead of !a is another reset: rejected.
+        let mut wrong = cert.clone();
+        wrong.latches[1].reset = wrong.inputs[0];
+        let err = certify(&ts, &file, &wrong, &budget)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("reset"), "{err}");
+    }
 }

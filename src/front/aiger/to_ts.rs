@@ -198,3 +198,53 @@ impl LitMap {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::aiger::parse;
+    use crate::ts::{replay, ReplayError, Trace, FIRST_FRAME};
+
+    /// a resets to input x, b to !a (a's initial value), c to the gate x & a; bad = c.
+    const STRATIFIED: &[u8] = b"aag 5 1 3 0 1 1\n2\n4 4 2\n6 6 5\n8 8 10\n8\n10 2 4\n";
+
+    #[test]
+    fn reset_functions_become_a_first_frame_latch_and_constraints() {
+        let file = parse(STRATIFIED).unwrap();
+        let ts = to_transition_system(&file);
+        assert_eq!(ts.latches.len(), 4);
+        assert_eq!(ts.names.latches[3].as_deref(), Some(FIRST_FRAME));
+        assert_eq!(ts.latches[3].init, Some(true));
+        assert!(ts.latches[..3].iter().all(|l| l.init.is_none()));
+        assert_eq!(ts.constraints.len(), 3);
+        let (plain, resets) = read(&file);
+        assert_eq!(plain.latches.len(), 3);
+        assert_eq!(
+            resets.iter().map(|r| r.0).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+    }
+
+    #[test]
+    fn only_the_initial_states_the_reset_logic_gives_replay() {
+        let ts = to_transition_system(&parse(STRATIFIED).unwrap());
+        let trace = |init: [bool; 3], x: bool| Trace {
+            init: init.into_iter().chain([true]).collect(),
+            inputs: vec![vec![x], vec![x]],
+            bad: 0,
+        };
+        // x = 1 in frame 0: a = 1, b = !a = 0, c = x & a = 1, which is bad at once.
+        assert_eq!(replay(&ts, &trace([true, false, true], true)), Ok(0));
+        // The reset logic gives x = 0: a = 0, b = 1, c = 0, and c keeps its value.
+        let safe = replay(&ts, &trace([false, true, false], false));
+        assert_eq!(safe, Err(ReplayError::NotReached { bad: 0 }));
+        // Any other initial state violates a reset (b must be !a; c must be x & a).
+        for (init, reset) in [([true, true, true], 1), ([false, true, true], 2)] {
+            let wrong = ReplayError::Constraint {
+                frame: 0,
+                constraint: reset,
+            };
+            assert_eq!(replay(&ts, &trace(init, init[0])), Err(wrong));
+        }
+    }
+}
