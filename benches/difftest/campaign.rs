@@ -125,7 +125,13 @@ impl Campaign {
     }
 
     pub fn run(&self, oracle: &Oracle) -> Summary {
-        let tmp = std::env::temp_dir().join(format!("warden-difftest-{}", std::process::id()));
+        // One directory per campaign: a test binary runs its campaigns at the same time.
+        static CAMPAIGNS: AtomicUsize = AtomicUsize::new(0);
+        let tmp = std::env::temp_dir().join(format!(
+            "warden-difftest-{}-{}",
+            std::process::id(),
+            CAMPAIGNS.fetch_add(1, Ordering::Relaxed)
+        ));
         let total = self.aiger + self.btor2 + self.resets;
         let next = AtomicUsize::new(0);
         let summary = Mutex::new(Summary::default());
