@@ -1,12 +1,12 @@
-//! Differential testing: random AIGER circuits and BTOR2 models checked by every warden
-//! engine and by ABC (`pdr`, `bmc3`), every `sat` witness replayed by `warden sim` and by
-//! aigsim/btorsim, every `unsat` certificate checked by Certifaiger (`certcheck`); any
-//! disagreement or rejected answer is printed and the model saved.
+//! Differential testing: random AIGER circuits (with reset functions too) and BTOR2 models
+//! checked by every warden engine and by ABC (`pdr`, `bmc3`), every `sat` witness replayed
+//! by `warden sim` and by aigsim/btorsim, every `unsat` certificate checked by Certifaiger
+//! (`certcheck`); any disagreement or rejected answer is printed and the model saved.
 //!
 //! ```text
-//! cargo bench --bench difftest -- --aiger 10000 --btor2 2000 --seed 1 --jobs 2
+//! cargo bench --bench difftest -- --aiger 10000 --btor2 2000 --resets 1000 --seed 1 --jobs 2
 //! ```
-//! Plain `cargo bench` (no `--aiger`/`--btor2`) prints the usage and exits. The exit code is 1
+//! Plain `cargo bench` (no `--aiger`/`--btor2`/`--resets`) prints the usage and exits. The exit code is 1
 //! when any model had a problem. The default test suite runs a slice of 200 models
 //! (`tests/difftest.rs`).
 
@@ -26,6 +26,8 @@ const USAGE: &str = "\
 usage: cargo bench --bench difftest -- [--aiger N] [--btor2 M] [options]
   --aiger N        random AIGER circuits (default 0)
   --btor2 M        random BTOR2 models (default 0)
+  --resets R       random AIGER circuits with reset functions (default 0); ABC checks an
+                   equivalent circuit without them
   --seed S         campaign seed (default 1); model i is reproduced by (S, i) alone
   --jobs J         models checked at once (default 1)
   --timeout T      seconds per warden and ABC run (default 5)
@@ -54,6 +56,7 @@ fn main() {
             match flag.as_str() {
                 "--aiger" => c.aiger = number(value())? as usize,
                 "--btor2" => c.btor2 = number(value())? as usize,
+                "--resets" => c.resets = number(value())? as usize,
                 "--seed" => c.seed = number(value())?,
                 "--jobs" => c.jobs = number(value())? as usize,
                 "--timeout" => timeout_s = number(value())?.max(1),
@@ -74,7 +77,7 @@ fn main() {
             std::process::exit(2);
         }
     }
-    if c.aiger + c.btor2 == 0 {
+    if c.aiger + c.btor2 + c.resets == 0 {
         println!("difftest: nothing to run.\n{USAGE}");
         return;
     }
@@ -103,10 +106,11 @@ fn main() {
         max_depth,
     };
     println!(
-        "difftest: {} AIGER + {} BTOR2 models, seed {}, timeout {timeout_s} s, max depth \
-         {max_depth}, ABC {}",
+        "difftest: {} AIGER + {} BTOR2 + {} reset-function models, seed {}, timeout \
+         {timeout_s} s, max depth {max_depth}, ABC {}",
         c.aiger,
         c.btor2,
+        c.resets,
         c.seed,
         if oracle.abc.is_some() { "on" } else { "off" }
     );

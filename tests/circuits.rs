@@ -44,8 +44,8 @@ fn run_on(
             Answer::Sat(trace) => {
                 assert_eq!(c.expected, "sat", "{name}: wrong sat");
                 // The printed witness must parse back and replay on a freshly loaded model.
-                let text = witness::aiger::write(trace);
-                let w = witness::aiger::parse(&text, &ts).unwrap();
+                let text = witness::aiger::write(trace, ts.latches.len());
+                let w = witness::aiger::parse(&text, &ts, ts.latches.len()).unwrap();
                 assert!(
                     replay(&ts, &w.trace).is_ok(),
                     "{name}: witness does not replay"

@@ -48,3 +48,40 @@ fn random_models_get_the_same_checked_answers_from_every_tool() {
     assert!(summary.sat_models >= 20 && summary.unsat_models >= 20);
     assert!(summary.aigsim_ok > 0 && summary.btorsim_ok > 0 && summary.certcheck_ok > 0);
 }
+
+/// The reset-function slice: small random circuits whose latches may reset to an input or
+/// another latch's initial value, checked by every engine, their witnesses by aigsim and
+/// certificates by certcheck on the circuit itself, and compared with ABC (and warden) on the
+/// equivalent circuit without reset functions.
+#[test]
+fn random_reset_function_circuits_get_the_same_checked_answers() {
+    let Some(checkers) = checkers::Checkers::get() else {
+        return;
+    };
+    let abc = abc::find_binary(None)
+        .map_err(|e| eprintln!("ABC not compared: {e}"))
+        .ok();
+    let oracle = Oracle {
+        warden: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
+        checkers,
+        abc,
+        timeout_s: 3,
+        max_depth: 12,
+    };
+    let campaign = Campaign {
+        jobs: 2,
+        aiger_sizes: [3, 4, 1, 0],
+        resets: 40,
+        ..Campaign::new(0, 0, 2026)
+    };
+    let summary = campaign.run(&oracle);
+    summary.print();
+    assert!(
+        summary.failures.is_empty(),
+        "models with a problem: {:?}",
+        summary.failures
+    );
+    assert_eq!(summary.models, 40);
+    assert!(summary.sat_models >= 5 && summary.unsat_models >= 5);
+    assert!(summary.aigsim_ok > 0 && summary.certcheck_ok > 0);
+}

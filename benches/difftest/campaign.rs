@@ -1,6 +1,8 @@
-//! A differential campaign: `aiger` random AIGER circuits and `btor2` random BTOR2 models,
-//! model `i` of a kind generated from the seed `(seed, kind, i)` alone, each checked by the
-//! [`Oracle`]; every model with a problem is saved to `save` with the problems beside it.
+//! A differential campaign: `aiger` random AIGER circuits, `btor2` random BTOR2 models and
+//! `resets` random AIGER circuits with reset functions, model `i` of a kind generated from
+//! the seed `(seed, kind, i)` alone, each checked by the [`Oracle`]; every model with a
+//! problem is saved to `save` with the problems beside it (and, for a circuit with reset
+//! functions, the equivalent circuit ABC checked).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +18,8 @@ use crate::Verdict;
 pub struct Campaign {
     pub aiger: usize,
     pub btor2: usize,
+    /// AIGER circuits with reset functions.
+    pub resets: usize,
     pub seed: u64,
     pub jobs: usize,
     /// Weights of the AIGER size classes (tiny, small, medium, large).
@@ -95,7 +99,8 @@ impl Summary {
     }
 }
 
-/// The seed of model `index` of a kind (0 = AIGER, 1 = BTOR2).
+/// The seed of model `index` of a kind (0 = AIGER, 1 = BTOR2, 2 = AIGER with reset
+/// functions).
 fn model_seed(seed: u64, kind: u64, index: usize) -> u64 {
     let mut rng =
         Rng::new(seed ^ (kind << 62) ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
@@ -103,12 +108,13 @@ fn model_seed(seed: u64, kind: u64, index: usize) -> u64 {
 }
 
 impl Campaign {
-    /// `aiger` + `btor2` models from `seed`, one at a time, with the default sizes; models
-    /// with a problem go to `target/difftest-failures`.
+    /// `aiger` + `btor2` models from `seed` (no reset functions), one at a time, with the
+    /// default sizes; models with a problem go to `target/difftest-failures`.
     pub fn new(aiger: usize, btor2: usize, seed: u64) -> Campaign {
         Campaign {
             aiger,
             btor2,
+            resets: 0,
             seed,
             jobs: 1,
             aiger_sizes: [3, 4, 2, 1],
@@ -119,8 +125,14 @@ impl Campaign {
     }
 
     pub fn run(&self, oracle: &Oracle) -> Summary {
-        let tmp = std::env::temp_dir().join(format!("warden-difftest-{}", std::process::id()));
-        let total = self.aiger + self.btor2;
+        // One directory per campaign: a test binary runs its campaigns at the same time.
+        static CAMPAIGNS: AtomicUsize = AtomicUsize::new(0);
+        let tmp = std::env::temp_dir().join(format!(
+            "warden-difftest-{}-{}",
+            std::process::id(),
+            CAMPAIGNS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let total = self.aiger + self.btor2 + self.resets;
         let next = AtomicUsize::new(0);
         let summary = Mutex::new(Summary::default());
         std::thread::scope(|s| {
@@ -155,21 +167,35 @@ impl Campaign {
 
     /// Generates and checks model `i`; the saved model's path when there is a problem.
     fn one(&self, oracle: &Oracle, i: usize, dir: &Path) -> (Report, Option<PathBuf>) {
+        let mut equivalent = None;
         let (name, text, format) = if i < self.aiger {
             let mut rng = Rng::new(model_seed(self.seed, 0, i));
             let text = gen_aiger::generate(&mut rng, &self.aiger_sizes);
             (format!("aiger-{}-{i}.aag", self.seed), text, Format::Aiger)
-        } else {
+        } else if i < self.aiger + self.btor2 {
             let j = i - self.aiger;
             let mut rng = Rng::new(model_seed(self.seed, 1, j));
             let m = gen_btor2::generate(&mut rng, self.btor2_ops);
             let format = Format::Btor2 { btorsim: m.btorsim };
             (format!("btor2-{}-{j}.btor2", self.seed), m.text, format)
+        } else {
+            let j = i - self.aiger - self.btor2;
+            let mut rng = Rng::new(model_seed(self.seed, 2, j));
+            let (text, plain) = gen_aiger::generate_with_resets(&mut rng, &self.aiger_sizes);
+            equivalent = Some(plain);
+            (format!("resets-{}-{j}.aag", self.seed), text, Format::Aiger)
         };
         let model = dir.join(&name);
-        let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&model, &text));
+        let plain = dir.join(format!("plain-{name}"));
+        let written = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&model, &text))
+            .and_then(|()| {
+                equivalent
+                    .as_ref()
+                    .map_or(Ok(()), |e| std::fs::write(&plain, e))
+            });
         let report = match written {
-            Ok(()) => oracle.check(&model, format, dir),
+            Ok(()) => oracle.check(&model, format, equivalent.is_some().then_some(&*plain), dir),
             Err(e) => Report {
                 problems: vec![format!("cannot write {}: {e}", model.display())],
                 ..Report::default()
@@ -182,7 +208,11 @@ impl Campaign {
         let notes = report.problems.join("\n") + "\n";
         let _ = std::fs::create_dir_all(&self.save)
             .and_then(|()| std::fs::write(&saved, &text))
-            .and_then(|()| std::fs::write(saved.with_extension("problems.txt"), notes));
+            .and_then(|()| std::fs::write(saved.with_extension("problems.txt"), notes))
+            .and_then(|()| match &equivalent {
+                Some(e) => std::fs::write(saved.with_extension("plain.aag"), e),
+                None => Ok(()),
+            });
         (report, Some(saved))
     }
 }

@@ -2,6 +2,13 @@
 //! AND gates over earlier signals, several bad-state properties and invariant constraints,
 //! from a handful of gates to several hundred.
 //!
+//! [`generate_with_resets`] also gives latches reset functions (HWMCC'25): a literal over the
+//! inputs and the latches before it (so the resets are stratified), alone or in an AND gate
+//! of its own. ABC reads no reset functions, so such a circuit comes with an equivalent one
+//! without them, translated here at the text level, apart from warden's own lowering: the
+//! latches become uninitialised, and a new latch `first` (reset 1, next 0) guards one
+//! invariant constraint per latch, `first -> latch == reset`.
+//!
 //! Plain random logic makes most properties fail in frame 0; a property is therefore often a
 //! conjunction of several signals (latches in particular), which a trace must first reach,
 //! and a constraint is usually a disjunction, which holds in most states, so that sat,
@@ -45,6 +52,28 @@ pub const SIZES: [Size; 4] = [
 /// The ASCII AIGER text of a random circuit; the size class is drawn with weights
 /// `weights` (one per entry of [`SIZES`]).
 pub fn generate(rng: &mut Rng, weights: &[u64; 4]) -> String {
+    let (c, parts) = draw(rng, weights, false);
+    c.text(&parts)
+}
+
+/// A random circuit of [`generate`] whose latches may also have reset functions, and the
+/// equivalent circuit without reset functions (see the module doc).
+pub fn generate_with_resets(rng: &mut Rng, weights: &[u64; 4]) -> (String, String) {
+    let (c, parts) = draw(rng, weights, true);
+    (c.text(&parts), c.without_resets(&parts))
+}
+
+/// What a circuit's text lists besides its gates: next states, resets, bad states and
+/// constraints.
+struct Parts {
+    nexts: Vec<u32>,
+    resets: Vec<u32>,
+    bads: Vec<u32>,
+    constraints: Vec<u32>,
+}
+
+/// A random circuit, with reset functions when `reset_functions`.
+fn draw(rng: &mut Rng, weights: &[u64; 4], reset_functions: bool) -> (Circuit, Parts) {
     let total: u64 = weights.iter().sum();
     let mut draw = rng.next_u64() % total.max(1);
     let class = (0..4)
@@ -65,11 +94,14 @@ pub fn generate(rng: &mut Rng, weights: &[u64; 4]) -> String {
     }
     let nexts: Vec<u32> = (0..c.latches).map(|_| c.signal(rng)).collect();
     let resets: Vec<u32> = (0..c.latches)
-        .map(|i| match rng.range(0, 2) {
-            0 => 0,
-            1 => 1,
-            _ => c.latch(i), // uninitialised
-        })
+        .map(
+            |i| match rng.range(0, 3 + 2 * usize::from(reset_functions)) {
+                0 => 0,
+                1 => 1,
+                2 => c.latch(i), // uninitialised
+                _ => c.reset_function(rng, i),
+            },
+        )
         .collect();
     let bads: Vec<u32> = (0..rng.range(1, 3))
         .map(|_| {
@@ -83,7 +115,13 @@ pub fn generate(rng: &mut Rng, weights: &[u64; 4]) -> String {
             c.conjunction(rng, width) ^ 1
         })
         .collect();
-    c.text(&nexts, &resets, &bads, &constraints)
+    let parts = Parts {
+        nexts,
+        resets,
+        bads,
+        constraints,
+    };
+    (c, parts)
 }
 
 /// A circuit under construction: variables 1..=I are the inputs, then the latches, then the
@@ -145,30 +183,104 @@ impl Circuit {
         acc
     }
 
-    fn text(&self, nexts: &[u32], resets: &[u32], bads: &[u32], constraints: &[u32]) -> String {
-        use std::fmt::Write as _;
-        let mut s = format!(
-            "aag {} {} {} 0 {} {} {}\n",
-            self.vars(),
-            self.inputs,
-            self.latches,
-            self.gates.len(),
-            bads.len(),
-            constraints.len()
-        );
-        for i in 0..self.inputs {
-            let _ = writeln!(s, "{}", 2 * (i + 1));
+    /// A reset function for latch `i`: an input or an earlier latch, or the AND of two of
+    /// them (signs random), in a gate of its own.
+    fn reset_function(&mut self, rng: &mut Rng, i: usize) -> u32 {
+        let sources = self.inputs + i;
+        if sources == 0 {
+            return rng.range(0, 1) as u32;
         }
-        for (i, (next, reset)) in nexts.iter().zip(resets).enumerate() {
-            let _ = writeln!(s, "{} {next} {reset}", self.latch(i));
+        let source = |rng: &mut Rng| 2 * rng.range(1, sources) as u32 + rng.range(0, 1) as u32;
+        let a = source(rng);
+        match rng.chance(50) {
+            true => a,
+            false => {
+                let b = source(rng);
+                self.and(a, b) ^ rng.range(0, 1) as u32
+            }
         }
-        for lit in bads.iter().chain(constraints) {
-            let _ = writeln!(s, "{lit}");
-        }
-        let first = self.inputs + self.latches + 1;
-        for (i, (a, b)) in self.gates.iter().enumerate() {
-            let _ = writeln!(s, "{} {a} {b}", 2 * (first + i));
-        }
-        s
     }
+
+    /// The text of the circuit.
+    fn text(&self, p: &Parts) -> String {
+        let latches: Vec<(u32, u32, u32)> = (0..self.latches)
+            .map(|i| (self.latch(i), p.nexts[i], p.resets[i]))
+            .collect();
+        write(
+            self.inputs,
+            &latches,
+            &p.bads,
+            &p.constraints,
+            &self.numbered_gates(),
+        )
+    }
+
+    /// The text of the equivalent circuit without reset functions (see the module doc): the
+    /// new latch and gates take the variables after the circuit's.
+    fn without_resets(&self, p: &Parts) -> String {
+        let mut gates = self.numbered_gates();
+        let first = 2 * (self.vars() as u32 + 1);
+        let mut and = |a: u32, b: u32| {
+            let lhs = first + 2 * (gates.len() - self.gates.len() + 1) as u32;
+            gates.push((lhs, a, b));
+            lhs
+        };
+        let mut latches = Vec::new();
+        let mut constraints = p.constraints.clone();
+        for i in 0..self.latches {
+            let (l, r) = (self.latch(i), p.resets[i]);
+            if r <= 1 || r == l {
+                latches.push((l, p.nexts[i], r));
+                continue;
+            }
+            latches.push((l, p.nexts[i], l));
+            let above = and(l, r ^ 1);
+            let below = and(l ^ 1, r);
+            let same = and(above ^ 1, below ^ 1);
+            constraints.push(and(first, same ^ 1) ^ 1);
+        }
+        latches.push((first, 0, 1));
+        write(self.inputs, &latches, &p.bads, &constraints, &gates)
+    }
+
+    /// The gates as `(lhs, rhs0, rhs1)`.
+    fn numbered_gates(&self) -> Vec<(u32, u32, u32)> {
+        let first = self.inputs + self.latches + 1;
+        (self.gates.iter().enumerate())
+            .map(|(i, &(a, b))| (2 * (first + i) as u32, a, b))
+            .collect()
+    }
+}
+
+/// The ASCII AIGER text of a circuit with inputs `2..=2 * inputs` and the given latches
+/// `(lit, next, reset)`, bad states, constraints and gates `(lhs, rhs0, rhs1)`.
+fn write(
+    inputs: usize,
+    latches: &[(u32, u32, u32)],
+    bads: &[u32],
+    constraints: &[u32],
+    gates: &[(u32, u32, u32)],
+) -> String {
+    use std::fmt::Write as _;
+    let vars = inputs + latches.len() + gates.len();
+    let mut s = format!(
+        "aag {vars} {inputs} {} 0 {} {} {}\n",
+        latches.len(),
+        gates.len(),
+        bads.len(),
+        constraints.len()
+    );
+    for i in 0..inputs {
+        let _ = writeln!(s, "{}", 2 * (i + 1));
+    }
+    for (lit, next, reset) in latches {
+        let _ = writeln!(s, "{lit} {next} {reset}");
+    }
+    for lit in bads.iter().chain(constraints) {
+        let _ = writeln!(s, "{lit}");
+    }
+    for (lhs, a, b) in gates {
+        let _ = writeln!(s, "{lhs} {a} {b}");
+    }
+    s
 }

@@ -7,7 +7,11 @@
 //! Engines run through the `warden` binary, so the whole path is exercised, including the
 //! checks `warden check` makes itself before printing a verdict. For BTOR2 models, warden's
 //! portfolio also runs on the blasted AIGER file (`warden-blast`), and ABC checks the blasted
-//! file, so the AIGER path of `warden blast` is compared with the word-level one.
+//! file, so the AIGER path of `warden blast` is compared with the word-level one. A circuit
+//! with reset functions comes with an equivalent one without them: ABC, which reads no reset
+//! functions, checks that one, and so does warden's portfolio (`warden-plain`), whose
+//! answers are checked on it; witnesses and certificates of the circuit itself are checked on
+//! it, reset functions and all, by aigsim and certcheck.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -64,8 +68,15 @@ pub struct Report {
 }
 
 impl Oracle<'_> {
-    /// Runs every tool on `model` (working files in `dir`) and checks every answer.
-    pub fn check(&self, model: &Path, format: Format, dir: &Path) -> Report {
+    /// Runs every tool on `model` (working files in `dir`) and checks every answer; ABC
+    /// checks `equivalent` instead when given (an AIGER circuit without reset functions).
+    pub fn check(
+        &self,
+        model: &Path,
+        format: Format,
+        equivalent: Option<&Path>,
+        dir: &Path,
+    ) -> Report {
         let mut r = Report::default();
         let aig = dir.join("model.aig");
         let converted = match format {
@@ -112,7 +123,34 @@ impl Oracle<'_> {
                 Err(e) => (r.problems).push(format!("no AIGER model without wl-simplify: {e}")),
             }
         }
-        if let (Some(bin), Some(aig)) = (&self.abc, bit_level) {
+        let plain_aig = dir.join("plain.aig");
+        let for_abc = match equivalent {
+            Some(plain) => match abc::convert_to_binary(plain, &plain_aig) {
+                // warden reads the binary form: its certificate names the literals of the
+                // circuit certcheck reads (the text numbers the new latch after the gates).
+                Ok(()) => {
+                    let bin = plain_aig.as_path();
+                    self.warden(
+                        &mut r,
+                        "warden-plain",
+                        "portfolio",
+                        bin,
+                        format,
+                        Some(bin),
+                        dir,
+                        &[],
+                    );
+                    Some(bin)
+                }
+                Err(e) => {
+                    r.problems
+                        .push(format!("no binary equivalent circuit: {e}"));
+                    None
+                }
+            },
+            None => bit_level,
+        };
+        if let (Some(bin), Some(aig)) = (&self.abc, for_abc) {
             for cmd in [AbcCmd::Pdr, AbcCmd::Bmc3] {
                 let v = self.abc(bin, cmd, aig);
                 r.answers.push((cmd.tool_name().to_owned(), v));

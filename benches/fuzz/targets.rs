@@ -97,7 +97,7 @@ fn witness_of(model: &Model) -> Option<Vec<u8>> {
         return None;
     };
     let text = match &model.source {
-        Source::Aiger(_) => witness::aiger::write(&trace),
+        Source::Aiger(file) => witness::aiger::write(&trace, file.latches.len()),
         Source::Btor2 { model: words, bits } => {
             btor2::write_witness(words, &wl::lift_trace(words, bits, &model.ts, &trace))
         }
@@ -179,17 +179,20 @@ impl Target {
     /// reader accepted it (the fuzzer keeps accepted inputs as further seeds).
     pub fn run(&self, model: usize, data: &[u8]) -> bool {
         match self.name {
-            "aag" | "aig" => {
-                aiger::parse(data).is_ok_and(|a| aiger::to_transition_system(&a).is_ok())
-            }
+            "aag" | "aig" => aiger::parse(data)
+                .map(|a| aiger::to_transition_system(&a))
+                .is_ok(),
             "btor2" => std::str::from_utf8(data).is_ok_and(|text| match btor2::parse(text) {
                 Ok(m) => small(&m) && wl::blast(&m, &Budget::new(None)).is_ok(),
                 Err(_) => false,
             }),
             "aiger-witness" => {
-                let ts = &self.models[model].1.ts;
+                let (ts, source) = (&self.models[model].1.ts, &self.models[model].1.source);
+                let Source::Aiger(file) = source else {
+                    return false;
+                };
                 let text = String::from_utf8_lossy(data);
-                witness::aiger::parse(&text, ts).is_ok_and(|w| {
+                witness::aiger::parse(&text, ts, file.latches.len()).is_ok_and(|w| {
                     w.bad.iter().all(|&b| {
                         let trace = ts::Trace {
                             bad: b,

@@ -21,7 +21,7 @@ use crate::Budget;
 /// Checks the PLA invariant `pla` on ABC's network `network` (read from ABC's
 /// `write_aiger -s`). `Err` says what failed.
 pub fn check(network: &Aiger, pla: &str, budget: &Budget) -> Result<(), String> {
-    let ts = aiger::to_transition_system(network).map_err(|e| e.to_string())?;
+    let ts = aiger::to_transition_system(network);
     let pla = read_pla(pla)?;
     let latches: Result<Vec<Lit>, String> = (pla.names.iter())
         .map(|name| {

@@ -9,10 +9,21 @@
 //! [`certify`] re-checks a witness circuit from any tool against the model: it must simulate
 //! the model (same resets and next-state functions on the shared latches, constraints implied
 //! by the model's, its property implying the model's) and its property must be inductive.
+//!
+//! Reset functions: the model's system has them lowered to a first-frame latch and
+//! constraints ([`crate::front::aiger::to_transition_system`]), and so has every invariant of
+//! it. Certifaiger compares the witness's resets with the model's reset logic and checks a
+//! witness's constraints in states where only the shared latches are known, so the witness
+//! circuit undoes the lowering on the model's latches: they keep the model's reset functions
+//! (rebuilt from the file), the first-frame latch stays as an auxiliary latch (reset 1, next
+//! 0), and the lowering's constraints `first -> latch == reset` move from the constraints
+//! into the property. That property is still inductive: it holds initially, where the
+//! latches are at their resets, and after a step `first` is 0.
 
 use super::{check, solve_frames, CertError, Invariant};
 use crate::aig::Lit;
-use crate::front::aiger::{from_transition_system, to_transition_system, Aiger, UnsupportedReset};
+use crate::aig::Var;
+use crate::front::aiger::{self, Aiger};
 use crate::sat::SatResult;
 use crate::ts::TransitionSystem;
 use crate::unroll::Start;
@@ -22,9 +33,17 @@ use crate::Budget;
 /// (whose literal numbering the mapping refers to).
 pub fn witness_circuit(model: &Aiger, inv: &Invariant) -> Aiger {
     let mut sys = inv.system.clone();
-    let any_bad = sys.aig.or_all(sys.bad.clone());
-    let good = sys.aig.and(inv.predicate, !any_bad);
     let n_model = model.latches.len();
+    let lowered = (model.latches.iter())
+        .filter(|l| l.reset_function().is_some())
+        .count();
+    let reset_holds: Vec<Lit> = sys.constraints.drain(..lowered).collect();
+    let leaves: Vec<Var> = sys.latches[..n_model].iter().map(|l| l.var).collect();
+    let inputs = sys.inputs.clone();
+    let resets = aiger::reset_functions(model, &mut sys.aig, &inputs, &leaves);
+    let any_bad = sys.aig.or_all(sys.bad.clone());
+    let holds = sys.aig.and_all(reset_holds);
+    let good = sys.aig.and_all([inv.predicate, !any_bad, holds]);
     for (i, name) in sys.names.inputs.iter_mut().enumerate() {
         *name = Some(format!("= {}", model.inputs[i]));
     }
@@ -36,7 +55,7 @@ pub fn witness_circuit(model: &Aiger, inv: &Invariant) -> Aiger {
     }
     sys.bad = vec![!good];
     sys.names.bad = vec![Some("invariant".into())];
-    let mut a = from_transition_system(&sys, &[]);
+    let mut a = aiger::with_resets(&sys, &[], &resets);
     a.comments = vec!["WITNESS b0 warden invariant".into()];
     a
 }
@@ -44,9 +63,6 @@ pub fn witness_circuit(model: &Aiger, inv: &Invariant) -> Aiger {
 /// Why a witness circuit does not certify a model.
 #[derive(Debug, thiserror::Error)]
 pub enum CertifyError {
-    /// The witness circuit uses a reset function.
-    #[error(transparent)]
-    Reset(#[from] UnsupportedReset),
     /// The circuit does not fit the model, or one of its checks fails (the message says which).
     #[error("{0}")]
     Invalid(String),
@@ -68,7 +84,7 @@ pub fn certify(
     for i in 0..cert.inputs.len() {
         witness_input(cert.symbols.inputs.get(i).unwrap_or(&None), i, file)?;
     }
-    let w = to_transition_system(cert)?;
+    let (w, w_resets) = aiger::read(cert);
     if w.bad.len() != 1 {
         return Err(CertifyError::Invalid(format!(
             "the witness has {} properties, expected 1",
@@ -76,6 +92,14 @@ pub fn certify(
         )));
     }
     let mut ext = model.clone();
+    // The model's reset functions, over its own latches (the file's, before the lowering's).
+    let file_vars: Vec<Var> = (model.latches[..file.latches.len()].iter())
+        .map(|l| l.var)
+        .collect();
+    let model_resets = aiger::reset_functions(file, &mut ext.aig, &model.inputs, &file_vars);
+    let reset_of = |resets: &[(usize, Lit)], i: usize| {
+        (resets.iter()).find_map(|&(j, r)| (j == i).then_some(r))
+    };
     let mut map: Vec<Option<Lit>> = vec![None; w.aig.num_vars()];
     for (i, v) in w.inputs.iter().enumerate() {
         let target = witness_input(&w.names.inputs[i], i, file)?;
@@ -84,15 +108,23 @@ pub fn certify(
     let file_latches: Vec<u32> = file.latches.iter().map(|l| l.lit).collect();
     let mut shared = Vec::new();
     for (i, l) in w.latches.iter().enumerate() {
+        let own_reset = reset_of(&w_resets, i);
         let image = match mapped(&w.names.latches[i], i, &file_latches) {
             Some(m) => {
-                if model.latches[m].init != l.init {
+                let model_reset = reset_of(&model_resets, m);
+                if model.latches[m].init != l.init || model_reset.is_some() != own_reset.is_some() {
                     return Err(CertifyError::Invalid(format!(
                         "reset check: witness latch {i} does not reset like model latch {m}"
                     )));
                 }
                 shared.push((i, m));
                 model.latches[m].var.lit()
+            }
+            None if own_reset.is_some() => {
+                return Err(CertifyError::Invalid(format!(
+                    "witness latch {i} has a reset function but is not a model latch (warden \
+                     certify supports reset functions on the model's latches only)"
+                )))
             }
             None => ext.add_latch(l.init, None).lit(),
         };
@@ -101,9 +133,11 @@ pub fn certify(
     let mut roots: Vec<Lit> = w.latches.iter().map(|l| l.next).collect();
     roots.extend(&w.constraints);
     roots.push(w.bad[0]);
+    roots.extend(w_resets.iter().map(|&(_, r)| r));
     let images = w.aig.copy_cone(&mut ext.aig, &mut map, &roots);
     let (nexts, rest) = images.split_at(w.latches.len());
-    let (constraints, bad) = rest.split_at(w.constraints.len());
+    let (constraints, rest) = rest.split_at(w.constraints.len());
+    let (bad, own_resets) = rest.split_at(1);
     let base = model.latches.len();
     let mut aux = base;
     for (i, &next) in nexts.iter().enumerate() {
@@ -122,10 +156,22 @@ pub fn certify(
         differences.push(ext.aig.xor(nexts[i], model.latches[m].next));
     }
     let any_difference = ext.aig.or_all(differences);
+    let mut reset_differences = Vec::new();
+    for (&(i, _), &image) in w_resets.iter().zip(own_resets) {
+        let m = shared.iter().find_map(|&(j, m)| (j == i).then_some(m));
+        let model_reset = m.and_then(|m| reset_of(&model_resets, m));
+        let model_reset = model_reset.expect("checked above: shared and with a reset function");
+        reset_differences.push(ext.aig.xor(image, model_reset));
+    }
+    let any_reset_difference = ext.aig.or_all(reset_differences);
     let all_constraints = ext.aig.and_all(constraints.iter().copied());
     let any_bad = ext.aig.or_all(model.bad.clone());
     let property_fails = ext.aig.and(property, any_bad);
     for (what, lit) in [
+        (
+            "reset check: a shared latch has another reset function",
+            any_reset_difference,
+        ),
         (
             "transition check: a shared latch has another next-state function",
             any_difference,
@@ -180,12 +226,12 @@ fn mapped(name: &Option<String>, position: usize, model_lits: &[u32]) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front::aiger::parse;
+    use crate::front::aiger::{from_transition_system, parse, to_transition_system};
 
     /// The mod-6 counter of the invariant tests, written as an AIGER file and read back.
     fn model() -> (Aiger, TransitionSystem) {
         let a = from_transition_system(&crate::cert::tests::mod6(), &[]);
-        let ts = to_transition_system(&a).unwrap();
+        let ts = to_transition_system(&a);
         (a, ts)
     }
 
@@ -217,5 +263,38 @@ mod tests {
         let cert = witness_circuit(&file, &inv);
         let err = certify(&ts, &file, &cert, &budget).unwrap_err().to_string();
         assert!(err.contains("transition"), "{err}");
+    }
+
+    /// a resets to input x, b to !a; each step they swap; bad = (a == b). Safe only because
+    /// of the resets.
+    const SWAP: &[u8] = b"aag 6 1 2 0 3 1\n2\n4 6 2\n6 4 5\n13\n8 4 6\n10 5 7\n12 9 11\n";
+
+    #[test]
+    fn certificates_of_reset_functions_keep_them_and_are_accepted() {
+        let file = parse(SWAP).unwrap();
+        let ts = to_transition_system(&file);
+        let (a, b) = (ts.latches[0].var.lit(), ts.latches[1].var.lit());
+        let budget = Budget::new(None);
+        let inv = Invariant::from_clauses(&ts, &[vec![a, b], vec![!a, !b]]);
+        crate::cert::check(&ts, &inv, &budget).unwrap();
+        let cert = witness_circuit(&file, &inv);
+        // The model's latches keep their reset functions; the first-frame latch is the
+        // witness's own; the lowering's constraints are in the property, not constraints.
+        assert!(cert.latches[..2]
+            .iter()
+            .all(|l| l.reset_function().is_some()));
+        assert_eq!(cert.latches[2].reset, 1);
+        assert!(cert.constraints.is_empty());
+        certify(&ts, &file, &cert, &budget).unwrap();
+        let mut bytes = Vec::new();
+        crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
+        certify(&ts, &file, &parse(&bytes).unwrap(), &budget).unwrap();
+        // b resetting to x instead of !a is another reset: rejected.
+        let mut wrong = cert.clone();
+        wrong.latches[1].reset = wrong.inputs[0];
+        let err = certify(&ts, &file, &wrong, &budget)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("reset"), "{err}");
     }
 }

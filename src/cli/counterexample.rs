@@ -92,8 +92,8 @@ pub(super) fn counterexample(
     vcd: bool,
 ) -> Result<Counterexample, InternalError> {
     match &model.source {
-        Source::Aiger(_) => Ok(Counterexample {
-            text: witness::aiger::write(trace),
+        Source::Aiger(file) => Ok(Counterexample {
+            text: witness::aiger::write(trace, file.latches.len()),
             waveform: vcd.then(|| witness::vcd::write(&model.ts, trace)),
             path: None,
         }),

@@ -116,7 +116,9 @@ fn justice(
     let (word, witness) = match &report.answer {
         LiveAnswer::Sat(lasso) => {
             let text = match &model.source {
-                Source::Aiger(_) => witness::aiger::write_justice(&lasso.trace),
+                Source::Aiger(file) => {
+                    witness::aiger::write_justice(&lasso.trace, file.latches.len())
+                }
                 Source::Btor2 { model: words, bits }
                 | Source::C {
                     model: words, bits, ..

@@ -37,11 +37,11 @@ struct Row {
 }
 
 /// How many invariant constraints of `model.ts` are the input's own assumptions: the last
-/// ones (the BTOR2 blaster puts its own, for non-constant `init`s, first); none for C
-/// programs, whose constraints are their encoding.
+/// ones (the lowering of AIGER reset functions and the BTOR2 blaster, for non-constant
+/// `init`s, put their own first); none for C programs, whose constraints are their encoding.
 fn assumptions(model: &Model) -> usize {
     match &model.source {
-        Source::Aiger(_) => model.ts.constraints.len(),
+        Source::Aiger(file) => file.constraints.len(),
         Source::Btor2 { model: words, .. } => words.constraints().len(),
         Source::C { .. } => 0,
     }

@@ -11,7 +11,7 @@ use crate::cert;
 use crate::cfa;
 use crate::error::ExitCode;
 use crate::front::{self, aiger, btor2, Source};
-use crate::ts::{replay, Trace, TransitionSystem};
+use crate::ts::{replay, ReplayError, Trace, TransitionSystem};
 use crate::witness;
 use crate::wl;
 use crate::Budget;
@@ -29,12 +29,12 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
     if abc::cex::recognise(&text) && !matches!(model.source, Source::C { .. }) {
         return sim_abc(&model.ts, &text, witness_path);
     }
-    let ts = match &model.source {
-        Source::Aiger(_) => &model.ts,
+    let (ts, file) = match &model.source {
+        Source::Aiger(file) => (&model.ts, file),
         Source::Btor2 { model: words, .. } => return sim_btor2(words, &text, witness_path),
         Source::C { cfa: program, .. } => return sim_c(program, &text),
     };
-    let w = match witness::aiger::parse(&text, ts) {
+    let w = match witness::aiger::parse(&text, ts, file.latches.len()) {
         Ok(w) => w,
         Err(e) => {
             println!("invalid: {}: {e}", witness_path.display());
@@ -46,7 +46,23 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             bad: b,
             ..w.trace.clone()
         };
-        replay(ts, &trace)
+        replay(ts, &trace).map_err(|e| match e {
+            // Named as in the file: reset functions are lowered to constraints.
+            ReplayError::Constraint { frame, constraint } => {
+                match aiger::constraint_origin(file, constraint) {
+                    aiger::ConstraintOrigin::Reset(l) => format!(
+                        "the initial value of latch {} does not match its reset function {}",
+                        l.lit, l.reset
+                    ),
+                    aiger::ConstraintOrigin::File(c) => ReplayError::Constraint {
+                        frame,
+                        constraint: c,
+                    }
+                    .to_string(),
+                }
+            }
+            e => e.to_string(),
+        })
     })
 }
 

@@ -314,8 +314,7 @@ fn load_aiger(path: &Path, data: &[u8]) -> Result<Model, InputError> {
             (e.line.map(|l| format!("line {l}"))).or(e.byte.map(|b| format!("byte {b}")));
         InputError::new(path, position, e.message)
     })?;
-    let ts = aiger::to_transition_system(&file)
-        .map_err(|e| InputError::unsupported(path, e.to_string()))?;
+    let ts = aiger::to_transition_system(&file);
     Ok(Model {
         ts,
         source: Source::Aiger(file),

@@ -19,6 +19,9 @@ pub use trace::Trace;
 
 use crate::aig::{Aig, Lit, Var};
 
+/// The name of the latch added by [`TransitionSystem::constrain_first_frame`].
+pub const FIRST_FRAME: &str = "warden.first";
+
 /// A latch: its output variable (a leaf of the AIG), next-state function and initial value.
 #[derive(Clone, Debug)]
 pub struct Latch {
@@ -83,6 +86,20 @@ impl TransitionSystem {
 
     pub fn set_next(&mut self, latch: usize, next: Lit) {
         self.latches[latch].next = next;
+    }
+
+    /// Constrains frame 0 alone: appends a "first frame" latch `warden.first` (reset 1,
+    /// next 0) and, for each of `holds`, the invariant constraint `first -> holds`, before the
+    /// constraints already there. How the front ends give initial states that no constant
+    /// reset can describe (AIGER reset functions, BTOR2 `init` terms) their meaning in every
+    /// engine: constraints hold in every frame, and the latches' frame-0 values, which
+    /// witnesses print, are then exactly the initial values. Returns the latch's index.
+    pub fn constrain_first_frame(&mut self, holds: &[Lit]) -> usize {
+        let first = self.add_latch(Some(true), Some(FIRST_FRAME.into())).lit();
+        let index = self.latches.len() - 1;
+        let guarded: Vec<Lit> = holds.iter().map(|&h| self.aig.or(!first, h)).collect();
+        self.constraints.splice(0..0, guarded);
+        index
     }
 
     /// Position of each leaf: `Some(Leaf::Input(i))` or `Some(Leaf::Latch(i))` per variable.

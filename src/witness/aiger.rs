@@ -7,26 +7,32 @@
 //! <inputs>     one line per frame, one character per input
 //! .
 //! ```
+//!
+//! A witness speaks of the file's latches: a system read from a file with reset functions has
+//! one more latch, the first-frame latch of the lowering ([`crate::front::aiger::to_transition_system`]),
+//! which the witness leaves out and which starts at 1. So the functions take `latches`, the
+//! number of the file's latches (the first ones of the system).
 
 use std::fmt::Write as _;
 
 use super::{LineProblem, WitnessError};
 use crate::ts::{Trace, TransitionSystem};
 
-/// The witness text of `trace` (which must be a trace of the original, unreduced system).
-pub fn write(trace: &Trace) -> String {
-    write_as(trace, 'b')
+/// The witness text of `trace` (which must be a trace of the original, unreduced system) for
+/// the file of `latches` latches.
+pub fn write(trace: &Trace, latches: usize) -> String {
+    write_as(trace, latches, 'b')
 }
 
 /// The witness text of a lasso of justice property `trace.bad` ([`crate::live::Lasso`]):
 /// property line `j<i>`, and the state after the last input line equals the state of the
 /// loop start, which is how AIGER 1.9 witnesses (and aigsim) mark the loop.
-pub fn write_justice(trace: &Trace) -> String {
-    write_as(trace, 'j')
+pub fn write_justice(trace: &Trace, latches: usize) -> String {
+    write_as(trace, latches, 'j')
 }
 
 /// The witness of `trace` with the property line `<kind><trace.bad>`.
-fn write_as(trace: &Trace, kind: char) -> String {
+fn write_as(trace: &Trace, latches: usize, kind: char) -> String {
     let bits = |v: &[bool]| {
         v.iter()
             .map(|&b| if b { '1' } else { '0' })
@@ -34,7 +40,7 @@ fn write_as(trace: &Trace, kind: char) -> String {
     };
     let mut s = String::new();
     let _ = writeln!(s, "1\n{kind}{}", trace.bad);
-    let _ = writeln!(s, "{}", bits(&trace.init));
+    let _ = writeln!(s, "{}", bits(&trace.init[..latches]));
     for row in &trace.inputs {
         let _ = writeln!(s, "{}", bits(row));
     }
@@ -50,9 +56,11 @@ pub struct Witness {
     pub trace: Trace,
 }
 
-/// Parses a witness for `ts`. `x` values are grounded: latches with a reset value take it,
-/// everything else takes 0 (the AIGER convention that `x` must be valid when grounded to 0).
-pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError> {
+/// Parses a witness for `ts`, read from a file of `latches` latches (the system's latches
+/// after them start at their reset value). `x` values are grounded: latches with a reset
+/// value take it, everything else takes 0 (the AIGER convention that `x` must be valid when
+/// grounded to 0; a latch with a reset function then fails the replay unless its reset is 0).
+pub fn parse(text: &str, ts: &TransitionSystem, latches: usize) -> Result<Witness, WitnessError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -85,8 +93,9 @@ pub fn parse(text: &str, ts: &TransitionSystem) -> Result<Witness, WitnessError>
         return Err(LineProblem::NoPropertyNamed.at(n));
     }
     let (n, init_line) = next("the initial state line")?;
-    let init = values(n, init_line, ts.latches.len(), "latch")?
+    let init = values(n, init_line, latches, "latch")?
         .into_iter()
+        .chain(std::iter::repeat(None))
         .zip(&ts.latches)
         .map(|(v, l)| v.or(l.init).unwrap_or(false))
         .collect();
@@ -146,9 +155,9 @@ mod tests {
             inputs: vec![vec![true], vec![true], vec![false], vec![true]],
             bad: 0,
         };
-        let text = write(&t);
+        let text = write(&t, 2);
         assert_eq!(text, "1\nb0\n00\n1\n1\n0\n1\n.\n");
-        let w = parse(&text, &ts).unwrap();
+        let w = parse(&text, &ts, 2).unwrap();
         assert_eq!(w.trace, t);
         assert_eq!(w.bad, vec![0]);
     }
@@ -156,7 +165,7 @@ mod tests {
     #[test]
     fn malformed_witnesses_name_the_line() {
         let ts = counter(2, 3, true);
-        let err = |text: &str| parse(text, &ts).unwrap_err();
+        let err = |text: &str| parse(text, &ts, 2).unwrap_err();
         let short = err("1\nb0\n0\n1\n.\n");
         let length = LineProblem::Length {
             expected: 2,
@@ -184,7 +193,7 @@ mod tests {
     fn x_values_are_grounded_to_the_reset_value() {
         let mut ts = counter(2, 3, true);
         ts.latches[1].init = Some(true);
-        let w = parse("c comment\n1\nb0\nxx\nx\n.\n", &ts).unwrap();
+        let w = parse("c comment\n1\nb0\nxx\nx\n.\n", &ts, 2).unwrap();
         assert_eq!(w.trace.init, vec![false, true]);
         assert_eq!(w.trace.inputs, vec![vec![false]]);
     }

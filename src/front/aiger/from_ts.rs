@@ -11,6 +11,12 @@ use crate::ts::TransitionSystem;
 /// The AIGER form of `ts`: its bad properties, constraints, justice and fairness sections, with
 /// the names of `ts.names` as symbols. `outputs` become the file's outputs.
 pub fn from_transition_system(ts: &TransitionSystem, outputs: &[Lit]) -> Aiger {
+    with_resets(ts, outputs, &[])
+}
+
+/// [`from_transition_system`] with reset functions: latch `i` of each `(i, r)` in `resets`
+/// (uninitialised in `ts`) resets to `r`.
+pub fn with_resets(ts: &TransitionSystem, outputs: &[Lit], resets: &[(usize, Lit)]) -> Aiger {
     let mut index = vec![u32::MAX; ts.aig.num_vars()];
     index[0] = 0;
     let mut next_var = 1u32;
@@ -33,6 +39,7 @@ pub fn from_transition_system(ts: &TransitionSystem, outputs: &[Lit]) -> Aiger {
         .chain(ts.constraints.iter().copied())
         .chain(ts.justice.iter().flatten().copied())
         .chain(ts.fairness.iter().copied())
+        .chain(resets.iter().map(|&(_, r)| r))
         .collect();
     let cone = ts.aig.cone(roots);
     let mut ands = Vec::new();
@@ -49,7 +56,7 @@ pub fn from_transition_system(ts: &TransitionSystem, outputs: &[Lit]) -> Aiger {
             ands.push((lit(v.lit()), lit(a), lit(b)));
         }
     }
-    let latches = ts
+    let mut latches: Vec<Latch> = ts
         .latches
         .iter()
         .map(|l| {
@@ -61,6 +68,9 @@ pub fn from_transition_system(ts: &TransitionSystem, outputs: &[Lit]) -> Aiger {
             }
         })
         .collect();
+    for &(i, r) in resets {
+        latches[i].reset = lit(r);
+    }
     let pad = |names: &[Option<String>], n: usize| {
         (0..n)
             .map(|i| names.get(i).cloned().flatten())
@@ -107,7 +117,7 @@ mod tests {
         let a = from_transition_system(&ts, &[]);
         let mut bytes = Vec::new();
         write_binary(&a, &mut bytes).unwrap();
-        let back = to_transition_system(&parse(&bytes).unwrap()).unwrap();
+        let back = to_transition_system(&parse(&bytes).unwrap());
         assert_eq!(back.latches.len(), 3);
         assert_eq!(back.latches[2].init, None);
         assert_eq!(back.names.latches[1].as_deref(), Some("c[1]"));

@@ -26,9 +26,9 @@ mod to_ts;
 mod var_table;
 mod write;
 
-pub use from_ts::from_transition_system;
+pub use from_ts::{from_transition_system, with_resets};
 pub use parse::{parse, ParseError};
-pub use to_ts::{to_transition_system, UnsupportedReset};
+pub use to_ts::{constraint_origin, read, reset_functions, to_transition_system, ConstraintOrigin};
 pub use write::{write_ascii, write_binary};
 
 /// A latch: its literal, next-state literal and reset.
@@ -39,9 +39,17 @@ pub struct Latch {
     /// The next-state function.
     pub next: u32,
     /// The initial value: 0 or 1 for a constant, `lit` itself for an uninitialised latch.
-    /// Any other literal is an AIGER 1.9.23 reset function; the parser only checks that it
-    /// is in range and defined, and keeps it so that later stages can report it precisely.
+    /// Any other literal is a reset function (HWMCC'25): the latch starts at the value of
+    /// that literal in frame 0 (see [`to_transition_system`]); the parser checks that it is
+    /// in range, defined, and that no reset depends on its own latch.
     pub reset: u32,
+}
+
+impl Latch {
+    /// The reset literal when it is a reset function (neither 0, 1 nor the latch itself).
+    pub fn reset_function(&self) -> Option<u32> {
+        (self.reset > 1 && self.reset != self.lit).then_some(self.reset)
+    }
 }
 
 /// Names from the symbol table, by position in their section (`i3 name` names the fourth

@@ -96,8 +96,10 @@ pub fn parse(data: &[u8]) -> Result<Aiger, ParseError> {
         binary_ands(&mut r, &h, &mut aig)?;
         let defined = h.i + h.l + h.a;
         check_uses(&aig, 2, |v| v <= defined)?;
+        check_reset_cycles(&aig, 2)?;
     } else {
         ascii_body(&mut r, &h, &mut aig, max_lit)?;
+        check_reset_cycles(&aig, 2 + h.i as usize)?;
     }
     symbols_and_comments(&mut r, &mut aig)?;
     Ok(aig)
@@ -391,6 +393,81 @@ fn check_uses(
         check(rhs0, line, "AND gate")?;
         check(rhs1, line, "AND gate")?;
         line += 1;
+    }
+    Ok(())
+}
+
+/// Checks that the reset functions are stratified, as Certifaiger requires of a model and
+/// of a witness circuit: no latch's reset depends, through AND gates and the resets of the
+/// latches it reads, on the latch itself. (A reset may read another latch: it then reads that
+/// latch's initial value, which its own reset defines.) Without a cycle the initial state is a
+/// function of frame 0's inputs and the uninitialised latches; with one it may have no value
+/// or several, and the file is rejected, naming the line of a latch on the cycle.
+fn check_reset_cycles(aig: &Aiger, first_latch_line: usize) -> Result<(), ParseError> {
+    if aig.latches.iter().all(|l| l.reset_function().is_none()) {
+        return Ok(());
+    }
+    // Codes: 1 + latch index, then 1 + latches + AND index.
+    let n = aig.latches.len();
+    let mut code = VarTable::new(aig.maxvar, n + aig.ands.len());
+    for (i, l) in aig.latches.iter().enumerate() {
+        code.set(l.lit >> 1, 1 + i as u32);
+    }
+    for (k, &(lhs, _, _)) in aig.ands.iter().enumerate() {
+        code.set(lhs >> 1, (1 + n + k) as u32);
+    }
+    // The variables a variable's initial value reads.
+    let reads = |var: u32| -> Vec<u32> {
+        match code.get(var) as usize {
+            0 => vec![],
+            c if c <= n => (aig.latches[c - 1].reset_function()).map_or(vec![], |r| vec![r >> 1]),
+            c => {
+                let (_, r0, r1) = aig.ands[c - 1 - n];
+                vec![r0 >> 1, r1 >> 1]
+            }
+        }
+    };
+    const ACTIVE: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state: std::collections::HashMap<u32, u8> = std::collections::HashMap::new();
+    for root in aig.latches.iter().filter(|l| l.reset_function().is_some()) {
+        if state.contains_key(&(root.lit >> 1)) {
+            continue;
+        }
+        // (variable, the variables it reads not yet visited)
+        let mut stack = vec![(root.lit >> 1, reads(root.lit >> 1))];
+        state.insert(root.lit >> 1, ACTIVE);
+        while let Some((var, pending)) = stack.last_mut() {
+            let Some(child) = pending.pop() else {
+                state.insert(*var, DONE);
+                stack.pop();
+                continue;
+            };
+            match state.get(&child) {
+                None => {
+                    state.insert(child, ACTIVE);
+                    let grand = reads(child);
+                    stack.push((child, grand));
+                }
+                Some(&ACTIVE) => {
+                    let on_cycle = stack.iter().map(|&(v, _)| v).skip_while(|&v| v != child);
+                    let latch = on_cycle
+                        .filter_map(|v| (code.get(v) as usize).checked_sub(1))
+                        .find(|&c| c < n)
+                        .expect("a cycle of AND gates alone is rejected before");
+                    let l = aig.latches[latch];
+                    return Err(line_error(
+                        first_latch_line + latch,
+                        format!(
+                            "the reset function {} of latch {} depends on the latch itself \
+                             (reset functions must not form a cycle)",
+                            l.reset, l.lit
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
     }
     Ok(())
 }

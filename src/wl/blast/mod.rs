@@ -11,7 +11,8 @@
 //!   becomes the latches' reset values;
 //! - a non-constant `init` (a term over other states or inputs) cannot be a latch reset value,
 //!   so its latches are uninitialised and a "first frame" latch (reset 1, next 0) guards the
-//!   invariant constraint `first -> state == init`. That is sound for every engine (constraints
+//!   invariant constraint `first -> state == init`
+//!   ([`TransitionSystem::constrain_first_frame`], as for AIGER reset functions). That is sound for every engine (constraints
 //!   hold in every frame) and the latches' frame-0 values, which witnesses print as `#0`, are
 //!   exactly the initial values;
 //! - arrays are expanded into one word per element when their index sort is small (see
@@ -299,8 +300,7 @@ fn blast_with(
         }
     }
     if !deferred.is_empty() {
-        let first = ts.add_latch(Some(true), Some("warden.first".into())).lit();
-        ts.set_next(latch, Lit::FALSE);
+        let mut holds = Vec::with_capacity(deferred.len());
         for i in deferred {
             let init = model.states()[i]
                 .init
@@ -321,9 +321,9 @@ fn blast_with(
                 }
                 word => gates::eq(&mut ts.aig, &word.flat(), &bits(init).flat()),
             };
-            let holds = ts.aig.or(!first, eq);
-            ts.constraints.push(holds);
+            holds.push(eq);
         }
+        ts.constrain_first_frame(&holds);
     }
     for p in model.bad() {
         ts.bad.push(bit(p.term));

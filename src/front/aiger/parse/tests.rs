@@ -174,3 +174,28 @@ fn topological_order_of_unordered_gates() {
         Err(1)
     );
 }
+
+#[test]
+fn stratified_reset_functions_are_read() {
+    // a resets to input x, b to !a (a's initial value), c to the gate x & a.
+    let a = parse(b"aag 5 1 3 0 1 1\n2\n4 4 2\n6 6 5\n8 8 10\n8\n10 2 4\n").unwrap();
+    let functions: Vec<Option<u32>> = a.latches.iter().map(|l| l.reset_function()).collect();
+    assert_eq!(functions, vec![Some(2), Some(5), Some(10)]);
+    // The same in binary (the implicit latches 4, 6, 8 and gate 10).
+    let b = parse(b"aig 5 1 3 0 1 1\n4 2\n6 5\n8 10\n8\n\x06\x02").unwrap();
+    assert_eq!(b.latches, a.latches);
+}
+
+#[test]
+fn cyclic_reset_functions_are_rejected_at_a_latch_on_the_cycle() {
+    // A latch resetting to its own negation (Certifaiger's unstratified example).
+    let e = parse(b"aag 1 0 1 0 0 1\n2 2 3\n2\n").unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.contains("latch 2"), "{e}");
+    // a resets to b, b to the gate x & a: a cycle through a gate and two latches.
+    let e = parse(b"aag 4 1 2 0 1 1\n2\n4 4 6\n6 6 8\n8\n8 2 4\n").unwrap_err();
+    assert_eq!(e.to_string(), "line 3: the reset function 6 of latch 4 depends on the latch itself (reset functions must not form a cycle)");
+    // Binary: the second latch (line 3) resets to itself through a gate.
+    let e = parse(b"aig 4 1 2 0 1 1\n4 2\n6 8\n8\n\x02\x04").unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+}
