@@ -13,7 +13,6 @@ use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar::condition::Automaton;
 use crate::engine::cfa_cegar::ufo::UfoPost;
-use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
@@ -30,14 +29,14 @@ use crate::engine::{
     Engine, Stats, Verdict,
 };
 use crate::error::InternalError;
+use crate::options::configs;
 use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::Budget;
 
 mod cfa;
-mod engine_kind;
+pub use crate::engine::EngineKind;
 pub use cfa::run_cfa;
-pub use engine_kind::EngineKind;
 
 /// Settings of one run.
 #[derive(Clone, Debug)]

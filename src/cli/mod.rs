@@ -19,12 +19,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cfa_cegar::ufo::UfoPost;
-use crate::engine::configs;
 use crate::engine::ic3::Ic3Options;
 use crate::engine::smt::SmtOptions;
 use crate::error::{panic_message, ExitCode};
 use crate::front;
-use crate::options::{self, CegarArgs, Opt};
+use crate::options::{self, configs, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
 mod c_program;

@@ -18,11 +18,10 @@ use super::svcomp;
 use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
-use crate::engine::configs;
 use crate::engine::smt::Words;
 use crate::error::ExitCode;
 use crate::front::{self, InputKind, Model, Source};
-use crate::options;
+use crate::options::{self, configs};
 use crate::Budget;
 
 /// How long a run may go on after its time limit, a signal or the memory limit before the

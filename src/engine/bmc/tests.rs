@@ -105,7 +105,7 @@ fn replayed_depth(ts: &TransitionSystem, bmc: &mut Bmc) -> usize {
 #[test]
 fn every_bmc_configuration_finds_the_exact_depth() {
     let ts = counter(7, 100, false);
-    let rows = crate::engine::configs::CONFIGS
+    let rows = crate::options::configs::CONFIGS
         .iter()
         .map(|c| (c.name, c.row()))
         .filter(|(_, row)| row.engine == crate::check::EngineKind::Bmc);

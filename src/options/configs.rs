@@ -10,13 +10,13 @@
 
 use clap::Parser;
 
-use crate::check::EngineKind;
+use super::{CegarArgs, UsageError};
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 use crate::engine::ic3::Ic3Options;
 use crate::engine::smt::SmtOptions;
+use crate::engine::EngineKind;
 use crate::front::InputKind;
-use crate::options::{self, CegarArgs, UsageError};
 use crate::ts::TransitionSystem;
 
 /// One engine configuration.
@@ -402,7 +402,7 @@ impl Row {
     /// The CEGAR configuration of this row, with the defaults of a circuit (the portfolio's
     /// workers check the bit-level system, also for a C program's encoding).
     pub fn cegar(&self) -> Result<CegarOptions, UsageError> {
-        options::check(self.engine, InputKind::Circuit, &self.cegar, &[])
+        super::check(self.engine, InputKind::Circuit, &self.cegar, &[])
     }
 }
 

@@ -9,12 +9,14 @@
 //! domain: `unsat-core` for the explicit domain on circuits, sequence interpolation
 //! otherwise).
 
-use crate::check::EngineKind;
 use crate::engine::cegar::{
     AbstractEngine, CegarOptions, ConfigError, Domain, InitPrec, PredSplit, Prune, Refinement,
     Search, DEFAULT_MAX_ENUM,
 };
+use crate::engine::EngineKind;
 use crate::front::InputKind;
+
+pub mod configs;
 
 /// The CEGAR options of the command line (`--engine cegar` only).
 #[derive(Clone, Debug, Default, clap::Args)]
