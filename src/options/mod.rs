@@ -20,7 +20,7 @@ pub mod configs;
 
 /// The CEGAR options of the command line (`--engine cegar` only).
 #[derive(Clone, Debug, Default, clap::Args)]
-#[command(next_help_heading = "CEGAR (--engine cegar only)")]
+#[command(next_help_heading = "Tuning: CEGAR (--engine cegar)")]
 pub struct CegarArgs {
     /// Abstract domain [default: expl]. On C programs every domain but pred-bool (a CFA state
     /// is one cube: pred-split makes each cube of the Boolean abstraction one).
