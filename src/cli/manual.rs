@@ -78,8 +78,10 @@ pub(super) fn man(dir: Option<&Path>) -> ExitCode {
     let mut cmd = full_command().disable_help_subcommand(true);
     cmd.build();
     let mut pages = vec![clap_mangen::Man::new(cmd.clone())];
+    // A subcommand has no version of its own: its page names warden's.
+    let source = format!("warden {}", super::VERSION);
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        pages.push(clap_mangen::Man::new(sub.clone()));
+        pages.push(clap_mangen::Man::new(sub.clone()).source(source.clone()));
     }
     let written = match dir {
         Some(dir) => (pages.iter()).try_for_each(|page| page.generate_to(dir).map(|_| ())),

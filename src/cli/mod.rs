@@ -96,12 +96,16 @@ enum Command {
     Configs,
     /// Writes the man pages (`warden`, `warden-check`, ...) to stdout, or into DIR.
     Man {
+        /// The folder the pages go into as `warden.1`, `warden-check.1`, ...
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
     /// Writes the completion script of SHELL to stdout (bash: `source <(warden completions
     /// bash)`).
-    Completions { shell: clap_complete::Shell },
+    Completions {
+        /// The shell whose script is written.
+        shell: clap_complete::Shell,
+    },
     /// Runs ABC and warden on the same model under the same time limit, checks each answer
     /// (counterexamples replayed, invariants checked) and reports whether they agree (exit 0)
     /// or not (exit 1).
