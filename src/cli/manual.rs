@@ -5,11 +5,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use clap::{Arg, ArgAction, Command, CommandFactory, ValueEnum};
+use clap::builder::PossibleValue;
+use clap::{Arg, ArgAction, Command, CommandFactory};
 use clap_complete::Shell;
 
 use super::Cli;
-use crate::engine::EngineKind;
 use crate::error::ExitCode;
 
 /// The help headings that `warden check --help` leaves out: options that tune one engine,
@@ -35,25 +35,31 @@ pub(super) fn full_command() -> Command {
 }
 
 /// The command line as it parses and as `--help` shows it: the tuning options of `check`
-/// hidden, and its engines named without their descriptions (which `--help-all` and `warden
-/// configs` give), so that the help stays one screen of one line per option.
+/// hidden, and the values of its other options named without their descriptions (the
+/// engines': `--help-all` and `warden configs` give them). A description of a value is long
+/// help to clap, which would turn all of `--help` into the long form, every option over three
+/// lines: this way the help stays one screen of one line per option.
 pub(super) fn command() -> Command {
     full_command().mut_subcommand("check", |check| {
-        check
-            .mut_args(|a| match a.get_help_heading() {
-                Some(h) if h.starts_with(TUNING) => a.hide(true),
-                _ => a,
-            })
-            .mut_arg("engine", |a| {
-                let names: Vec<String> = (EngineKind::value_variants().iter())
-                    .filter_map(|e| e.to_possible_value())
-                    .map(|v| v.get_name().to_owned())
-                    .collect();
-                let help = a.get_help().map_or(String::new(), |h| h.to_string());
-                a.hide_possible_values(true)
-                    .help(format!("{help} [possible values: {}]", names.join(", ")))
-            })
+        check.mut_args(|a| match a.get_help_heading() {
+            Some(h) if h.starts_with(TUNING) => a.hide(true),
+            _ => values_inline(a),
+        })
     })
+}
+
+/// `arg` with the names of its values at the end of its help instead of a list of values
+/// with their descriptions (unchanged if its values have none).
+fn values_inline(arg: Arg) -> Arg {
+    let values: Vec<PossibleValue> = (arg.get_value_parser().possible_values())
+        .map_or(Vec::new(), |v| v.filter(|v| !v.is_hide_set()).collect());
+    if values.iter().all(|v| v.get_help().is_none()) {
+        return arg;
+    }
+    let names: Vec<&str> = values.iter().map(PossibleValue::get_name).collect();
+    let help = arg.get_help().map_or(String::new(), |h| h.to_string());
+    arg.hide_possible_values(true)
+        .help(format!("{help} [possible values: {}]", names.join(", ")))
 }
 
 /// Whether `args` ask `warden check` for its help with every option.
