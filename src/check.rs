@@ -13,7 +13,6 @@ use crate::condition::Condition;
 use crate::engine::cegar::{Cegar, CegarOptions};
 use crate::engine::cfa_cegar::condition::Automaton;
 use crate::engine::cfa_cegar::ufo::UfoPost;
-use crate::engine::configs;
 use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
@@ -30,14 +29,14 @@ use crate::engine::{
     Engine, Stats, Verdict,
 };
 use crate::error::InternalError;
+use crate::options::configs;
 use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::Budget;
 
 mod cfa;
-mod engine_kind;
+pub use crate::engine::EngineKind;
 pub use cfa::run_cfa;
-pub use engine_kind::EngineKind;
 
 /// Settings of one run.
 #[derive(Clone, Debug)]
@@ -175,8 +174,7 @@ const PORTFOLIO_SMT_LIMIT: Duration = Duration::from_secs(3);
 
 /// The engine `opts` asks for on `ts`; IC3 and k-induction workers share `pool`. A portfolio
 /// runs the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once,
-/// its SMT configuration only where there is a word-level model (`words`), and none that is
-/// void on `ts` ([`configs::Row::void_on`]). k-liveness
+/// its SMT configuration only where there is a word-level model (`words`). k-liveness
 /// checks justice properties ([`crate::live`]); on bad-state properties it runs IC3, the
 /// engine it is made of.
 fn build(
@@ -230,7 +228,7 @@ fn build(
                 let row = configs::config(name)
                     .expect("portfolios name known configurations")
                     .row();
-                if row.engine == EngineKind::Smt && words.is_none() || row.void_on(ts) {
+                if row.engine == EngineKind::Smt && words.is_none() {
                     continue;
                 }
                 let worker = Options {
@@ -238,7 +236,7 @@ fn build(
                     ..opts.with_row(row)
                 };
                 workers.push(build(ts, &worker, pool, words));
-                shares.push(set.shares.get(i).copied().unwrap_or(1));
+                shares.push(set.shares[i]);
             }
             let portfolio = Portfolio::new(workers)
                 .with_slots(opts.jobs)

@@ -12,8 +12,9 @@
 //! - [`check`]: one checking run from file to printed, verified verdict; [`condition`]: what
 //!   a run that ends `unknown` verified, for the next run to assume;
 //! - [`abc`]: ABC beside warden (its script, verdicts, counterexamples and invariants);
-//! - [`options`]: which engine reads which option on which input; [`error`]: exit codes and
-//!   internal errors.
+//! - [`options`]: which engine reads which option on which input, and the named engine
+//!   configurations and portfolios ([`options::configs`]): data above [`engine`] that
+//!   [`check`] reads; [`error`]: exit codes and internal errors.
 
 pub mod abc;
 pub mod aig;

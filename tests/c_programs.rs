@@ -131,7 +131,7 @@ fn missing_headers_are_dropped_with_a_warning_and_syntax_errors_are_input_errors
     let out = warden(&["check", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("line 2"), "{stderr}");
+    assert!(stderr.contains("syntax.c:2: "), "{stderr}");
     // A call with the wrong number of arguments is not C either: the line, exit 2.
     let arity = temp_c(
         "arity",
@@ -141,7 +141,7 @@ fn missing_headers_are_dropped_with_a_warning_and_syntax_errors_are_input_errors
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("line 3") && stderr.contains("2 arguments, but it takes 1"),
+        stderr.contains("arity.c:3: ") && stderr.contains("2 arguments, but it takes 1"),
         "{stderr}"
     );
     assert!(out.stdout.is_empty());

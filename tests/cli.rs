@@ -144,13 +144,18 @@ fn json_escapes_a_quote_in_the_file_name() {
 
 #[test]
 fn malformed_models_exit_2_with_file_and_position() {
+    // The error line: `warden: FILE:LINE: message`, or the byte of a binary file.
     let cases: &[(&str, &[u8], &str)] = &[
-        ("header.aag", b"aag 1 1 0\n2\n", "line 1"),
-        ("range.aag", b"aag 1 1 0 1 0\n2\n4\n", "line 3"),
-        ("undefined.aag", b"aag 3 1 0 1 1\n2\n6\n6 2 4\n", "line 4"),
-        ("cycle.aag", b"aag 3 1 0 1 2\n2\n4\n4 2 6\n6 4 2\n", "cycl"),
-        ("truncated.aig", b"aig 3 2 0 1 1\n6\n\x02", "byte"),
-        ("latch.aag", b"aag 1 0 1 0 0\n2 5\n", "line 2"),
+        ("header.aag", b"aag 1 1 0\n2\n", ":1: "),
+        ("range.aag", b"aag 1 1 0 1 0\n2\n4\n", ":3: "),
+        ("undefined.aag", b"aag 3 1 0 1 1\n2\n6\n6 2 4\n", ":4: "),
+        (
+            "cycle.aag",
+            b"aag 3 1 0 1 2\n2\n4\n4 2 6\n6 4 2\n",
+            ":5: cycl",
+        ),
+        ("truncated.aig", b"aig 3 2 0 1 1\n6\n\x02", ": byte "),
+        ("latch.aag", b"aag 1 0 1 0 0\n2 5\n", ":2: "),
     ];
     for (name, data, position) in cases {
         let path = temp(name);
@@ -158,11 +163,8 @@ fn malformed_models_exit_2_with_file_and_position() {
         let out = warden(&["check", path.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
-        assert!(err.contains(name), "{name}: error names the file: {err}");
-        assert!(
-            err.contains(position),
-            "{name}: error names '{position}': {err}"
-        );
+        let located = format!("warden: {}{position}", path.display());
+        assert!(err.starts_with(&located), "{name}: '{located}...': {err}");
         assert!(out.stdout.is_empty(), "{name}: no verdict on bad input");
     }
 }
@@ -352,7 +354,7 @@ fn options_the_engine_would_ignore_or_remap_are_usage_errors_naming_option_engin
         ),
         (
             &aag,
-            &["--engine", "ic3", "--portfolio", "wide"],
+            &["--engine", "ic3", "--portfolio", "proofs"],
             &["--portfolio", "ic3", "circuits"],
         ),
         (
@@ -536,4 +538,226 @@ fn btor2_verdicts_witnesses_and_certificates_hold_with_and_without_wl_simplify()
         let certify = warden(&["certify", &unsat, c, "--wl-simplify", flag]);
         assert_eq!(certify.status.code(), Some(0), "{flag}: {certify:?}");
     }
+}
+
+#[test]
+fn check_help_is_one_screen_under_headings_and_help_all_has_every_option() {
+    let help = warden(&["check", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.lines().count() <= 80,
+        "{} lines:\n{help}",
+        help.lines().count()
+    );
+    let headings = [
+        "Input:",
+        "Engine:",
+        "Limits:",
+        "Output:",
+        "C programs:",
+        "Verilog",
+    ];
+    for heading in headings {
+        assert!(
+            help.lines().any(|l| l.starts_with(heading)),
+            "{heading}\n{help}"
+        );
+    }
+    assert!(
+        help.contains("--timeout") && help.contains("--help-all"),
+        "{help}"
+    );
+    // The tuning options are left to --help-all, which has every one.
+    assert!(
+        !help.contains("--ic3-ctp") && !help.contains("Tuning"),
+        "{help}"
+    );
+    let all = warden(&["check", "--help-all"]);
+    assert_eq!(all.status.code(), Some(0));
+    let all = String::from_utf8(all.stdout).unwrap();
+    for option in [
+        "--ic3-ctp",
+        "--bmc-step",
+        "--domain",
+        "--prep",
+        "--ufo-post",
+        "--timeout",
+    ] {
+        assert!(all.contains(option), "{option}\n{all}");
+    }
+    assert!(all.lines().any(|l| l.starts_with("Tuning: IC3")), "{all}");
+    // The engines' descriptions, which --help names only.
+    assert!(
+        all.contains("sequence:") && !help.contains("sequence:"),
+        "{all}"
+    );
+}
+
+/// Whether `text` names an internal path, a date, a paper or a seed number: things a user's
+/// help text has no use for.
+fn internal_words(text: &str) -> Vec<&str> {
+    let date = |w: &str| {
+        let b = w.as_bytes();
+        b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-'
+    };
+    (text.split(|c: char| c.is_whitespace() || "()[],;`'\"".contains(c)))
+        .filter(|w| {
+            w.contains("crate::")
+                || w.starts_with("src/")
+                || date(w)
+                || ["FMCAD", "CAV", "Seed", "seed"].contains(w)
+        })
+        .collect()
+}
+
+#[test]
+fn help_texts_name_no_internal_paths_dates_or_papers() {
+    let mut texts = vec![warden(&["check", "--help-all"]), warden(&["configs"])];
+    for command in [
+        "sim",
+        "blast",
+        "certify",
+        "compare",
+        "man",
+        "completions",
+        "configs",
+    ] {
+        texts.push(warden(&[command, "--help"]));
+    }
+    texts.push(warden(&["--help"]));
+    for out in texts {
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.is_empty());
+        assert_eq!(internal_words(&text), Vec::<&str>::new(), "{text}");
+    }
+    assert_eq!(
+        internal_words("see [`crate::check`], src/cli.rs, 2026-11-28, FMCAD 2015, seed 003"),
+        ["crate::check", "src/cli.rs", "2026-11-28", "FMCAD", "seed"]
+    );
+}
+
+#[test]
+fn configs_lists_a_handful_of_portfolios_each_with_its_use() {
+    let out = warden(&["configs"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let section = |title: &str| -> Vec<String> {
+        (text.lines())
+            .skip_while(|l| !l.starts_with(title))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .filter(|l| !l.starts_with("   "))
+            .map(|l| l.split_whitespace().next().unwrap().to_owned())
+            .collect()
+    };
+    let portfolios = section("portfolios");
+    assert!((2..=6).contains(&portfolios.len()), "{text}");
+    assert_eq!(portfolios[0], "default");
+    assert!(portfolios.contains(&"default-large".to_owned()), "{text}");
+    // Every portfolio is one that `--portfolio` takes, and so are no others.
+    let help = String::from_utf8(warden(&["check", "--help-all"]).stdout).unwrap();
+    let listed = help
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("[possible values: default,"))
+        .unwrap_or_else(|| panic!("{help}"));
+    assert_eq!(1 + listed.split(',').count(), portfolios.len(), "{listed}");
+    // The engines and the single configurations are listed too.
+    assert!(section("engines").contains(&"ic3".to_owned()), "{text}");
+    let configurations = section("configurations");
+    for name in ["ic3-cdcl-dynamic", "ic3-ctp", "bmc-deep", "cegar-loc"] {
+        assert!(configurations.contains(&name.to_owned()), "{name}\n{text}");
+    }
+}
+
+#[test]
+fn man_pages_and_completions_come_from_the_command_line_itself() {
+    let man = warden(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    let man = String::from_utf8(man.stdout).unwrap();
+    // roff: one `.TH` per page, dashes escaped.
+    assert!(
+        man.contains(".TH warden 1") && man.contains(".TH warden-check 1"),
+        "{man}"
+    );
+    assert!(
+        man.contains("\\-\\-timeout") && man.contains("\\-\\-ic3\\-ctp"),
+        "{man}"
+    );
+    let dir = temp("man");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = warden(&["man", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let check = std::fs::read_to_string(dir.join("warden-check.1")).unwrap();
+    assert!(check.contains("\\-\\-portfolio"), "{check}");
+    assert!(dir.join("warden.1").exists() && dir.join("warden-configs.1").exists());
+    let bash = warden(&["completions", "bash"]);
+    assert_eq!(bash.status.code(), Some(0));
+    let bash = String::from_utf8(bash.stdout).unwrap();
+    assert!(
+        bash.contains("--engine") && bash.contains("--ic3-ctp"),
+        "{bash}"
+    );
+    assert!(bash.contains("complete -F"), "{bash}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = warden(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        // fish names an option without its dashes (`-l timeout`).
+        let script = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            script.contains("timeout") && script.contains("ic3-ctp"),
+            "{shell}"
+        );
+    }
+    assert_eq!(warden(&["completions", "tcsh"]).status.code(), Some(1));
+}
+
+#[test]
+fn version_names_the_commit_built() {
+    let out = warden(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let version = String::from_utf8(out.stdout).unwrap();
+    let commit = version
+        .trim_end()
+        .strip_prefix(concat!("warden ", env!("CARGO_PKG_VERSION"), " ("))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{version}"));
+    let head = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    match head {
+        Ok(head) if head.status.success() => {
+            let head = String::from_utf8(head.stdout).unwrap();
+            let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+            assert_eq!(hash, head.trim(), "{version}");
+        }
+        _ => assert_eq!(commit, "unknown"),
+    }
+}
+
+#[test]
+fn usage_errors_are_said_like_every_error_line() {
+    let out = warden(&["check", "--frobnicate", &circuit("counter4_sat.aag")]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("warden: unexpected argument '--frobnicate'"),
+        "{err}"
+    );
+    let out = warden(&[
+        "check",
+        &circuit("counter4_sat.aag"),
+        "--engine",
+        "bmc",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("warden: --jobs is ignored by --engine bmc"),
+        "{err}"
+    );
 }

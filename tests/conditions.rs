@@ -193,7 +193,7 @@ fn a_condition_of_another_model_or_for_an_engine_that_ignores_it_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains(&format!(
-            "{cond}: line 2: the condition speaks of another system"
+            "warden: {cond}:2: the condition speaks of another system"
         )),
         "{stderr}"
     );

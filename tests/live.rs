@@ -153,18 +153,21 @@ fn bad_liveness_input_is_an_input_error_with_its_line() {
     let (code, err) = run_bad("zero.aag", "aag 1 0 1 0 0 0 0 1 0\n2 3\n0\n");
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("line 3") && err.contains("zero literals"),
+        err.contains("zero.aag:3: ") && err.contains("zero literals"),
         "{err}"
     );
     // Fairness literal 4 with M = 1 (line 5).
     let (code, err) = run_bad("fair.aag", "aag 1 0 1 0 0 0 0 1 1\n2 3\n1\n3\n4\n");
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("line 5") && err.contains("fairness"), "{err}");
+    assert!(
+        err.contains("fair.aag:5: ") && err.contains("fairness"),
+        "{err}"
+    );
     let btor = "1 sort bitvec 1\n2 state 1\n3 next 1 2 2\n4 justice 0\n";
     let (code, err) = run_bad("zero.btor2", btor);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("line 4") && err.contains("zero conditions"),
+        err.contains("zero.btor2:4: ") && err.contains("zero conditions"),
         "{err}"
     );
 }

@@ -224,7 +224,7 @@ fn other_properties_are_unsupported_and_bad_files_are_input_errors() {
     let out = warden(&["check", &program, "--spec", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("overflow.prp: line 2:"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("overflow.prp:2: "));
     // An unsupported construct is `unknown` in SV-COMP's words too.
     let pointers = scratch_file("svcomp", "pointer.c");
     std::fs::write(

@@ -267,7 +267,7 @@ fn bad_designs_give_a_clear_message_and_exit_2() {
         "syntax.sv",
         "module syntax(input clk);\n  wire x\n  assign x = 1;\nendmodule\n",
     );
-    let syntax_error = "syntax.sv: line 3: yosys: syntax error";
+    let syntax_error = "syntax.sv:3: yosys: syntax error";
     assert_input_error(&[syntax.to_str().unwrap()], syntax_error);
     let no_top = "three_props.sv: top module `nosuch` not found";
     assert_input_error(&[three_props().as_str(), "--top", "nosuch"], no_top);

@@ -21,11 +21,12 @@ use std::time::{Duration, Instant};
 
 use super::counterexample::counterexample;
 use super::report::{depth, run_record, verdict_word};
+use super::stdout::located;
 use crate::abc::{self, run::AbcRun};
 use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::ExitCode;
-use crate::front::{self, aiger, InputKind, Model};
+use crate::front::{self, aiger, InputKind, LoadError, Model};
 use crate::options::{self, CegarArgs, Opt};
 use crate::ts::replay;
 use crate::verdict::Verdict;
@@ -107,21 +108,25 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
     let cegar = match cegar {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Usage;
         }
     };
     let bin = match abc::find_binary(args.abc_bin.as_deref()) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Input;
         }
     };
     let model = match front::load_with(&args.model, &Default::default(), &Budget::new(None)) {
         Ok(m) => m,
+        Err(LoadError::Input(e) | LoadError::RecursionTooLarge(e)) => {
+            eprintln!("warden: {}", located(&e));
+            return ExitCode::Input;
+        }
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Input;
         }
     };
@@ -129,7 +134,7 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
     let dir = match scratch_dir() {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Input;
         }
     };
@@ -138,7 +143,7 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
     let abc_outcome = match abc_outcome {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Input;
         }
     };

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::stdout::input_error;
+use super::stdout::{input_error, located};
 use super::WordArgs;
 use crate::check::{Answer, Report};
 use crate::condition::Condition;
@@ -51,14 +51,14 @@ pub(super) fn blast(
 pub(super) fn write_file(path: Option<&Path>, bytes: &[u8]) -> Result<(), ExitCode> {
     let Some(path) = path else { return Ok(()) };
     std::fs::write(path, bytes).map_err(|e| {
-        eprintln!("warden: error: cannot write {}: {e}", path.display());
+        eprintln!("warden: {}: cannot write: {e}", path.display());
         ExitCode::Input
     })
 }
 
 pub(super) fn read_text(path: &Path) -> Result<Vec<u8>, ExitCode> {
     std::fs::read(path).map_err(|e| {
-        eprintln!("warden: error: cannot read {}: {e}", path.display());
+        eprintln!("warden: {}: cannot read: {e}", path.display());
         ExitCode::Input
     })
 }
@@ -74,7 +74,7 @@ pub(super) fn read_condition(
 ) -> Result<Option<Condition>, ExitCode> {
     if asked && !one_system {
         eprintln!(
-            "warden: error: conditions speak of one system's bad states: \
+            "warden: conditions speak of one system's bad states: \
              --condition-in/--condition-out are not read with justice properties or \
              --all-properties"
         );
@@ -102,7 +102,7 @@ fn read_parsed<T>(
     match parse(&String::from_utf8_lossy(&bytes), &path) {
         Ok(c) => Ok(Some(c)),
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {}", located(&e));
             Err(ExitCode::Input)
         }
     }

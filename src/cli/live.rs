@@ -30,7 +30,7 @@ pub(super) fn check_each(
     ];
     if let Some((_, flag)) = unwritten.iter().find(|(given, _)| *given) {
         eprintln!(
-            "warden: error: {flag} is not written for models with justice properties: leave it \
+            "warden: {flag} is not written for models with justice properties: leave it \
              out"
         );
         return ExitCode::Usage;

@@ -14,17 +14,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::check::EngineKind;
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cfa_cegar::ufo::UfoPost;
-use crate::engine::configs;
 use crate::engine::ic3::Ic3Options;
 use crate::engine::smt::SmtOptions;
 use crate::error::{panic_message, ExitCode};
 use crate::front;
-use crate::options::{self, CegarArgs, Opt};
+use crate::options::{self, configs, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
 mod c_program;
@@ -33,6 +32,7 @@ mod counterexample;
 mod execute;
 mod files;
 mod live;
+mod manual;
 mod properties;
 mod replay;
 mod report;
@@ -47,10 +47,14 @@ use rtl::RtlArgs;
 use run::{check, run_check};
 use stdout::{claim_stdout, VERDICT_DUE};
 
+/// `warden --version`: the package's version and the commit it was built from (`-dirty`
+/// with uncommitted changes, `unknown` outside a git checkout; see `build.rs`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("WARDEN_COMMIT"), ")");
+
 #[derive(Parser)]
 #[command(
     name = "warden",
-    version,
+    version = VERSION,
     about = "A hardware model checker for AIGER, BTOR2 and Verilog circuits and C programs"
 )]
 struct Cli {
@@ -87,118 +91,132 @@ enum Command {
         #[command(flatten)]
         words: WordArgs,
     },
-    /// Lists the engine configurations and the portfolios made of them.
+    /// Lists the portfolios (and when to use which), the engines and the engine
+    /// configurations.
     Configs,
+    /// Writes the man pages (`warden`, `warden-check`, ...) to stdout, or into DIR.
+    Man {
+        /// The folder the pages go into as `warden.1`, `warden-check.1`, ...
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Writes the completion script of SHELL to stdout (bash: `source <(warden completions
+    /// bash)`).
+    Completions {
+        /// The shell whose script is written.
+        shell: clap_complete::Shell,
+    },
     /// Runs ABC and warden on the same model under the same time limit, checks each answer
     /// (counterexamples replayed, invariants checked) and reports whether they agree (exit 0)
     /// or not (exit 1).
     Compare(Box<compare::CompareArgs>),
+    // The process a portfolio on a C program runs Spacer in (crate::engine::chc::Spacer).
     /// Spacer on the Horn clauses (SMT-LIB2) of standard input, its answer on standard
-    /// output: the process a portfolio on a C program runs Spacer in
-    /// ([`crate::engine::chc::Spacer`]).
+    /// output.
     #[command(hide = true)]
     Spacer,
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "The engines' tuning options: warden check --help-all. The portfolios, \
+    engines and named configurations: warden configs."
+)]
 struct CheckArgs {
     /// The model: AIGER 1.9 (`.aag` ASCII or `.aig` binary), BTOR2 (`.btor`, `.btor2`), a
     /// Verilog/SystemVerilog design (`.v`, `.sv`, read through Yosys), or a C program (`.c`,
     /// preprocessed `.i`).
+    #[arg(help_heading = "Input")]
     model: PathBuf,
-    #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
+    /// Assumes the condition FILE that an earlier run on the same model wrote
+    /// (`--condition-out`): BMC and k-induction start past its depth, its lemmas (checked
+    /// again) join the proved ones (portfolio, bmc, kind, ic3).
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    condition_in: Option<PathBuf>,
+    /// The engine: a portfolio of several, or one alone.
+    #[arg(long, value_enum, default_value_t = EngineKind::Portfolio, help_heading = "Engine")]
     engine: EngineKind,
-    /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
-    #[arg(long)]
-    timeout: Option<f64>,
-    /// Deepest frame BMC (and the base case of k-induction) checks (not read by ic3, nor by
-    /// cegar unless it runs localized BMC).
-    #[arg(long)]
-    max_depth: Option<usize>,
-    /// Memory limit in MiB (resident): engines stop at 90 % of it and the run prints
-    /// `unknown`; a portfolio first stops its last worker at 75 % so the others go on.
-    #[arg(long, default_value_t = DEFAULT_MEM_LIMIT_MIB)]
-    mem_limit: u64,
-    /// Portfolio workers that run at once, one per core (default: the number of cores;
-    /// portfolio only); a portfolio with more configurations runs the others in time slices.
-    #[arg(long)]
-    jobs: Option<usize>,
-    /// The portfolio's set of configurations (`warden configs` lists them; portfolio only)
+    /// The portfolio's set of configurations (`warden configs` says when to use which)
     /// [default: default].
-    #[arg(long, value_name = "NAME",
+    #[arg(long, value_name = "NAME", help_heading = "Engine",
           value_parser = clap::builder::PossibleValuesParser::new(configs::PORTFOLIOS.iter().map(|p| p.name)))]
     portfolio: Option<String>,
-    /// Sizes of C's `long` and `size_t` (C programs only) [default: ilp32].
-    #[arg(long, value_enum)]
-    data_model: Option<DataModelArg>,
-    /// Reads calls of the C function NAME, which has no body, as nondet values even with
-    /// `--strict-extern` (repeatable; without `--strict-extern` every function without a body
-    /// is read so). C programs only.
-    #[arg(long, value_name = "NAME")]
-    nondet_fn: Vec<String>,
-    /// Refuses calls of C functions without a body (`unknown`) instead of assuming that they
-    /// return an arbitrary value of their return type and have no other effect (the default,
-    /// named on stderr and in `--json` for each such function). C programs only.
-    #[arg(long)]
-    strict_extern: bool,
-    /// The CFA of a C program the engines check: large blocks (loop-free regions as one
-    /// edge) or one edge per statement (C programs only) [default: large].
-    #[arg(long, value_enum)]
-    blocks: Option<BlocksArg>,
-    /// What stdout carries: the verdict line and a `sat`'s witness, or the witness alone in
-    /// the form the format's own solvers print (AIGER: result line `1`/`0`/`2` and trace;
-    /// BTOR2: btorsim witness, `unsat` or `unknown`), as SBY's engines read it.
-    #[arg(long, value_enum, value_name = "FORM", default_value_t = stdout::Form::Verdict)]
-    stdout: stdout::Form,
+    /// Portfolio members that run at once, one per core; the others take turns in time
+    /// slices [default: the number of cores].
+    #[arg(long, help_heading = "Engine")]
+    jobs: Option<usize>,
+    /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
+    #[arg(long, value_name = "SECONDS", help_heading = "Limits")]
+    timeout: Option<f64>,
+    /// Deepest frame BMC and k-induction's base case check (not read by ic3).
+    #[arg(long, value_name = "K", help_heading = "Limits")]
+    max_depth: Option<usize>,
+    /// Memory limit in MiB (resident): engines stop at 90 % of it and the run prints
+    /// `unknown`; a portfolio first stops one member at 75 %.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEM_LIMIT_MIB, help_heading = "Limits")]
+    mem_limit: u64,
     /// Writes the witness of a `sat` answer to FILE (it is also printed on stdout).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     witness: Option<PathBuf>,
-    /// What `--witness` writes: warden's own witness (the one printed on stdout), or SV-COMP's
-    /// YAML witness 2.0 (C programs only): a violation witness for `sat`, a correctness
-    /// witness for `unsat` [default: native].
-    #[arg(long, value_enum)]
-    witness_format: Option<WitnessFormat>,
-    /// An SV-COMP property file (`.prp`, C programs only): `unreach-call` of the function it
-    /// names is checked (calls of that function alone are the error) and SV-COMP's verdict
-    /// (`true`, `false(unreach-call)`, `unknown`) is printed on stderr; any other property is
-    /// reported unsupported (`unknown`).
-    #[arg(long, value_name = "FILE")]
-    spec: Option<PathBuf>,
     /// Writes the counterexample as a VCD waveform.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     vcd: Option<PathBuf>,
-    /// Writes the invariant of an `unsat` answer as a Certifaiger witness circuit (for BTOR2:
-    /// over the bit-blasted system that `warden blast` writes).
-    #[arg(long, value_name = "FILE")]
+    /// Writes the invariant of an `unsat` answer as a Certifaiger witness circuit (BTOR2:
+    /// over the bit-blasted system `warden blast` writes).
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     cert: Option<PathBuf>,
     /// Writes verdict, engine, depth, time, memory and statistics as JSON.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     json: Option<PathBuf>,
-    /// On an `unknown` answer, writes what the run verified to FILE: the depth up to which
-    /// no counterexample exists and the lemmas proved about the latches (conditional model
-    /// checking), for a later run's `--condition-in`.
-    #[arg(long, value_name = "FILE")]
+    /// On an `unknown` answer, writes what the run verified (a clean depth, proved lemmas)
+    /// for a later run's `--condition-in`.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     condition_out: Option<PathBuf>,
-    /// Assumes the condition FILE that an earlier run on the same model wrote: BMC and
-    /// k-induction's base case start past its depth, and its lemmas (checked again) join the
-    /// engines' proved lemmas (portfolio, bmc, kind, ic3).
-    #[arg(long, value_name = "FILE")]
-    condition_in: Option<PathBuf>,
     /// Prints statistics on stderr.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     stats: bool,
     /// More progress on stderr (repeat for more); when stderr is not a terminal, a progress
     /// line every 5 s.
-    #[arg(short, long, action = clap::ArgAction::Count)]
+    #[arg(short, long, action = clap::ArgAction::Count, help_heading = "Output")]
     verbose: u8,
     /// Nothing on stderr but errors: no status line, no notes.
-    #[arg(short, long, conflicts_with = "verbose")]
+    #[arg(short, long, conflicts_with = "verbose", help_heading = "Output")]
     quiet: bool,
+    /// What stdout carries: the verdict line and a `sat`'s witness, or the witness alone in
+    /// the form the format's own solvers print (AIGER: result line `1`/`0`/`2` and trace;
+    /// BTOR2: btorsim witness, `unsat` or `unknown`), as SBY's engines read it.
+    #[arg(long, value_enum, value_name = "FORM", default_value_t = stdout::Form::Verdict,
+          help_heading = "Output")]
+    stdout: stdout::Form,
+    /// An SV-COMP property file (`.prp`): `unreach-call` is checked and SV-COMP's verdict
+    /// printed on stderr; other properties are `unknown`.
+    #[arg(long, value_name = "FILE", help_heading = "C programs")]
+    spec: Option<PathBuf>,
+    /// What `--witness` writes: warden's own witness, or an SV-COMP YAML witness 2.0
+    /// [default: native].
+    #[arg(long, value_enum, value_name = "FORMAT", help_heading = "C programs")]
+    witness_format: Option<WitnessFormat>,
+    /// Sizes of C's `long` and `size_t` [default: ilp32].
+    #[arg(long, value_enum, value_name = "SIZES", help_heading = "C programs")]
+    data_model: Option<DataModelArg>,
+    /// Reads calls of the bodiless function NAME as nondet values also with
+    /// `--strict-extern` (repeatable).
+    #[arg(long, value_name = "NAME", help_heading = "C programs")]
+    nondet_fn: Vec<String>,
+    /// Refuses calls of functions without a body (`unknown`) instead of reading them as
+    /// arbitrary values without side effects.
+    #[arg(long, help_heading = "C programs")]
+    strict_extern: bool,
+    /// The CFA's edges: loop-free regions as one edge, or one per statement [default: large].
+    #[arg(long, value_enum, help_heading = "C programs")]
+    blocks: Option<BlocksArg>,
+    #[command(flatten)]
+    rtl: RtlArgs,
     #[command(flatten)]
     cegar: CegarArgs,
-    /// UFO's abstract post (--engine ufo only): true (uUFO), Cartesian (cpUFO) or Boolean
-    /// (bpUFO) predicate abstraction [default: cart].
-    #[arg(long, value_enum)]
+    /// UFO's abstract post: true (uUFO), Cartesian (cpUFO) or Boolean (bpUFO) predicate
+    /// abstraction [default: cart].
+    #[arg(long, value_enum, help_heading = "Tuning: UFO (--engine ufo)")]
     ufo_post: Option<UfoPost>,
     #[command(flatten)]
     bmc: BmcOptions,
@@ -210,13 +228,12 @@ struct CheckArgs {
     smt: SmtOptions,
     #[command(flatten)]
     words: WordArgs,
-    #[command(flatten)]
-    rtl: RtlArgs,
 }
 
 /// How a BTOR2 model is prepared for bit-blasting (`check`, `blast` and `certify` read it
 /// alike, so that a certificate refers to the system `blast` writes with the same option).
 #[derive(Clone, Debug, Default, clap::Args)]
+#[command(next_help_heading = "Tuning: BTOR2 models")]
 struct WordArgs {
     /// Simplifies a BTOR2 model at the word level before bit-blasting (constant and equal
     /// states, rewriting, cone of influence) [default: true]. BTOR2 only.
@@ -303,14 +320,24 @@ fn dispatch(args: &[String]) -> ExitCode {
     if let Some(hwmcc) = hwmcc_form(args) {
         return hwmcc;
     }
-    let cli = match Cli::try_parse_from(args) {
+    if manual::asks_help_all(args) {
+        return manual::print_help_all();
+    }
+    let cli = match (manual::command().try_get_matches_from(args))
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
-        Err(e) => {
+        // Help and version.
+        Err(e) if !e.use_stderr() => {
             let _ = e.print();
-            return match e.use_stderr() {
-                true => ExitCode::Usage,
-                false => ExitCode::Verdict,
-            };
+            return ExitCode::Verdict;
+        }
+        // A usage error, said as every other error line: `warden: ...`.
+        Err(e) => {
+            let rendered = e.render().to_string();
+            let message = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+            eprint!("warden: {message}");
+            return ExitCode::Usage;
         }
     };
     match cli.command {
@@ -339,6 +366,8 @@ fn dispatch(args: &[String]) -> ExitCode {
             print!("{}", configs::listing());
             ExitCode::Verdict
         }
+        Command::Man { dir } => manual::man(dir.as_deref()),
+        Command::Completions { shell } => manual::completions(shell),
     }
 }
 
@@ -350,7 +379,17 @@ const DEFAULT_MEM_LIMIT_MIB: u64 = 1800;
 
 /// The subcommands, which are never read as the MODEL of the HWMCC form (a model file named
 /// `check` is `./check` there).
-const SUBCOMMANDS: [&str; 6] = ["check", "sim", "blast", "certify", "compare", "help"];
+const SUBCOMMANDS: [&str; 9] = [
+    "check",
+    "sim",
+    "blast",
+    "certify",
+    "configs",
+    "compare",
+    "man",
+    "completions",
+    "help",
+];
 
 /// `warden MODEL [CEX_FILE [CERT_FILE]]` (HWMCC'25): the portfolio without a time limit,
 /// only the verdict on stdout, the witness or certificate written to the files.

@@ -4,7 +4,7 @@ use std::fmt::Display;
 use std::path::Path;
 
 use super::files::read_text;
-use super::stdout::input_error;
+use super::stdout::{at_line, input_error};
 use super::WordArgs;
 use crate::abc;
 use crate::cert;
@@ -140,7 +140,7 @@ fn load_as_recorded(
             ..o
         },
         Err(e) => {
-            eprintln!("warden: error: {}: {e}", file.display());
+            eprintln!("warden: {}: {e}", file.display());
             return Err(ExitCode::Input);
         }
     };
@@ -157,7 +157,10 @@ pub(super) fn load_as_certified(
 ) -> Result<(aiger::Aiger, front::Model), ExitCode> {
     let bytes = read_text(cert_path)?;
     let circuit = aiger::parse(&bytes).map_err(|e| {
-        eprintln!("warden: error: {}: {e}", cert_path.display());
+        match e.line {
+            Some(line) => eprintln!("warden: {}", at_line(cert_path, line, &e.message)),
+            None => eprintln!("warden: {}: {e}", cert_path.display()),
+        }
         ExitCode::Input
     })?;
     let model = load_as_recorded(model, &circuit.comments.join("\n"), cert_path, words)?;
@@ -188,7 +191,7 @@ pub(super) fn sim_c(program: &cfa::Cfa, text: &str) -> ExitCode {
     let values = match cfa::path::parse_values(program, text) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Input;
         }
     };

@@ -20,11 +20,10 @@ use super::svcomp;
 use super::{BlocksArg, CheckArgs, DataModelArg, WitnessFormat};
 use crate::cert;
 use crate::check::{self, Answer, EngineKind, Options, Proof};
-use crate::engine::configs;
 use crate::engine::smt::Words;
 use crate::error::ExitCode;
 use crate::front::{self, InputKind, Model, Source};
-use crate::options;
+use crate::options::{self, configs};
 use crate::progress::{Mode, Progress};
 use crate::Budget;
 
@@ -42,7 +41,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     crate::log::set_quiet(args.quiet);
     let verilog = front::verilog::is_verilog(&args.model);
     if let Err(e) = args.rtl.validate(&args.model) {
-        eprintln!("warden: error: {e}");
+        eprintln!("warden: {e}");
         return ExitCode::Usage;
     }
     if args.rtl.show_yosys_script {
@@ -51,28 +50,26 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     let all_properties = args.rtl.all_properties(&args.model);
     if all_properties && args.cert.is_some() {
         eprintln!(
-            "warden: error: --cert certifies all properties at once: give \
+            "warden: --cert certifies all properties at once: give \
              --all-properties=false with it"
         );
         return ExitCode::Usage;
     }
     if let Err(e) = choose_form(args.stdout, &args.model) {
-        eprintln!("warden: error: {e}");
+        eprintln!("warden: {e}");
         return ExitCode::Usage;
     }
     let input = InputKind::of(&args.model);
     let cegar = match options::check(args.engine, input, &args.cegar, &args.given()) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("warden: error: {e}");
+            eprintln!("warden: {e}");
             return ExitCode::Usage;
         }
     };
     let svcomp_witness = args.witness_format == Some(WitnessFormat::Svcomp);
     if svcomp_witness && args.witness.is_none() {
-        eprintln!(
-            "warden: error: --witness-format svcomp writes the file of --witness FILE: give it"
-        );
+        eprintln!("warden: --witness-format svcomp writes the file of --witness FILE: give it");
         return ExitCode::Usage;
     }
     VERDICT_DUE.store(true, Ordering::SeqCst);
@@ -195,7 +192,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         model.ts.aig.compact();
         if args.words.wl_simplify.is_some() && matches!(model.source, Source::Aiger(_)) {
             // `InputKind` does not tell BTOR2 from AIGER: the format is known once it is read.
-            eprintln!("warden: error: --wl-simplify is read on BTOR2 models only: leave it out");
+            eprintln!("warden: --wl-simplify is read on BTOR2 models only: leave it out");
             return ExitCode::Usage;
         }
         let words = match &model.source {
@@ -209,7 +206,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             && (words.is_none() || model.ts.has_liveness() || all_properties)
         {
             eprintln!(
-                "warden: error: --engine smt checks the bad-state properties of BTOR2 models and \
+                "warden: --engine smt checks the bad-state properties of BTOR2 models and \
                  C programs all at once: give it a BTOR2 or C file (with --all-properties=false \
                  for a Verilog design), without justice properties"
             );

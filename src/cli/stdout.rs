@@ -8,11 +8,13 @@
 //! for a proof, `2` for unknown), as aigbmc and the HWMCC tools print it; for BTOR2 the
 //! btorsim witness (`sat` and the trace), else `unsat` or `unknown`, as btormc and pono do.
 
+use std::fmt::Display;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use crate::error::ExitCode;
-use crate::front::LoadError;
+use crate::front::{InputError, LoadError};
 
 /// Whether this run owes stdout a verdict line (a `check` run): a panic then prints
 /// `unknown`.
@@ -142,7 +144,7 @@ fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("warden: error: writing the verdict to stdout: {e}")
+            eprintln!("warden: writing the verdict to stdout: {e}")
         }
         _ => {}
     }
@@ -202,13 +204,28 @@ pub(super) fn input_error(e: &LoadError) -> ExitCode {
             return ExitCode::Verdict;
         }
     };
+    eprintln!("warden: {}", located(e));
     if e.unsupported {
-        eprintln!("warden: {e}");
         print_verdict("unknown\n");
         return ExitCode::Verdict;
     }
-    eprintln!("warden: error: {e}");
     ExitCode::Input
+}
+
+/// An input error as compilers say where it is: `FILE:LINE: message` (`FILE: byte N:
+/// message` for a binary file, `FILE: message` where there is no position).
+pub(super) fn located(e: &InputError) -> String {
+    let line = (e.position.as_deref()).and_then(|p| p.strip_prefix("line "));
+    match (line, &e.position) {
+        (Some(line), _) => at_line(&e.path, line, &e.message),
+        (None, Some(position)) => format!("{}: {position}: {}", e.path.display(), e.message),
+        (None, None) => format!("{}: {}", e.path.display(), e.message),
+    }
+}
+
+/// `FILE:LINE: message`.
+pub(super) fn at_line(path: &Path, line: impl Display, message: impl Display) -> String {
+    format!("{}:{line}: {message}", path.display())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::files::write_file;
-use super::stdout::print_verdict;
+use super::stdout::{at_line, print_verdict};
 use crate::cfa::path::ErrorPath;
 use crate::check::{Answer, Proof};
 use crate::error::ExitCode;
@@ -20,13 +20,13 @@ pub(super) fn read_spec(path: &Path) -> Result<Spec, ExitCode> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("warden: error: {}: cannot read: {e}", path.display());
+            eprintln!("warden: {}: cannot read: {e}", path.display());
             return Err(ExitCode::Input);
         }
     };
     Spec::parse(&text).map_err(|e| match e {
-        SpecError::Syntax { .. } => {
-            eprintln!("warden: error: {}: {e}", path.display());
+        SpecError::Syntax { line, message } => {
+            eprintln!("warden: {}", at_line(path, line, message));
             ExitCode::Input
         }
         SpecError::Unsupported { .. } => {
@@ -54,7 +54,7 @@ pub(super) fn write_witness(
     let source = match std::fs::read_to_string(program) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("warden: error: {}: cannot read: {e}", program.display());
+            eprintln!("warden: {}: cannot read: {e}", program.display());
             return Err(ExitCode::Input);
         }
     };

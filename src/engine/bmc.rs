@@ -39,7 +39,7 @@ use crate::Budget;
 
 /// The configuration of BMC (`--engine bmc` and the portfolio's BMC worker).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::Args)]
-#[command(next_help_heading = "BMC (--engine bmc)")]
+#[command(next_help_heading = "Tuning: BMC (--engine bmc)")]
 pub struct BmcOptions {
     /// Frames per query: each query asks for a bad state in any of the next K frames
     /// (the counterexample is still the shortest one; the bound on a timeout is the last
@@ -59,12 +59,6 @@ pub struct BmcOptions {
     /// frames are often easy where shallow unsatisfiable ones are hard.
     #[arg(long = "bmc-query-conflicts", value_name = "N")]
     pub query_conflicts: Option<u32>,
-    /// Gives each query at most MS milliseconds of CPU time, skipped as with
-    /// `--bmc-query-conflicts` when it runs out (both may be given: the first limit ends
-    /// it). A conflict in a deep unrolling of a large design costs milliseconds, so a time
-    /// limit keeps a query's cost bounded where a conflict limit does not.
-    #[arg(long = "bmc-query-ms", value_name = "MS")]
-    pub query_ms: Option<u64>,
 }
 
 impl Default for BmcOptions {
@@ -75,7 +69,6 @@ impl Default for BmcOptions {
             dynamic: false,
             jump: false,
             query_conflicts: None,
-            query_ms: None,
         }
     }
 }
@@ -154,7 +147,6 @@ impl Engine for Bmc {
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
         let mut frames = Bounded::new(ts, budget);
         frames.query_conflicts = self.opts.query_conflicts;
-        frames.query_cpu = self.opts.query_ms.map(Duration::from_millis);
         let mut clean: Option<usize> = self.start.checked_sub(1);
         // Once a query is skipped, deeper clean windows prove no bound.
         let mut skipped = false;
@@ -259,8 +251,6 @@ pub(crate) struct Bounded<'a> {
     constrained: usize,
     /// The conflicts each query may take ([`BmcOptions::query_conflicts`]).
     query_conflicts: Option<u32>,
-    /// The CPU time each query may take ([`BmcOptions::query_ms`]).
-    query_cpu: Option<Duration>,
 }
 
 impl<'a> Bounded<'a> {
@@ -275,7 +265,6 @@ impl<'a> Bounded<'a> {
             un: Unroller::new(ts, Start::Init).merging_gates(),
             constrained: 0,
             query_conflicts: None,
-            query_cpu: None,
         }
     }
 
@@ -319,9 +308,6 @@ impl<'a> Bounded<'a> {
         if let Some(n) = self.query_conflicts {
             self.solver
                 .limit_conflicts(n.try_into().unwrap_or(i32::MAX));
-        }
-        if let Some(t) = self.query_cpu {
-            self.solver.limit_cpu(t);
         }
         let result = self.solver.solve(&[act]);
         if result == SatResult::Unsat {

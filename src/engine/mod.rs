@@ -7,7 +7,7 @@ pub mod cegar;
 pub(crate) mod cegar_core;
 pub mod cfa_cegar;
 pub mod chc;
-pub mod configs;
+mod engine_kind;
 pub mod execute;
 pub mod ic3;
 pub mod imc;
@@ -19,6 +19,8 @@ pub mod reach;
 pub mod sequence;
 pub mod sim;
 pub mod smt;
+
+pub use engine_kind::EngineKind;
 
 use crate::cert::Invariant;
 use crate::ts::{Trace, TransitionSystem};

@@ -14,8 +14,7 @@
 
 use std::time::Duration;
 
-use super::{Engine, Stats, Verdict};
-use crate::check::EngineKind;
+use super::{Engine, EngineKind, Stats, Verdict};
 use crate::ts::TransitionSystem;
 use crate::Budget;
 

@@ -17,7 +17,7 @@ pub enum PrepPass {
 
 /// The passes and their settings.
 #[derive(Clone, Debug, Eq, PartialEq, clap::Args)]
-#[command(next_help_heading = "Preprocessing")]
+#[command(next_help_heading = "Tuning: preprocessing")]
 pub struct PrepOptions {
     /// Passes after the cone of influence, in order (comma-separated; an empty list runs
     /// only the cone of influence). `scorr` and `fraig` are skipped on systems of 150,000

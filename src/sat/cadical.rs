@@ -6,9 +6,6 @@
 //! queries, where it costs about 4x CPU.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
 
 use rustsat::solvers::{
     ControlSignal, FreezeVar, Solve, SolveIncremental, SolverResult, Terminate,
@@ -24,9 +21,6 @@ pub struct Cadical {
     solver: CaDiCaL<'static, 'static>,
     next_var: u32,
     failed: HashSet<Lit>,
-    /// The calling thread's CPU clock (ns) past which the running solve stops; 0: no limit.
-    /// Shared with the terminator; set by [`Cadical::limit_cpu`], cleared after each solve.
-    cpu_deadline: Arc<AtomicU64>,
     /// Whether [`Solver::new_var`] freezes the variables it makes ([`Cadical::freezing`]).
     freeze_new: bool,
 }
@@ -34,20 +28,10 @@ pub struct Cadical {
 impl Cadical {
     /// A solver tuned for long incremental runs (BMC).
     pub fn new(budget: &Budget) -> Cadical {
-        let cpu_deadline = Arc::new(AtomicU64::new(0));
-        let deadline = cpu_deadline.clone();
-        let mut polls = 0u32;
-        let cpu_over = move || {
-            let d = deadline.load(Ordering::Relaxed);
-            // The thread CPU clock is a system call: read it on every 64th poll only.
-            polls = polls.wrapping_add(1);
-            d != 0 && polls.is_multiple_of(64) && thread_cpu_ns() >= d
-        };
         Cadical {
-            solver: stopped_when(budget, cpu_over),
+            solver: stopped_by(budget),
             next_var: 0,
             failed: HashSet::new(),
-            cpu_deadline,
             freeze_new: false,
         }
     }
@@ -86,17 +70,6 @@ impl Cadical {
         self.solver
             .set_limit(Limit::Conflicts(conflicts))
             .expect("CaDiCaL accepts a conflict limit");
-    }
-
-    /// Stops the next [`Solver::solve`] (only that one) once it has taken `limit` of this
-    /// thread's CPU time; it then returns [`SatResult::Interrupted`]. Unlike a conflict
-    /// limit, the effort allowed does not shrink as the formula grows (a conflict in a deep
-    /// unrolling of a large design costs milliseconds), and time a time-sliced worker spends
-    /// waiting for its turn does not count.
-    pub fn limit_cpu(&mut self, limit: Duration) {
-        let nanos = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
-        let end = thread_cpu_ns().saturating_add(nanos);
-        self.cpu_deadline.store(end.max(1), Ordering::Relaxed);
     }
 
     /// The variables made so far.
@@ -145,7 +118,6 @@ impl Solver for Cadical {
             .solver
             .solve_assumps(assumptions)
             .expect("CaDiCaL failed while solving");
-        self.cpu_deadline.store(0, Ordering::Relaxed);
         match result {
             SolverResult::Sat => SatResult::Sat,
             SolverResult::Unsat => {
@@ -174,35 +146,16 @@ impl Solver for Cadical {
 
 /// A fresh CaDiCaL that stops when `budget` expires.
 pub(super) fn stopped_by(budget: &Budget) -> CaDiCaL<'static, 'static> {
-    stopped_when(budget, || false)
-}
-
-/// A fresh CaDiCaL that stops when `budget` expires or `also` says so.
-fn stopped_when(
-    budget: &Budget,
-    mut also: impl FnMut() -> bool + 'static,
-) -> CaDiCaL<'static, 'static> {
     let mut solver = CaDiCaL::default();
     let b = budget.clone();
     solver.attach_terminator(move || {
-        if b.expired() || also() {
+        if b.expired() {
             ControlSignal::Terminate
         } else {
             ControlSignal::Continue
         }
     });
     solver
-}
-
-/// The CPU time this thread has used, in nanoseconds.
-fn thread_cpu_ns() -> u64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant Linux knows.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
 }
 
 pub(super) fn add_clause(solver: &mut CaDiCaL<'_, '_>, lits: &[Lit]) {
@@ -297,16 +250,6 @@ mod tests {
         let mut s = Cadical::new(&budget);
         crate::sat::pigeonhole(&mut s, 7, 6);
         s.limit_conflicts(10);
-        assert_eq!(s.solve(&[]), SatResult::Interrupted);
-        assert_eq!(s.solve(&[]), SatResult::Unsat);
-    }
-
-    #[test]
-    fn a_cpu_limit_stops_only_the_next_solve() {
-        let budget = Budget::new(None);
-        let mut s = Cadical::new(&budget);
-        crate::sat::pigeonhole(&mut s, 8, 7);
-        s.limit_cpu(Duration::from_micros(1));
         assert_eq!(s.solve(&[]), SatResult::Interrupted);
         assert_eq!(s.solve(&[]), SatResult::Unsat);
     }

@@ -105,7 +105,7 @@ fn replayed_depth(ts: &TransitionSystem, bmc: &mut Bmc) -> usize {
 #[test]
 fn every_bmc_configuration_finds_the_exact_depth() {
     let ts = counter(7, 100, false);
-    let rows = crate::engine::configs::CONFIGS
+    let rows = crate::options::configs::CONFIGS
         .iter()
         .map(|c| (c.name, c.row()))
         .filter(|(_, row)| row.engine == crate::check::EngineKind::Bmc);
@@ -199,30 +199,23 @@ fn counter_with_pigeons() -> TransitionSystem {
 }
 
 #[test]
-fn a_query_out_of_conflicts_or_time_is_skipped_and_claims_no_bound() {
+fn a_query_out_of_conflicts_is_skipped_and_claims_no_bound() {
     let ts = counter_with_pigeons();
-    let by_conflicts = BmcOptions {
+    let limited = BmcOptions {
         query_conflicts: Some(10),
         ..stepped(1)
     };
-    let by_time = BmcOptions {
-        query_ms: Some(1),
-        ..stepped(1)
-    };
-    for limited in [by_conflicts, by_time] {
-        // Frames 0..=10 need the pigeons refuted: each runs out and is skipped; frame 11
-        // is bad.
-        let mut bmc = Bmc::new(None).with_options(limited);
-        assert_eq!(replayed_depth(&ts, &mut bmc), 11, "{limited:?}");
-        assert!(bmc.stats().contains(&("bmc_skipped", 11)), "{limited:?}");
-        // Skipped frames prove nothing: up to depth 8 no bound is claimed.
-        match Bmc::new(Some(8))
-            .with_options(limited)
-            .check(&ts, &Budget::new(None))
-        {
-            Verdict::Unknown { depth } => assert_eq!(depth, None),
-            v => panic!("expected unknown, got {v:?}"),
-        }
+    // Frames 0..=10 need the pigeons refuted: each runs out and is skipped; frame 11 is bad.
+    let mut bmc = Bmc::new(None).with_options(limited);
+    assert_eq!(replayed_depth(&ts, &mut bmc), 11);
+    assert!(bmc.stats().contains(&("bmc_skipped", 11)));
+    // Skipped frames prove nothing: up to depth 8 no bound is claimed.
+    match Bmc::new(Some(8))
+        .with_options(limited)
+        .check(&ts, &Budget::new(None))
+    {
+        Verdict::Unknown { depth } => assert_eq!(depth, None),
+        v => panic!("expected unknown, got {v:?}"),
     }
     // Without a limit every frame is decided and the bound is exact.
     match Bmc::new(Some(8)).check(&ts, &Budget::new(None)) {

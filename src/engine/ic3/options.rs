@@ -5,18 +5,18 @@
 /// Switches of the IC3 engine. `--ic3-NAME` turns one on, `--ic3-NAME=false` off. All are
 /// off by default: none solved more or faster on the development sample.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::Args)]
-#[command(next_help_heading = "IC3 (--engine ic3, the portfolio's IC3 worker)")]
+#[command(next_help_heading = "Tuning: IC3 (--engine ic3)")]
 pub struct Ic3Options {
+    // Gurfinkel and Ivrii, "Pushing to the top", FMCAD 2015.
     /// Counterexamples to propagation: when a lemma fails to move up, the state that stops
-    /// it is blocked one level lower if it can be, and the push is tried again (Gurfinkel
-    /// and Ivrii, "Pushing to the top", FMCAD 2015).
+    /// it is blocked one level lower if it can be, and the push is tried again.
     #[arg(long = "ic3-ctp", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub ctp: bool,
+    // Xia et al., "Searching for i-Good Lemmas to Accelerate Safety Model Checking", CAV 2023.
     /// Parent-lemma-guided generalisation: a cube blocked relative to F_i that a lemma of
     /// level exactly i (one that did not move up) excludes keeps that lemma's literals for
-    /// last, so MIC looks for the parent plus few literals first (Xia et al., "Searching
-    /// for i-Good Lemmas to Accelerate Safety Model Checking", CAV 2023).
+    /// last, so MIC looks for the parent plus few literals first.
     #[arg(long = "ic3-parent", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub parent: bool,
@@ -65,9 +65,10 @@ pub struct Ic3Options {
     #[arg(long = "ic3-dynamic", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub dynamic_mic: bool,
+    // Dureja et al., "IC3 with Internal Signals", FMCAD 2021.
     /// Internal signals as state variables: cubes and lemmas may name gates that depend on
     /// latches only (and have one initial value), predecessors are lifted over them first
-    /// (Dureja et al., "IC3 with Internal Signals", FMCAD 2021; rIC3's `--inn`).
+    /// (rIC3's `--inn`).
     #[arg(long = "ic3-inn", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub inn: bool,
@@ -80,9 +81,10 @@ pub struct Ic3Options {
     #[arg(long = "ic3-abs", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub abs: bool,
+    // The code: src/engine/ic3/constraints.rs.
     /// Constraint abstraction: IC3 checks the system without its invariant constraints
     /// first; a counterexample that breaks some enables them and IC3 starts again with the
-    /// lemmas it had (rIC3's `--ic3-abs-cst`; `src/engine/ic3/constraints.rs`).
+    /// lemmas it had (rIC3's `--ic3-abs-cst`).
     #[arg(long = "ic3-abs-cst", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub abs_cst: bool,
@@ -93,7 +95,7 @@ pub struct Ic3Options {
     #[arg(long = "ic3-po-order", value_enum, default_value_t = PoOrder::Depth, value_name = "ORDER")]
     pub po_order: PoOrder,
     /// The SAT solver of the frames and of lifting: CaDiCaL, or warden's own lean CDCL
-    /// solver made for many small queries (`src/sat/cdcl`).
+    /// solver made for many small queries.
     #[arg(long = "ic3-sat", value_enum, default_value_t = Ic3Sat::Cadical, value_name = "SOLVER")]
     pub sat: Ic3Sat,
 }

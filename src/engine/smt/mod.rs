@@ -44,7 +44,7 @@ const MAX_ENUMERATED_INDEX: u32 = 12;
 
 /// The configuration of the SMT engine (`--engine smt`).
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::Args)]
-#[command(next_help_heading = "SMT (--engine smt)")]
+#[command(next_help_heading = "Tuning: SMT (--engine smt)")]
 pub struct SmtOptions {
     /// k-induction on the words: a step case after each base case, so that the engine can
     /// prove safety as well (its proof is checked as the bit-level k-induction's).

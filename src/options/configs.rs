@@ -1,22 +1,24 @@
-//! Named engine configurations and the portfolios made of them (`warden configs`).
+//! Named engine configurations and the portfolios made of them (`warden configs`): data that
+//! a run ([`crate::check`]) reads.
 //!
 //! A configuration is a row of data: a name and the command-line options that select and set
 //! up one engine, parsed by the same option structs as the command line, so every
 //! configuration can be run alone as `warden check --engine ... OPTIONS` and measured on its
-//! own (rIC3 keeps its portfolio as a table of command lines for the same reason). A
-//! portfolio is an ordered list of configuration names: the order is the priority when
-//! `--jobs` is smaller than the list (the first ones start first; the others share the cores
-//! in time slices, see [`crate::timeslice`]).
+//! own (rIC3 keeps its portfolio as a table of command lines for the same reason). The table
+//! keeps every configuration measured, also those in no portfolio: it is the matrix that
+//! portfolios for more cores are chosen from. A portfolio is an ordered list of configuration
+//! names: the order is the priority when `--jobs` is smaller than the list (the first ones
+//! start first; the others share the cores in time slices, see [`crate::timeslice`]).
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 
-use crate::check::EngineKind;
+use super::{CegarArgs, UsageError};
 use crate::engine::bmc::BmcOptions;
 use crate::engine::cegar::CegarOptions;
 use crate::engine::ic3::Ic3Options;
 use crate::engine::smt::SmtOptions;
+use crate::engine::EngineKind;
 use crate::front::InputKind;
-use crate::options::{self, CegarArgs, UsageError};
 use crate::ts::TransitionSystem;
 
 /// One engine configuration.
@@ -93,7 +95,7 @@ pub const CONFIGS: &[Config] = &[
     Config {
         name: "ic3-inn",
         args: "--engine ic3 --ic3-inn",
-        about: "IC3 whose cubes and lemmas may name internal signals of the latches (FMCAD'21)",
+        about: "IC3 whose cubes and lemmas may name internal signals of the latches",
     },
     Config {
         name: "ic3-cdcl",
@@ -212,7 +214,7 @@ pub struct PortfolioSet {
     pub name: &'static str,
     pub configs: &'static [&'static str],
     /// The time-slice shares of `configs`, in their order, when they take turns on fewer
-    /// cores (`--jobs`); empty: equal shares.
+    /// cores (`--jobs`).
     pub shares: &'static [u32],
     /// The set run instead on a system of at least [`LARGE_GATES`] AND gates (after
     /// preprocessing), if any.
@@ -237,140 +239,37 @@ pub struct PortfolioSet {
 /// IC3 11 (the Ridecore bugs at 13-17 s, and `pono_ridecore`, never solved before).
 pub const LARGE_GATES: usize = 150_000;
 
-/// The portfolios `--portfolio` chooses from; the first is the default.
+/// The portfolios `--portfolio` chooses from; the first is the default. Each is a choice a
+/// user has a reason to make; the sets measured on the way to the default and left behind
+/// are in the README's tables, not here.
 pub const PORTFOLIOS: &[PortfolioSet] = &[
     PortfolioSet {
         name: "default",
         configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt", "sim"],
         shares: &[4, 4, 1, 1, 1, 1],
         large: Some("default-large"),
-        about: "the default: IC3 with dynamic CTG effort, k-induction, and in short turns deep BMC, BDD reachability of small systems, random simulation and, on BTOR2 models, word-level BMC on Z3 for 3 s of its own work (4:4:1:1:1:1), measured on both eval sets (README)",
+        about: "any model: IC3 and k-induction, with deep BMC, BDD reachability of small systems, random simulation and (BTOR2) word-level BMC in short turns; default-large from 150 k gates",
     },
     PortfolioSet {
         name: "default-large",
         configs: &["bmc", "bmc-deep", "sim", "smt"],
         shares: &[6, 1, 1, 1],
         large: None,
-        about: "the default's set on systems of 150 k gates or more: BMC of every frame, and in short turns deep BMC, simulation and word-level BMC (6:1:1:1; no proof engine)",
-    },
-    PortfolioSet {
-        name: "default-nosim",
-        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt"],
-        shares: &[4, 4, 1, 1, 1],
-        large: None,
-        about: "the default before 2026-11-29 afternoon: without random simulation (4:4:1:1:1)",
-    },
-    PortfolioSet {
-        name: "default-ctp",
-        configs: &["ic3-dynamic-ctp", "kind", "bmc-deep", "reach", "smt"],
-        shares: &[4, 4, 1, 1, 1],
-        large: None,
-        about: "default-nosim with counterexamples to propagation in its IC3 (4:4:1:1:1)",
-    },
-    PortfolioSet {
-        name: "default-ic3x2",
-        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt", "ic3-dynamic-ctp"],
-        shares: &[4, 4, 1, 1, 1, 2],
-        large: None,
-        about: "default-nosim plus its IC3 with counterexamples to propagation in short turns (4:4:1:1:1:2)",
-    },
-    PortfolioSet {
-        name: "default-cst",
-        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "smt", "ic3-abs-cst"],
-        shares: &[4, 4, 1, 1, 1, 1],
-        large: None,
-        about: "default-nosim plus IC3 with constraint abstraction in short turns (4:4:1:1:1:1): measured 66 / 68 against its 66 / 69 (README)",
+        about: "bugs only: BMC of every frame, with deep BMC, random simulation and (BTOR2) word-level BMC in short turns; what the default runs on systems of 150 k gates or more",
     },
     PortfolioSet {
         name: "default-bits",
-        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach"],
-        shares: &[4, 4, 1, 1],
+        configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "sim"],
+        shares: &[4, 4, 1, 1, 1],
         large: None,
-        about: "default-nosim without its SMT worker: bit-level engines only (4:4:1:1)",
+        about: "the default without Z3: bit-level engines only, also on BTOR2 models",
     },
     PortfolioSet {
-        name: "default-static",
-        configs: &["ic3-cdcl-deepest", "kind", "bmc-deep", "reach"],
-        shares: &[4, 4, 1, 1],
-        large: None,
-        about: "the default before 2026-11-28: its IC3 with a fixed CTG effort",
-    },
-    PortfolioSet {
-        name: "ic3-kind-deep",
-        configs: &["ic3-cdcl-deepest", "kind", "bmc-deep"],
-        shares: &[4, 4, 1],
-        large: None,
-        about: "the default before reach: IC3, k-induction and deep BMC (4:4:1)",
-    },
-    PortfolioSet {
-        name: "ic3-kind",
-        configs: &["ic3-cdcl-deepest", "kind"],
-        shares: &[],
-        large: None,
-        about: "the default before bmc-deep: ic3-cdcl-deepest beside k-induction",
-    },
-    PortfolioSet {
-        name: "default-loc",
+        name: "proofs",
         configs: &["ic3-cdcl-deepest", "kind", "cegar-loc-cdcl"],
         shares: &[4, 4, 1],
         large: None,
-        about: "the default plus localization with its IC3 in short turns (time-sliced, 4:4:1)",
-    },
-    PortfolioSet {
-        name: "default-light",
-        configs: &["ic3-cdcl-deepest", "kind", "ic3-light"],
-        shares: &[],
-        large: None,
-        about: "the default plus IC3 with cheap lemmas, for deep bugs (time-sliced on 2 cores)",
-    },
-    PortfolioSet {
-        name: "cdcl-kind",
-        configs: &["ic3-cdcl", "kind"],
-        shares: &[],
-        large: None,
-        about: "the default before: IC3 with the obligations closest to bad states first",
-    },
-    PortfolioSet {
-        name: "cadical-kind",
-        configs: &["ic3", "kind"],
-        shares: &[],
-        large: None,
-        about: "cdcl-kind with IC3 on CaDiCaL (the default before cdcl-kind)",
-    },
-    PortfolioSet {
-        name: "cdcl-kind-cadical",
-        configs: &["ic3-cdcl", "kind", "ic3"],
-        shares: &[],
-        large: None,
-        about: "cdcl-kind plus IC3 on CaDiCaL, which takes other paths (time-sliced on 2 cores)",
-    },
-    PortfolioSet {
-        name: "ic3-kind-bmc",
-        configs: &["ic3", "kind", "bmc-jump-dyn"],
-        shares: &[],
-        large: None,
-        about: "cadical-kind plus BMC with a dynamic jump (time-sliced on 2 cores)",
-    },
-    PortfolioSet {
-        name: "ic3-kind-loc",
-        configs: &["ic3", "kind", "cegar-loc"],
-        shares: &[],
-        large: None,
-        about: "cadical-kind plus localization with IC3 (time-sliced on 2 cores)",
-    },
-    PortfolioSet {
-        name: "ic3-kind-locbmc",
-        configs: &["ic3", "kind", "cegar-loc-bmc"],
-        shares: &[],
-        large: None,
-        about: "cadical-kind plus localization with BMC, for deep bugs (time-sliced on 2 cores)",
-    },
-    PortfolioSet {
-        name: "wide",
-        configs: &["ic3", "kind", "cegar-loc", "imc", "bmc-dyn", "ic3-parent"],
-        shares: &[],
-        large: None,
-        about: "one configuration of every engine, in order of priority",
+        about: "designs expected safe: IC3 and k-induction, with localization (IC3 on the latches a proof needs) in short turns; proves some designs where IC3 on the whole design does not converge",
     },
 ];
 
@@ -391,18 +290,10 @@ pub struct Row {
 }
 
 impl Row {
-    /// Whether this row would run as another row of a portfolio does on `ts`, so a portfolio
-    /// gives its share to the others instead: constraint abstraction (`--ic3-abs-cst`) on a
-    /// system without invariant constraints is the same IC3 as without the option (the
-    /// default portfolio's IC3), and would only halve that IC3's time.
-    pub fn void_on(&self, ts: &TransitionSystem) -> bool {
-        self.engine == EngineKind::Ic3 && self.ic3.abs_cst && ts.constraints.is_empty()
-    }
-
     /// The CEGAR configuration of this row, with the defaults of a circuit (the portfolio's
     /// workers check the bit-level system, also for a C program's encoding).
     pub fn cegar(&self) -> Result<CegarOptions, UsageError> {
-        options::check(self.engine, InputKind::Circuit, &self.cegar, &[])
+        super::check(self.engine, InputKind::Circuit, &self.cegar, &[])
     }
 }
 
@@ -434,25 +325,35 @@ pub fn portfolio_for(name: &str, ts: &TransitionSystem) -> Option<&'static Portf
     }
 }
 
-/// The table `warden configs` prints.
+/// The table `warden configs` prints: the portfolios a user picks from first, then the
+/// engines, then every configuration (each one runs alone with its options, which is how a
+/// portfolio's members are measured).
 pub fn listing() -> String {
     // One width for every name, so the columns line up whatever the longest is.
     let width = (CONFIGS.iter().map(|c| c.name.len()))
         .chain(PORTFOLIOS.iter().map(|p| p.name.len()))
         .max()
         .unwrap_or(0);
-    let mut out = String::from("configurations (name, options, what it is):\n");
+    let mut out = String::from(
+        "portfolios (--portfolio NAME, the first is the default; --jobs N runs N members at \
+         once, the others in time slices of the shares in brackets):\n",
+    );
+    for p in PORTFOLIOS {
+        let members: Vec<String> = (p.configs.iter().zip(p.shares))
+            .map(|(c, s)| format!("{c} [{s}]"))
+            .collect();
+        out += &format!("  {:<width$} {}\n", p.name, p.about);
+        out += &format!("  {:<width$}   {}\n", "", members.join(", "));
+    }
+    out += "engines (--engine NAME):\n";
+    for v in EngineKind::value_variants() {
+        let value = v.to_possible_value().expect("no engine is skipped");
+        let about = value.get_help().map_or(String::new(), |h| h.to_string());
+        out += &format!("  {:<width$} {about}\n", value.get_name());
+    }
+    out += "configurations (warden check MODEL OPTIONS runs one alone):\n";
     for c in CONFIGS {
         out += &format!("  {:<width$} {:<55} {}\n", c.name, c.args, c.about);
-    }
-    out += "portfolios (--portfolio NAME; --jobs N runs N at once, the rest in time slices):\n";
-    for p in PORTFOLIOS {
-        let mut names = p.configs.join(",");
-        if !p.shares.is_empty() {
-            let shares: Vec<String> = p.shares.iter().map(u32::to_string).collect();
-            names += &format!(" ({})", shares.join(":"));
-        }
-        out += &format!("  {:<width$} {:<55} {}\n", p.name, names, p.about);
     }
     out
 }
@@ -478,30 +379,13 @@ mod tests {
                 assert!(!p.configs[..i].contains(name), "{} repeats {name}", p.name);
             }
             assert!(
-                p.shares.is_empty() || p.shares.len() == p.configs.len(),
+                p.shares.len() == p.configs.len(),
                 "{}: one share per configuration",
                 p.name
             );
             assert!(p.shares.iter().all(|&s| s > 0), "{}: a zero share", p.name);
         }
         assert_eq!(PORTFOLIOS[0].name, "default");
-    }
-
-    #[test]
-    fn constraint_abstraction_is_void_without_constraints_only() {
-        let mut ts = TransitionSystem::default();
-        let x = ts.add_input(None).lit();
-        ts.bad.push(x);
-        ts.names.bad.push(None);
-        let abs_cst = config("ic3-abs-cst").unwrap().row();
-        let plain = config("ic3-cdcl-dynamic").unwrap().row();
-        assert!(abs_cst.void_on(&ts) && !plain.void_on(&ts));
-        ts.constraints.push(!x);
-        assert!(!abs_cst.void_on(&ts) && !plain.void_on(&ts));
-        // Every other configuration runs on any system.
-        for c in CONFIGS.iter().filter(|c| c.name != "ic3-abs-cst") {
-            assert!(!c.row().void_on(&TransitionSystem::default()), "{}", c.name);
-        }
     }
 
     #[test]
@@ -531,7 +415,7 @@ mod tests {
         grow_to(&mut ts, LARGE_GATES);
         assert_eq!(set(&ts, "default"), "default-large");
         // Only the sets that name a large set change.
-        assert_eq!(set(&ts, "default-nosim"), "default-nosim");
+        assert_eq!(set(&ts, "proofs"), "proofs");
         assert!(portfolio_for("no such set", &ts).is_none());
     }
 

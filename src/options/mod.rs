@@ -9,16 +9,18 @@
 //! domain: `unsat-core` for the explicit domain on circuits, sequence interpolation
 //! otherwise).
 
-use crate::check::EngineKind;
 use crate::engine::cegar::{
     AbstractEngine, CegarOptions, ConfigError, Domain, InitPrec, PredSplit, Prune, Refinement,
     Search, DEFAULT_MAX_ENUM,
 };
+use crate::engine::EngineKind;
 use crate::front::InputKind;
+
+pub mod configs;
 
 /// The CEGAR options of the command line (`--engine cegar` only).
 #[derive(Clone, Debug, Default, clap::Args)]
-#[command(next_help_heading = "CEGAR (--engine cegar only)")]
+#[command(next_help_heading = "Tuning: CEGAR (--engine cegar)")]
 pub struct CegarArgs {
     /// Abstract domain [default: expl]. On C programs every domain but pred-bool (a CFA state
     /// is one cube: pred-split makes each cube of the Boolean abstraction one).

@@ -1,4 +1,5 @@
-//! The engines a run can ask for by name (`--engine`).
+//! The engines a run can ask for by name (`--engine`): the lowest layer's names, which the
+//! options, the configurations and a run read.
 
 /// Which engine a run uses (`--engine`).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
@@ -25,10 +26,11 @@ pub enum EngineKind {
     /// Lazy abstraction with interpolants (McMillan's Impact): a C program's CFA unwound into
     /// a tree, a circuit into a chain.
     Impact,
-    /// Seed 003's conditional sequence, each stage passing on what it verified: on a circuit
-    /// BMC, then k-induction, then IC3 ([`crate::engine::sequence`]); on a C program BMC,
-    /// then explicit-value CEGAR, then predicate CEGAR on what the explicit run left open
-    /// ([`crate::engine::cfa_cegar::sequence`]).
+    // Conditional model checking (Beyer et al.); src/engine/sequence.rs for circuits,
+    // src/engine/cfa_cegar/sequence.rs for C programs.
+    /// A conditional sequence, each stage passing on what it verified: on a circuit BMC,
+    /// then k-induction, then IC3; on a C program BMC, then explicit-value CEGAR, then
+    /// predicate CEGAR on what the explicit run left open.
     Sequence,
     /// Random simulation with weighted input phases (finds deep bugs, proves nothing).
     Sim,
