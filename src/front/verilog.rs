@@ -254,7 +254,7 @@ fn reachable(path: &Path, cwd: Option<&Path>) -> PathBuf {
     let ups = cwd.map_or(0, |c| c.components().count().saturating_sub(1));
     match path.strip_prefix("/tmp") {
         Ok(_) if ups > 0 => {
-            let mut p: PathBuf = std::iter::repeat("..").take(ups).collect();
+            let mut p: PathBuf = std::iter::repeat_n("..", ups).collect();
             p.push(path.strip_prefix("/").unwrap_or(path));
             p
         }
