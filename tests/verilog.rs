@@ -463,7 +463,7 @@ fn file_names_reach_yosys_quoted_and_a_quote_is_refused() {
             match more.is_empty() {
                 true => assert_eq!(row(&err, "p_fails")[1..3], ["sat", "5"], "{err}"),
                 false => assert!(
-                    stdout(&out).contains(&format!("\"{name}\"")),
+                    stdout(&out).contains(&format!("/{name}\"")),
                     "{}",
                     stdout(&out)
                 ),

@@ -45,9 +45,10 @@
 //! # What reaches the script
 //! Every value is checked or quoted: `--top` and the macro names of `--define` must be
 //! identifiers and macro values a plain word ([`check_identifier`], [`check_define`]); file
-//! names are quoted and may not hold a `"` or a control character ([`file_word`]). YoWASP's
-//! Yosys sees `/tmp` as a folder of its own, so a path under `/tmp` is written relative to
-//! the current folder (`../../tmp/...`) and named back as the user gave it.
+//! names are given by their real path (links resolved), quoted, and may not hold a `"` or a
+//! control character ([`source_name`]). YoWASP's Yosys sees `/tmp` as a folder of its own,
+//! so a path under `/tmp` is written relative to the current folder (`../../tmp/...`).
+//! Names and errors give each file as the user gave it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -262,11 +263,15 @@ fn reachable(path: &Path, cwd: Option<&Path>) -> PathBuf {
     }
 }
 
-/// How a source file is named to Yosys (unquoted): [`reachable`], with `./` before a name
-/// that Yosys would read as its share folder (`+/`) or the home folder (`~/`). `Err` for a
-/// name a script cannot carry: not UTF-8, or with a `"` or a control character.
+/// How a source file is named to Yosys (unquoted): its real path (links resolved: YoWASP's
+/// sandbox does not follow a link out of a folder it was given, such as `circuits ->
+/// /elsewhere/circuits`), [`reachable`], with `./` before a name that Yosys would read as
+/// its share folder (`+/`) or the home folder (`~/`). `Err` for a name a script cannot
+/// carry: not UTF-8, or with a `"` or a control character.
 fn source_name(file: &Path, cwd: Option<&Path>) -> Result<String, String> {
-    let path = reachable(file, cwd);
+    // A file that is not there keeps its name: Yosys says it is not found.
+    let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_owned());
+    let path = reachable(&real, cwd);
     let name = path.to_str().ok_or_else(|| {
         format!(
             "the file name {:?} is not UTF-8, which a Yosys script cannot carry: rename it",
