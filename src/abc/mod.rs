@@ -56,21 +56,43 @@ impl AbcCmd {
         }
     }
 
-    /// The `-c` script for a binary AIGER `model` with a time limit in seconds.
+    /// The `-c` script for a binary AIGER `model` with a time limit in seconds; `Err` when
+    /// `model` is not a [`plain_word`] (ABC splits its script at spaces and `;`: run it in the
+    /// model's folder and name the model by its file name).
     ///
     /// `frames` bounds bmc3's depth (`-F`; the differential tester's random circuits need
     /// few frames, and without a bound bmc3 runs to its time limit on every safe circuit).
-    pub fn script(self, model: &Path, timeout_s: u64, frames: Option<usize>) -> String {
+    pub fn script(
+        self,
+        model: &Path,
+        timeout_s: u64,
+        frames: Option<usize>,
+    ) -> Result<String, String> {
+        let model = plain_word(model)?;
         let engine = match (self, frames) {
             (AbcCmd::Bmc3, Some(f)) => format!("bmc3 -F {f}"),
             (AbcCmd::Bmc3, None) => "bmc3".to_owned(),
             (AbcCmd::Pdr, _) => "pdr".to_owned(),
         };
-        format!(
-            "read {}; {PREPARE}; {engine} -T {timeout_s}",
-            model.display()
-        )
+        Ok(format!("read {model}; {PREPARE}; {engine} -T {timeout_s}"))
     }
+}
+
+/// `path` as one word of an ABC script: `Err` unless it has only letters, digits and
+/// `/._-+,=@%`, and does not start with `-` (ABC has no quoting: a space or `;` would end the
+/// word or the command, a leading `-` make it an option).
+pub fn plain_word(path: &Path) -> Result<&str, String> {
+    let plain = |s: &&str| {
+        !s.starts_with('-')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/._-+,=@%".contains(c))
+    };
+    path.to_str().filter(plain).ok_or_else(|| {
+        format!(
+            "{:?} cannot be named in an ABC script (letters, digits and /._-+,=@% only)",
+            path
+        )
+    })
 }
 
 /// Reads ABC's verdict from its stdout.

@@ -40,6 +40,39 @@ pub struct AbcRun {
     pub note: Option<String>,
 }
 
+/// The ABC commands `--abc-cmd` may name: engines that answer in the words
+/// [`super::parse_verdict`] reads.
+pub const ENGINES: [&str; 5] = ["pdr", "bmc3", "bmc2", "int", "dprove"];
+
+/// Checks an engine command of the user's: one of [`ENGINES`] followed by options (`-T`) and
+/// numbers only. Anything else (a `;`, a file name, another command such as
+/// `write_verilog F` or `source F`) is refused: the command is pasted into ABC's script.
+pub fn check_command(cmd: &str) -> Result<(), String> {
+    let mut words = cmd.split_whitespace();
+    let engine = words.next().unwrap_or("");
+    let option = |w: &str| {
+        w.strip_prefix('-')
+            .is_some_and(|o| !o.is_empty() && o.chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    let number = |w: &str| {
+        !w.is_empty()
+            && w.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && w.parse::<f64>().is_ok()
+    };
+    if !ENGINES.contains(&engine) {
+        return Err(format!(
+            "the ABC command {cmd:?} must start with one of {}",
+            ENGINES.join(", ")
+        ));
+    }
+    match words.find(|w| !option(w) && !number(w)) {
+        Some(w) => Err(format!(
+            "the ABC command {cmd:?} may have options (-T) and numbers only, not {w:?}"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The engine command with the time limit and, for `pdr`, the invariant dump added unless
 /// the user's command already has them.
 pub fn engine_command(cmd: &str, timeout: Option<Duration>) -> String {
@@ -63,11 +96,7 @@ pub fn run(
     timeout: Option<Duration>,
     dir: &Path,
 ) -> Result<AbcRun, String> {
-    if cmd.contains(';') {
-        return Err(format!(
-            "the ABC command '{cmd}' must be one command, without ';'"
-        ));
-    }
+    check_command(cmd)?;
     write_binary(&input(ts), &dir.join(MODEL))?;
     let script = format!(
         "read {MODEL}; {PREPARE}; write_aiger -s {NETWORK}; {}; write_cex -a {CEX}",
@@ -140,5 +169,23 @@ mod tests {
         );
         assert_eq!(engine_command("bmc3 -F 9", t), "bmc3 -F 9 -T 20");
         assert_eq!(engine_command("bmc3", None), "bmc3");
+    }
+
+    #[test]
+    fn only_an_engine_with_options_and_numbers_reaches_abc() {
+        for ok in ["pdr", "pdr -T 5", "bmc3 -F 9 -T 2.5", "int", "dprove -v"] {
+            assert!(check_command(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "pdr; write_aiger F",
+            "write_verilog F",
+            "source F",
+            "pdr -I /tmp/inv.pla",
+            "bmc3 -L log",
+            "",
+            "pdr -T 5;",
+        ] {
+            assert!(check_command(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -41,7 +41,8 @@ pub(super) struct CompareArgs {
     #[arg(long, default_value_t = 20.0)]
     timeout: f64,
     /// ABC's engine command, run after the commands that make ABC read the model as AIGER
-    /// 1.9 means it (`-T` is added unless given; `pdr` also dumps its invariant).
+    /// 1.9 means it: pdr, bmc3, bmc2, int or dprove, with options and numbers only (`-T` is
+    /// added unless given; `pdr` also dumps its invariant).
     #[arg(long, value_name = "CMD", default_value = "pdr")]
     abc_cmd: String,
     /// The ABC binary [default: berkeley-abc on PATH, or /usr/bin/berkeley-abc].
@@ -112,6 +113,10 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
             return ExitCode::Usage;
         }
     };
+    if let Err(e) = abc::run::check_command(&args.abc_cmd) {
+        eprintln!("warden: error: --abc-cmd: {e}");
+        return ExitCode::Usage;
+    }
     let bin = match abc::find_binary(args.abc_bin.as_deref()) {
         Ok(b) => b,
         Err(e) => {

@@ -12,6 +12,10 @@
 //! property proved under assumptions is checked once more without them, so the table tells
 //! one that holds only because of them (with the cycle it fails at without them) from one
 //! that needs none.
+//!
+//! With `--cover` (Verilog) the properties are the design's covers: `sat` is a cover reached
+//! (its trace written as a counterexample is), `unsat` a cover proved unreachable; the table
+//! and `--json` say so in those words.
 
 use std::path::Path;
 
@@ -24,7 +28,7 @@ use super::CheckArgs;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::bmc::BmcOptions;
 use crate::error::{ExitCode, InternalError};
-use crate::front::{Model, Source};
+use crate::front::{verilog, Model, Source};
 use crate::ts::{Trace, TransitionSystem};
 use crate::Budget;
 
@@ -53,15 +57,18 @@ fn property_name(model: &Model, i: usize) -> String {
 }
 
 /// Checks every property of `model` on its own and reports them (see the module doc);
-/// `print_witness` puts the first failing property's witness on stdout.
+/// `compiled` is what Yosys said of a Verilog design; `print_witness` puts the first failing
+/// property's witness on stdout.
 pub(super) fn run(
     args: &CheckArgs,
     model: &Model,
-    clocks: &[String],
+    compiled: Option<&verilog::Compiled>,
     opts: &Options,
     budget: &Budget,
     print_witness: bool,
 ) -> ExitCode {
+    let clocks = compiled.map_or(&[][..], |c| c.clocks.as_slice());
+    let cover = compiled.is_some_and(|c| c.cover);
     let mut rows = Vec::new();
     let mut first_witness = None;
     // One verdict line per property, each `sat` followed by its witness: what `--stdout
@@ -149,11 +156,11 @@ pub(super) fn run(
         Some(_) => &each,
         None => &out,
     });
-    summary(&rows);
+    summary(&rows, cover);
     let lines: String = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| json_line(&args.model, i, r) + "\n")
+        .map(|(i, r)| json_line(&args.model, i, r, compiled) + "\n")
         .collect();
     match write_file(args.json.as_deref(), lines.as_bytes()) {
         Ok(()) => ExitCode::Verdict,
@@ -205,18 +212,24 @@ fn write_counterexample(
         file(&args.vcd).as_deref(),
         found.waveform.unwrap_or_default().as_bytes(),
     )?;
-    let title = format!(
-        "counterexample of {name}, failing at cycle {}:",
-        trace.depth()
-    );
+    let title = match args.rtl.cover {
+        true => format!("trace of {name}, reaching it at cycle {}:", trace.depth()),
+        false => format!(
+            "counterexample of {name}, failing at cycle {}:",
+            trace.depth()
+        ),
+    };
     let yw = file(&args.rtl.yw);
     let explain = args.rtl.explain(&args.model, clocks);
     explain_counterexample(model, trace, &title, &explain, yw.as_deref())?;
     Ok(found.text)
 }
 
-/// What a row's verdict means beyond its word.
-fn note(r: &Row) -> String {
+/// What a row's verdict means beyond its word; `cover` for a cover's row.
+fn note(r: &Row, cover: bool) -> String {
+    if cover {
+        return cover_note(r);
+    }
     match (&r.report.answer, &r.without) {
         (Answer::Unsat(_), None) => "proved".into(),
         (Answer::Unsat(_), Some(Answer::Unsat(_))) => {
@@ -233,6 +246,27 @@ fn note(r: &Row) -> String {
     }
 }
 
+/// What a cover's row means: reached, proved unreachable (with or without the assumptions),
+/// or not decided.
+fn cover_note(r: &Row) -> String {
+    match (&r.report.answer, &r.without) {
+        (Answer::Unsat(_), None) => "unreachable (proved)".into(),
+        (Answer::Unsat(_), Some(Answer::Unsat(_))) => {
+            "unreachable (proved, without the assumptions too)".into()
+        }
+        (Answer::Unsat(_), Some(Answer::Sat(t))) => format!(
+            "unreachable under the assumptions (reached at cycle {} without them)",
+            t.depth()
+        ),
+        (Answer::Unsat(_), Some(Answer::Unknown { .. })) => {
+            "unreachable under the assumptions (proved)".into()
+        }
+        (Answer::Sat(t), _) => format!("reached at cycle {}", t.depth()),
+        (Answer::Unknown { depth: Some(k) }, _) => format!("not reached up to cycle {k}"),
+        (Answer::Unknown { depth: None }, _) => "undecided".into(),
+    }
+}
+
 /// Whether a row's proof rests on the assumptions: `Some(false)` when none were needed (the
 /// design has none, or it was proved without them too), `Some(true)` when it was not proved
 /// without them, `None` for a property not proved.
@@ -245,12 +279,13 @@ fn under_assumptions(r: &Row) -> Option<bool> {
     }
 }
 
-/// The summary table on stderr: one line per property.
-fn summary(rows: &[Row]) {
+/// The summary table on stderr: one line per property (per cover with `cover`).
+fn summary(rows: &[Row], cover: bool) {
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(8);
+    let what = if cover { "cover" } else { "property" };
     crate::log::note(format_args!(
-        "{:width$}  {:7}  {:>5}  {:>7}  note",
-        "property", "verdict", "depth", "time_s"
+        "{what:width$}  {:7}  {:>5}  {:>7}  note",
+        "verdict", "depth", "time_s"
     ));
     for r in rows {
         let d = depth(&r.report.answer).map_or("-".into(), |d| d.to_string());
@@ -259,14 +294,16 @@ fn summary(rows: &[Row]) {
             r.name,
             verdict_word(&r.report.answer),
             r.report.time.as_secs_f64(),
-            note(r)
+            note(r, cover)
         ));
     }
 }
 
-/// The `--json` line of property `index`.
-fn json_line(model: &Path, index: usize, r: &Row) -> String {
-    serde_json::json!({
+/// The `--json` line of property `index`; a Verilog design's (`compiled`) also says which
+/// Yosys compiled it and whether the property is an assertion or a cover (`"cover"`:
+/// `reached`, `unreachable` or `unknown`).
+fn json_line(model: &Path, index: usize, r: &Row, compiled: Option<&verilog::Compiled>) -> String {
+    let mut line = serde_json::json!({
         "model": model.to_string_lossy(),
         "property": r.name,
         "index": index,
@@ -275,6 +312,18 @@ fn json_line(model: &Path, index: usize, r: &Row) -> String {
         "engine": r.report.engine,
         "time_s": (r.report.time.as_secs_f64() * 1000.0).round() / 1000.0,
         "under_assumptions": under_assumptions(r),
-    })
-    .to_string()
+    });
+    if let Some(c) = compiled {
+        line["yosys"] = c.yosys.json();
+        line["kind"] = (if c.cover { "cover" } else { "assert" }).into();
+        if c.cover {
+            line["cover"] = match &r.report.answer {
+                Answer::Sat(_) => "reached",
+                Answer::Unsat(_) => "unreachable",
+                Answer::Unknown { .. } => "unknown",
+            }
+            .into();
+        }
+    }
+    line.to_string()
 }

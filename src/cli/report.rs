@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::check::{Answer, Report};
+use crate::front::verilog;
 
 pub(super) fn verdict_word(a: &Answer) -> &'static str {
     match a {
@@ -39,8 +40,14 @@ pub(super) fn print_stats(r: &Report) {
 
 /// The `--json` record of a `check` run on `model`: a [`run_record`] of warden's with the
 /// model, the engine, memory and statistics (serde_json escapes every string, file names
-/// too); `assumed` names the C functions without a body that were assumed nondet.
-pub(super) fn json(model: &Path, r: &Report, assumed: &[String]) -> String {
+/// too); `assumed` names the C functions without a body that were assumed nondet, `yosys`
+/// the Yosys that compiled a Verilog design.
+pub(super) fn json(
+    model: &Path,
+    r: &Report,
+    assumed: &[String],
+    yosys: Option<&verilog::Yosys>,
+) -> String {
     let stats: serde_json::Map<String, serde_json::Value> = (r.stats.iter())
         .map(|(k, v)| (k.to_string(), (*v).into()))
         .collect();
@@ -55,6 +62,9 @@ pub(super) fn json(model: &Path, r: &Report, assumed: &[String]) -> String {
     });
     if let serde_json::Value::Object(more) = more {
         record.extend(more);
+    }
+    if let Some(y) = yosys {
+        record.insert("yosys".into(), y.json());
     }
     if let (Answer::Unknown { .. }, Some(c)) = (&r.answer, &r.condition) {
         let condition = serde_json::json!({ "depth": c.depth, "lemmas": c.lemmas.len() });

