@@ -141,9 +141,8 @@ fn binary<'c>(op: Binary, a: &BV<'c>, b: &BV<'c>) -> BV<'c> {
     // `w` in the operands' sort: the amount of a rotation's second shift (as btorsim has it).
     let width = || constant(ctx, &BitVec::from_u64(w, w as u64));
     // btorsim's left shift, which does not read bits 32 to 63 of its amount (`BitVec::sll`).
-    let sll = |x: &BV<'c>, by: &BV<'c>| {
-        x.bvshl(&by.bvand(&constant(ctx, &BitVec::sll_amount_mask(w))))
-    };
+    let sll =
+        |x: &BV<'c>, by: &BV<'c>| x.bvshl(&by.bvand(&constant(ctx, &BitVec::sll_amount_mask(w))));
     match op {
         Iff | Eq => bit(&a._eq(b)),
         Neq => bit(&a._eq(b).not()),

@@ -372,8 +372,7 @@ impl Parser {
             op => op,
         };
         let name = f.symbol()?;
-        let smtlib_sll =
-            self.shifts == Shifts::SmtLib && matches!(op, Op::Binary(Binary::Sll));
+        let smtlib_sll = self.shifts == Shifts::SmtLib && matches!(op, Op::Binary(Binary::Sll));
         let t = self
             .model
             .apply(op, &args)
