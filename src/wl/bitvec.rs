@@ -295,12 +295,13 @@ impl BitVec {
         }
     }
 
-    /// A left shift's amount as btorsim reads it, saturated at the width: 0 bits when a bit
-    /// from 64 up is set, else the low 64 bits cut to 32 (`btorsim_bv_sll` hands its 64-bit
-    /// amount to a helper taking a `uint32_t`), so on words wider than 32 bits an amount of
-    /// `2^32 + k` shifts by `k`. An artefact of btorsim, kept because btorsim is the checker
-    /// the witnesses must pass: it is the amount with bits 32 to 63 cleared
-    /// ([`BitVec::sll_amount_mask`]), read as a right shift's.
+    /// A left shift's amount as btorsim reads it, saturated at the width: the width (all
+    /// bits shifted out) when a bit from 64 up is set, else the low 64 bits cut to 32
+    /// (`btorsim_bv_sll` hands its 64-bit amount to a helper taking a `uint32_t`), so on
+    /// words wider than 32 bits an amount of `2^32 + k` shifts by `k`. An artefact of
+    /// btorsim, kept because btorsim is the checker the witnesses must pass. Both cases are
+    /// the amount with bits 32 to 63 cleared ([`BitVec::sll_amount_mask`]), read as a right
+    /// shift's.
     pub fn sll_amount(&self, width: u32) -> u32 {
         self.and(&BitVec::sll_amount_mask(self.width))
             .srl_amount(width)
