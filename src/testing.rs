@@ -1,6 +1,7 @@
 //! Helpers shared by the unit tests.
 
 pub(crate) use crate::rng::Rng;
+use crate::wl::BitVec;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -27,6 +28,37 @@ pub(crate) fn load_c_program_with(
     let model = crate::front::load_with(&file, options, &crate::Budget::new(None)).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     model
+}
+
+/// Amounts of `w`-bit shifts and rotations where btorsim's readings part from SMT-LIB's or
+/// from a rotation modulo the width: around the width, all ones, the top bit and bits 32, 63
+/// and 64 each with small low bits, `w` minus each of those (the amount of a rotation's other
+/// shift), and two random ones.
+pub(crate) fn shift_amounts(w: u32, rng: &mut Rng) -> Vec<BitVec> {
+    let small = |k: u64| BitVec::from_u64(w, k);
+    let bit = |i: u32| small(1).shl(i.min(w));
+    let width = small(u64::from(w));
+    let mut out = vec![
+        small(0),
+        small(1),
+        small(u64::from(w) - 1),
+        small(u64::from(w) + 1),
+    ];
+    out.push(BitVec::ones(w));
+    for high in [bit(w - 1), bit(32), bit(63), bit(64)] {
+        for low in [small(0), small(1), small(u64::from(w / 2))] {
+            let b = high.or(&low);
+            out.push(width.sub(&b));
+            out.push(b);
+        }
+    }
+    for _ in 0..2 {
+        let bits: Vec<bool> = (0..w).map(|_| rng.next_u64() & 1 == 1).collect();
+        out.push(BitVec::from_bits(&bits));
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// A saturating 8-bit counter `c` (0 up to 100, then it stays) and the bad state `c > 200`:

@@ -301,6 +301,31 @@ fn assert_input_error(args: &[&str], message: &str) {
     assert!(stdout(&out).is_empty(), "{}", stdout(&out));
 }
 
+/// Verilog's `<<` gives 0 for every amount of at least the width, `2^32 + 1` on 64 bits too,
+/// where btorsim's `sll` (the meaning of BTOR2 files) does not read bits 32 to 63 and gives 2.
+/// The `sll` Yosys writes is read with Verilog's meaning: `p_wide` holds, and `p_narrow`,
+/// the same shift by 1, fails.
+#[test]
+fn a_left_shift_by_2_32_or_more_gives_0_as_in_verilog() {
+    if !have_yosys() {
+        return;
+    }
+    let design = design_file(
+        "shl.sv",
+        "module top(input clk, input [63:0] a, input [63:0] b);
+  wire [63:0] y = a << b;
+  always @* begin
+    p_wide: assert (!(a == 64'd1 && b == 64'h100000001) || y == 64'd0);
+    p_narrow: assert (!(a == 64'd1 && b == 64'd1) || y != 64'd2);
+  end
+endmodule
+",
+    );
+    let err = stderr(&warden(&["check", design.to_str().unwrap()]));
+    assert_eq!(row(&err, "p_wide")[1], "unsat", "{err}");
+    assert_eq!(row(&err, "p_narrow")[1], "sat", "{err}");
+}
+
 #[test]
 fn bad_designs_give_a_clear_message_and_exit_2() {
     // The designs are under the temporary folder, which YoWASP's Yosys reaches only through

@@ -2,7 +2,8 @@
 //! operators of the format (arithmetic, division, shifts, rotations, comparisons, overflow
 //! flags, reductions, slices, extensions, concatenation, `ite`), sometimes one array state
 //! read and written at random indices, states initialised to constants or left
-//! uninitialised, one or two bad properties and sometimes a constraint.
+//! uninitialised, one or two bad properties and sometimes a constraint. Half of all shift
+//! and rotation amounts have high bits set, where btorsim reads them otherwise than SMT-LIB.
 //!
 //! As for AIGER circuits, bad properties often compare a state with a constant or conjoin
 //! two conditions, so that they are not all reached in frame 0.
@@ -11,9 +12,10 @@ use std::fmt::Write as _;
 
 use super::rng::Rng;
 
-/// Widths a model draws its sorts from; multiplication and division only at up to 16 bits,
-/// where bit-blasting them stays small.
-const WIDTHS: [u32; 12] = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 32, 64];
+/// Widths a model draws its sorts from (33, 48 and 63: past 32 bits, where btorsim's left
+/// shifts drop bits of their amount, and not powers of two); multiplication and division
+/// only at up to 16 bits, where bit-blasting them stays small.
+const WIDTHS: [u32; 15] = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 32, 33, 48, 63, 64];
 const ARITH_MAX: u32 = 16;
 
 const UNARY: [&str; 7] = ["not", "inc", "dec", "neg", "redand", "redor", "redxor"];
@@ -21,6 +23,7 @@ const SAME: [&str; 14] = [
     "and", "nand", "nor", "or", "xnor", "xor", "add", "sub", "sll", "srl", "sra", "rol", "ror",
     "mul",
 ];
+const SHIFTS: [&str; 5] = ["sll", "srl", "sra", "rol", "ror"];
 const DIV: [&str; 5] = ["udiv", "urem", "sdiv", "srem", "smod"];
 const PRED: [&str; 10] = [
     "eq", "neq", "sgt", "sgte", "slt", "slte", "ugt", "ugte", "ult", "ulte",
@@ -147,10 +150,36 @@ impl Model {
         }
     }
 
-    /// A constant rotation amount from 0 to `w + 1` for the width `w` (modulo `2^w`): a
-    /// rotation, and the edges where btorsim's rotations stop rotating (`w` gives the
-    /// operand, larger amounts 0).
-    fn rotation_amount(&mut self, rng: &mut Rng, w: u32) -> usize {
+    /// The amount of a shift or rotation of width `w`, one of four kinds alike: a term as any
+    /// other operand, a small constant ([`Self::small_amount`]), a small constant with high
+    /// bits set ([`high_bits`]), or a term with high bits or-ed in. High bits (the top bit,
+    /// bits 32 to 63) are where btorsim's `sll` and rotations read an amount otherwise than
+    /// SMT-LIB does, so that half of the amounts have them.
+    fn shift_amount(&mut self, rng: &mut Rng, w: u32) -> String {
+        let s = self.sort(w);
+        match rng.range(0, 3) {
+            0 => {
+                let b = self.term_of_width(rng, w, false);
+                negated_sometimes(rng, b)
+            }
+            1 => self.small_amount(rng, w).to_string(),
+            2 => {
+                let k = rng.range(0, w as usize + 1) as u64 | high_bits(rng, w);
+                self.node(&format!("const {s} {}", binary(k, w)))
+                    .to_string()
+            }
+            _ => {
+                let b = self.term_of_width(rng, w, false);
+                let high = self.node(&format!("const {s} {}", binary(high_bits(rng, w), w)));
+                self.node(&format!("or {s} {b} {high}")).to_string()
+            }
+        }
+    }
+
+    /// A constant amount from 0 to `w + 1` for the width `w` (modulo `2^w`): a rotation, and
+    /// the edges where btorsim's rotations stop rotating (`w` gives the operand, larger
+    /// amounts 0). Never negated: `-k` of a small constant is a large amount again.
+    fn small_amount(&mut self, rng: &mut Rng, w: u32) -> usize {
         let s = self.sort(w);
         let k = rng.range(0, w as usize + 1) as u64;
         let k = if w < 64 { k & ((1 << w) - 1) } else { k };
@@ -222,13 +251,7 @@ impl Model {
     /// One random operator node over the pool, added to the pool.
     fn operation(&mut self, rng: &mut Rng) {
         let (a, w) = self.any(rng);
-        let neg = |rng: &mut Rng, id: usize| {
-            if rng.chance(10) {
-                format!("-{id}")
-            } else {
-                id.to_string()
-            }
-        };
+        let neg = negated_sometimes;
         let (body, width) = match rng.range(0, 9) {
             0 => {
                 let op = *rng.pick(&UNARY);
@@ -241,11 +264,8 @@ impl Model {
                 } else {
                     *rng.pick(&SAME[..SAME.len() - usize::from(w > ARITH_MAX)])
                 };
-                let rotation = matches!(op, "rol" | "ror");
-                let (sa, sb) = if rotation && rng.chance(50) {
-                    // Not negated: `-k` of a small constant is a large amount again.
-                    let b = self.rotation_amount(rng, w);
-                    (neg(rng, a), b.to_string())
+                let (sa, sb) = if SHIFTS.contains(&op) {
+                    (neg(rng, a), self.shift_amount(rng, w))
                 } else {
                     let b = self.term_of_width(rng, w, false);
                     (neg(rng, a), neg(rng, b))
@@ -317,4 +337,35 @@ impl Model {
             first
         }
     }
+}
+
+/// The operand `id`, negated one time in ten.
+fn negated_sometimes(rng: &mut Rng, id: usize) -> String {
+    if rng.chance(10) {
+        format!("-{id}")
+    } else {
+        id.to_string()
+    }
+}
+
+/// One to three high bits of a `w`-bit amount, each the top bit, a bit from 32 to 63 (past
+/// 32 bits) or any bit above those that small amounts (up to `w + 1`) use.
+fn high_bits(rng: &mut Rng, w: u32) -> u64 {
+    let above_small = (u64::BITS - (u64::from(w) + 1).leading_zeros()).min(w - 1);
+    (0..rng.range(1, 3)).fold(0, |bits, _| {
+        let bit = match rng.range(0, 2) {
+            0 => w - 1,
+            1 if w > 32 => rng.range(32, w as usize - 1) as u32,
+            _ => rng.range(above_small as usize, w as usize - 1) as u32,
+        };
+        bits | 1 << bit
+    })
+}
+
+/// `value` (cut to `w` bits) as the `w` binary digits of a `const`.
+fn binary(value: u64, w: u32) -> String {
+    (0..w)
+        .rev()
+        .map(|i| if value >> i & 1 == 1 { '1' } else { '0' })
+        .collect()
 }

@@ -336,11 +336,13 @@ fn load_btor2(
     simplify: bool,
     budget: &Budget,
 ) -> Result<Model, LoadError> {
-    load_btor2_text(path, utf8(path, data)?, simplify, budget)
+    let text = utf8(path, data)?;
+    load_btor2_text(path, text, btor2::Shifts::Btorsim, simplify, budget)
 }
 
 /// Reads a Verilog design through Yosys ([`verilog::compile`]) as the BTOR2 model Yosys
-/// writes; also returns what the compilation tells beside the model (clocks, covers).
+/// writes, its shifts with Verilog's (SMT-LIB's) meaning; also returns what the compilation
+/// tells beside the model (clocks, covers).
 pub fn load_verilog(
     design: &verilog::Design,
     options: &LoadOptions,
@@ -350,6 +352,7 @@ pub fn load_verilog(
     let model = load_btor2_text(
         &design.files[0],
         &compiled.btor2,
+        btor2::Shifts::SmtLib,
         options.wl_simplify,
         budget,
     )?;
@@ -359,10 +362,11 @@ pub fn load_verilog(
 fn load_btor2_text(
     path: &Path,
     text: &str,
+    shifts: btor2::Shifts,
     simplify: bool,
     budget: &Budget,
 ) -> Result<Model, LoadError> {
-    let model = btor2::parse(text)
+    let model = btor2::parse_with(text, shifts)
         .map_err(|e| InputError::new(path, Some(format!("line {}", e.line)), e.message))?;
     // The simplified model has the original's declarations: its bits and traces are the
     // original's, which witnesses are written and replayed on.

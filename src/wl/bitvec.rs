@@ -2,8 +2,9 @@
 //!
 //! Bits live in little-endian `u64` limbs; the bits above `width` in the top limb are always
 //! zero, so the derived equality and hashing are value equality. Every operation has the
-//! exact BTOR2 (SMT-LIB) meaning, including the corner cases (division by zero, shifts by at
-//! least the width); the blaster is tested against these definitions.
+//! BTOR2 meaning btorsim computes, which is SMT-LIB's (division by zero, shifts by at least
+//! the width) except for the amounts of left shifts and rotations (see [`BitVec::sll`]); the
+//! blaster and the SMT encoding are tested against these definitions.
 
 use std::fmt;
 
@@ -286,12 +287,33 @@ impl BitVec {
         }
     }
 
-    /// A shift amount as a `u64`, saturated at the width (every larger amount acts alike).
-    fn amount(&self, width: u32) -> u32 {
+    /// A right shift's amount, saturated at the width (every larger amount acts alike).
+    pub fn srl_amount(&self, width: u32) -> u32 {
         match self.to_u64() {
             Some(v) if v < width as u64 => v as u32,
             _ => width,
         }
+    }
+
+    /// A left shift's amount as btorsim reads it, saturated at the width: the width (all
+    /// bits shifted out) when a bit from 64 up is set, else the low 64 bits cut to 32
+    /// (`btorsim_bv_sll` hands its 64-bit amount to a helper taking a `uint32_t`), so on
+    /// words wider than 32 bits an amount of `2^32 + k` shifts by `k`. An artefact of
+    /// btorsim, kept because btorsim is the checker the witnesses must pass. Both cases are
+    /// the amount with bits 32 to 63 cleared ([`BitVec::sll_amount_mask`]), read as a right
+    /// shift's.
+    pub fn sll_amount(&self, width: u32) -> u32 {
+        self.and(&BitVec::sll_amount_mask(self.width))
+            .srl_amount(width)
+    }
+
+    /// The bits of a `width`-bit left-shift amount that btorsim reads: all but 32 to 63.
+    pub fn sll_amount_mask(width: u32) -> BitVec {
+        let mut mask = BitVec::ones(width);
+        for i in 32..width.min(64) {
+            mask.set_bit(i, false);
+        }
+        mask
     }
 
     /// Shift left by `n` bits (zeros in).
@@ -319,22 +341,26 @@ impl BitVec {
         out
     }
 
+    /// BTOR2 `sll` as btorsim computes it: by [`Self::sll_amount`], which differs from
+    /// SMT-LIB's `bvshl` for amounts of at least `2^32` on words wider than 32 bits.
     pub fn sll(&self, o: &BitVec) -> BitVec {
-        self.shl(o.amount(self.width))
+        self.shl(o.sll_amount(self.width))
     }
 
     pub fn srl(&self, o: &BitVec) -> BitVec {
-        self.shr_fill(o.amount(self.width), false)
+        self.shr_fill(o.srl_amount(self.width), false)
     }
 
     pub fn sra(&self, o: &BitVec) -> BitVec {
-        self.shr_fill(o.amount(self.width), self.msb())
+        self.shr_fill(o.srl_amount(self.width), self.msb())
     }
 
     /// BTOR2 `rol` as btorsim computes it (the reference simulator that checks our witnesses):
-    /// `(self << o) | (self >> (w - o))`, the difference taken in the operands' sort and each
-    /// shift by at least the width giving 0. So `o < w` rotates, `o == w` gives `self`, and
-    /// every larger `o` gives 0: not a rotation by `o mod w`. `o` has the width of `self`.
+    /// `(self << o) | (self >> (w - o))`, the difference taken in the operands' sort, each
+    /// shift by at least the width giving 0 and the left one reading its amount as
+    /// [`Self::sll`] does. So `o < w` rotates, `o == w` gives `self`, and larger `o` give 0
+    /// or, when the left shift's amount cut to 32 bits is below the width, that shift: not a
+    /// rotation by `o mod w`. `o` has the width of `self`.
     pub fn rol(&self, o: &BitVec) -> BitVec {
         self.sll(o).or(&self.srl(&self.rotation_rest(o)))
     }

@@ -140,6 +140,9 @@ fn binary<'c>(op: Binary, a: &BV<'c>, b: &BV<'c>) -> BV<'c> {
     let (ctx, w) = (a.get_ctx(), a.get_size());
     // `w` in the operands' sort: the amount of a rotation's second shift (as btorsim has it).
     let width = || constant(ctx, &BitVec::from_u64(w, w as u64));
+    // btorsim's left shift, which does not read bits 32 to 63 of its amount (`BitVec::sll`).
+    let sll =
+        |x: &BV<'c>, by: &BV<'c>| x.bvshl(&by.bvand(&constant(ctx, &BitVec::sll_amount_mask(w))));
     match op {
         Iff | Eq => bit(&a._eq(b)),
         Neq => bit(&a._eq(b).not()),
@@ -158,9 +161,9 @@ fn binary<'c>(op: Binary, a: &BV<'c>, b: &BV<'c>) -> BV<'c> {
         Or => a.bvor(b),
         Xnor => a.bvxnor(b),
         Xor => a.bvxor(b),
-        Rol => a.bvshl(b).bvor(&a.bvlshr(&width().bvsub(b))),
-        Ror => a.bvlshr(b).bvor(&a.bvshl(&width().bvsub(b))),
-        Sll => a.bvshl(b),
+        Rol => sll(a, b).bvor(&a.bvlshr(&width().bvsub(b))),
+        Ror => a.bvlshr(b).bvor(&sll(a, &width().bvsub(b))),
+        Sll => sll(a, b),
         Sra => a.bvashr(b),
         Srl => a.bvlshr(b),
         Add => a.bvadd(b),

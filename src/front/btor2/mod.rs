@@ -20,7 +20,7 @@
 mod parse;
 mod witness;
 
-pub use parse::{parse, ParseError};
+pub use parse::{parse, parse_with, ParseError, Shifts};
 pub use witness::{parse_witness, write_witness, write_witness_as, Witness};
 
 /// Whether `data` looks like BTOR2 rather than AIGER: AIGER files start with `aag `/`aig `;

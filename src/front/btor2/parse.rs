@@ -33,11 +33,28 @@ enum Entry {
     Other,
 }
 
-/// Parses BTOR2 text into a word-level model.
+/// What an `sll` of words wider than 32 bits means when its amount is `2^32` or more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shifts {
+    /// btorsim's meaning, the model's own `sll` ([`BitVec::sll`]): btorsim checks the
+    /// witnesses of the competitions' BTOR2 files, so their `sll` means what it computes.
+    Btorsim,
+    /// SMT-LIB's `bvshl` (0 from the width on), which Yosys's `write_btor` means by the `sll`
+    /// it writes for Verilog's `<<`.
+    SmtLib,
+}
+
+/// Parses BTOR2 text into a word-level model, `sll` as btorsim computes it.
 pub fn parse(text: &str) -> Result<Model, ParseError> {
+    parse_with(text, Shifts::Btorsim)
+}
+
+/// Parses BTOR2 text into a word-level model, `sll` meaning what `shifts` says.
+pub fn parse_with(text: &str, shifts: Shifts) -> Result<Model, ParseError> {
     let mut p = Parser {
         model: Model::new(),
         ids: HashMap::new(),
+        shifts,
     };
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split(';').next().unwrap_or("");
@@ -57,6 +74,7 @@ pub fn parse(text: &str) -> Result<Model, ParseError> {
 struct Parser {
     model: Model,
     ids: HashMap<u64, Entry>,
+    shifts: Shifts,
 }
 
 /// The tokens of one line after the id and the tag, consumed left to right.
@@ -354,6 +372,7 @@ impl Parser {
             op => op,
         };
         let name = f.symbol()?;
+        let smtlib_sll = self.shifts == Shifts::SmtLib && matches!(op, Op::Binary(Binary::Sll));
         let t = self
             .model
             .apply(op, &args)
@@ -364,8 +383,31 @@ impl Parser {
                 "node {id}: {tag} is declared with sort {declared} but its operands give {found}"
             )));
         }
+        let t = match smtlib_sll {
+            true => self.smtlib_sll(t, args[1]),
+            false => t,
+        };
         self.named(t, name);
         Ok(t)
+    }
+
+    /// SMT-LIB's left shift from the model's (btorsim's) `sll` term `t` by `amount`: 0 when
+    /// a bit of the amount from 32 to 63 is set (bits btorsim does not read; such an amount
+    /// is past any width), else `t`.
+    fn smtlib_sll(&mut self, t: TermId, amount: TermId) -> TermId {
+        let Some(w) = self.model.sort(amount).bv_width().filter(|&w| w > 32) else {
+            return t;
+        };
+        let m = &mut self.model;
+        let slice = Op::Slice {
+            upper: w.min(64) - 1,
+            lower: 32,
+        };
+        let high = m.apply(slice, &[amount]).expect("a slice of the amount");
+        let set = (m.apply(Op::Unary(Unary::RedOr), &[high])).expect("a reduction of a word");
+        let zero = m.constant_term(BitVec::zero(w));
+        m.apply(Op::Ite, &[set, zero, t])
+            .expect("an ite of two words of one sort")
     }
 
     fn named(&mut self, t: TermId, name: Option<String>) {

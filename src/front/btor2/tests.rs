@@ -227,3 +227,44 @@ fn witnesses_with_errors_are_rejected_with_their_line() {
         assert!(e.contains(what), "{text}: {e}");
     }
 }
+
+/// `sll` of 1 by `2^32 + 1` on 64 bits and by `2^40 + 1` on 100 bits: 2 as btorsim computes
+/// it (bits 32 to 63 of the amount unread), 0 as SMT-LIB (Yosys's BTOR2) means it. Bad
+/// property 0 holds when both are 2, property 1 when both are 0.
+#[test]
+fn sll_reads_its_amount_as_btorsim_or_as_smtlib_asks() {
+    let text = "\
+1 sort bitvec 1
+2 sort bitvec 64
+3 one 2
+4 consth 2 100000001
+5 sll 2 3 4
+6 constd 2 2
+7 eq 1 5 6
+8 zero 2
+9 eq 1 5 8
+10 sort bitvec 100
+11 one 10
+12 consth 10 10000000001
+13 sll 10 11 12
+14 constd 10 2
+15 eq 1 13 14
+16 zero 10
+17 eq 1 13 16
+18 and 1 7 15
+19 bad 18
+20 and 1 9 17
+21 bad 20
+";
+    let frame = |bad| wl::Trace {
+        bad,
+        states: vec![vec![]],
+        inputs: vec![vec![]],
+    };
+    let btorsim = parse(text).unwrap();
+    assert_eq!(wl::replay(&btorsim, &frame(0)), Ok(0));
+    assert!(wl::replay(&btorsim, &frame(1)).is_err());
+    let smtlib = parse_with(text, Shifts::SmtLib).unwrap();
+    assert_eq!(wl::replay(&smtlib, &frame(1)), Ok(0));
+    assert!(wl::replay(&smtlib, &frame(0)).is_err());
+}

@@ -185,13 +185,28 @@ pub fn shift(aig: &mut Aig, a: &[Lit], amount: &[Lit], left: bool, fill: Lit) ->
     mux(aig, too_far, &filled, &out)
 }
 
+/// BTOR2 `sll` as btorsim computes it ([`BitVec::sll`]): bits 32 to 63 of `amount` are not
+/// read ([`BitVec::sll_amount_mask`]).
+pub fn sll(aig: &mut Aig, a: &[Lit], amount: &[Lit]) -> Word {
+    let mask = BitVec::sll_amount_mask(amount.len() as u32);
+    let read: Word = (amount.iter().zip(mask.bits()))
+        .map(|(&bit, kept)| if kept { bit } else { Lit::FALSE })
+        .collect();
+    shift(aig, a, &read, true, Lit::FALSE)
+}
+
 /// BTOR2 `rol` (`left`) or `ror` as btorsim computes it (see [`BitVec::rol`]): the shift by
 /// `amount` or-ed with the opposite shift by `w - amount` (in the operands' sort), each giving
-/// 0 from the width on. `amount` has the width of `a`.
+/// 0 from the width on, the left one [`sll`]. `amount` has the width of `a`.
 pub fn rotate(aig: &mut Aig, a: &[Lit], amount: &[Lit], left: bool) -> Word {
     let width = constant(&BitVec::from_u64(a.len() as u32, a.len() as u64));
     let (rest, _) = sub(aig, &width, amount);
-    let first = shift(aig, a, amount, left, Lit::FALSE);
-    let second = shift(aig, a, &rest, !left, Lit::FALSE);
+    let (by_left, by_right) = if left {
+        (amount, &rest[..])
+    } else {
+        (&rest[..], amount)
+    };
+    let first = sll(aig, a, by_left);
+    let second = shift(aig, a, by_right, false, Lit::FALSE);
     zip(aig, &first, &second, Aig::or)
 }

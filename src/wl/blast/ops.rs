@@ -128,7 +128,7 @@ fn word_op(aig: &mut Aig, op: Binary, a: &[Lit], b: &[Lit]) -> Word {
         Sdiv => gates::sdiv(aig, a, b),
         Srem => gates::srem(aig, a, b),
         Smod => gates::smod(aig, a, b),
-        Sll => gates::shift(aig, a, b, true, Lit::FALSE),
+        Sll => gates::sll(aig, a, b),
         Srl => gates::shift(aig, a, b, false, Lit::FALSE),
         Sra => gates::shift(aig, a, b, false, a[a.len() - 1]),
         Rol => gates::rotate(aig, a, b, true),

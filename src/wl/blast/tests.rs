@@ -188,41 +188,59 @@ fn array_reads_and_writes_match_the_semantics() {
     }
 }
 
-/// btorsim's `rol`/`ror` (`btorsim_bv_rol` in btor2tools) on words of at most 63 bits:
-/// `(a << b) | (a >> (w - b))` (mirrored for `ror`) with `w - b` taken modulo `2^w` and every
-/// shift by at least `w` giving 0. Written independently of [`BitVec`].
-fn btorsim_rotation(left: bool, w: u32, a: u64, b: u64) -> u64 {
-    let mask = (1u64 << w) - 1;
-    let shl = |x: u64, n: u64| if n >= w as u64 { 0 } else { (x << n) & mask };
-    let shr = |x: u64, n: u64| if n >= w as u64 { 0 } else { x >> n };
-    let rest = (w as u64).wrapping_sub(b) & mask;
-    if left {
-        shl(a, b) | shr(a, rest)
-    } else {
-        shr(a, b) | shl(a, rest)
+/// btorsim's shifts and rotations (`btorsim_bv_sll` ... `btorsim_bv_ror` in btor2tools) on
+/// words of at most 127 bits, transcribed from its C code independently of [`BitVec`]: `srl`
+/// by at least `w` gives 0; `sll` gives 0 when a bit of the amount from 64 up is set, else
+/// shifts by the low 64 bits cast to `uint32_t` (0 from `w` on); `sra` of a negative word is
+/// the complement of `srl` of its complement; `rol` is `sll(a, b) | srl(a, w - b)` and `ror`
+/// `srl(a, b) | sll(a, w - b)`, `w - b` modulo `2^w`.
+fn btorsim(op: Binary, w: u32, a: u128, b: u128) -> u128 {
+    let mask = u128::MAX >> (128 - w);
+    let srl = |x: u128, n: u128| if n >= u128::from(w) { 0 } else { x >> n };
+    let sll = |x: u128, n: u128| match (n >> 64, n as u64 as u32) {
+        (0, n) if n < w => (x << n) & mask,
+        _ => 0,
+    };
+    let rest = u128::from(w).wrapping_sub(b) & mask;
+    match op {
+        Binary::Sll => sll(a, b),
+        Binary::Srl => srl(a, b),
+        Binary::Sra if a >> (w - 1) == 1 => !srl(!a & mask, b) & mask,
+        Binary::Sra => srl(a, b),
+        Binary::Rol => sll(a, b) | srl(a, rest),
+        Binary::Ror => srl(a, b) | sll(a, rest),
+        _ => unreachable!("not a shift: {op:?}"),
     }
 }
 
+/// Shifts and rotations against [`btorsim`] on the amounts where its readings part from
+/// SMT-LIB's or from a rotation modulo the width ([`crate::testing::shift_amounts`]), at
+/// widths around 32 and 64 bits and not powers of two.
 #[test]
-fn rotations_follow_btorsim_in_the_simulator_and_the_blaster() {
+fn shifts_and_rotations_follow_btorsim_in_the_simulator_and_the_blaster() {
+    const SHIFTS: [Binary; 5] = [
+        Binary::Sll,
+        Binary::Srl,
+        Binary::Sra,
+        Binary::Rol,
+        Binary::Ror,
+    ];
     let mut rng = Rng(7);
-    for w in [1u32, 3, 8, 32] {
-        let mask = (1u64 << w) - 1;
+    for w in [1u32, 3, 8, 31, 32, 33, 40, 63, 64, 65, 100, 127] {
         let mut aig = Aig::new();
         let a = leaves(&mut aig, w);
         let b = leaves(&mut aig, w);
-        let rol = ops::binary(&mut aig, Binary::Rol, &a, &b);
-        let ror = ops::binary(&mut aig, Binary::Ror, &a, &b);
-        let w64 = w as u64;
-        // The amounts taken modulo 2^w, as the operands' sort holds them.
-        for amount in [0, 1, w64 - 1, w64, w64 + 1, mask].map(|b| b & mask) {
-            for value in [mask, 0b1011 & mask, rng.next_u64() & mask] {
-                let (x, y) = (BitVec::from_u64(w, value), BitVec::from_u64(w, amount));
+        let outs = SHIFTS.map(|op| ops::binary(&mut aig, op, &a, &b));
+        let number = |v: &BitVec| v.to_i128(false).expect("at most 127 bits") as u128;
+        for y in crate::testing::shift_amounts(w, &mut rng) {
+            for x in [BitVec::ones(w), BitVec::from_u64(w, 0b1011), rng.bitvec(w)] {
                 let leaf_values: Vec<bool> = x.bits().chain(y.bits()).collect();
                 let values = simulate_frame(&aig, |v| leaf_values[v.index() - 1]);
-                for (op, left, out) in [(Binary::Rol, true, &rol), (Binary::Ror, false, &ror)] {
-                    let expected = BitVec::from_u64(w, btorsim_rotation(left, w, value, amount));
-                    let context = format!("{} {value:#x} by {amount} at width {w}", op.name());
+                for (op, out) in SHIFTS.into_iter().zip(&outs) {
+                    let want = btorsim(op, w, number(&x), number(&y));
+                    let bits: Vec<bool> = (0..w).map(|i| want >> i & 1 == 1).collect();
+                    let expected = BitVec::from_bits(&bits);
+                    let context = format!("{} {x:?} by {y:?} at width {w}", op.name());
                     assert_eq!(eval::binary(op, &x, &y), expected, "simulator: {context}");
                     assert_eq!(read(&values, out), expected, "blaster: {context}");
                 }

@@ -367,10 +367,14 @@ impl Rewriter<'_> {
     }
 
     /// A shift by the constant `k`: the shifted bits wired, the vacated ones zero (or the sign).
+    /// `k` read as the simulator reads it (a left shift's amount as btorsim does).
     fn shift(&mut self, m: &mut Model, b: Binary, x: TermId, k: &BitVec) -> TermId {
         let w = width(m, x);
-        let by = k.to_u64().filter(|&v| v < w as u64).map(|v| v as u32);
-        let Some(by) = by else {
+        let by = match b {
+            Binary::Sll => k.sll_amount(w),
+            _ => k.srl_amount(w),
+        };
+        if by == w {
             return match b {
                 Binary::Sra => {
                     let sign = self.slice_of(m, x, w - 1, w - 1);
@@ -385,7 +389,7 @@ impl Rewriter<'_> {
                 }
                 _ => m.constant_term(BitVec::zero(w)),
             };
-        };
+        }
         if by == 0 {
             return x;
         }
