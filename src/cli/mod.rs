@@ -108,7 +108,8 @@ struct CheckArgs {
     model: PathBuf,
     #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
     engine: EngineKind,
-    /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
+    /// Wall-clock limit in seconds: the verdict (`unknown` when undecided) is printed and the
+    /// process has exited within half a second after it.
     #[arg(long)]
     timeout: Option<f64>,
     /// Deepest frame BMC (and the base case of k-induction) checks (not read by ic3, nor by
