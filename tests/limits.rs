@@ -248,7 +248,7 @@ fn memory_limit_keeps_the_peak_within_ten_percent() {
             "--mem-limit",
             &limit_mib.to_string(),
             "--timeout",
-            "60",
+            "600",
         ],
         None,
     );

@@ -161,15 +161,13 @@ fn say_svcomp(verdict: &str) {
 /// The last resort of the watchdogs: prints `unknown` (unless a verdict is being printed) and
 /// ends the process, saying why on stderr.
 ///
-/// The exit is `_exit`: no destructor, no `atexit` handler and no join runs, since the
-/// engine threads are still running and may hold what those would wait for; stdout was
-/// flushed by the print and stderr is unbuffered.
+/// The exit is [`crate::exit::exit_now`]: nothing waits for the engine threads, which are
+/// still running.
 pub(super) fn give_up(why: std::fmt::Arguments) {
     if claim_stdout() {
         eprintln!("warden: {why}: stopping");
         println_verdict("unknown");
-        // SAFETY: _exit ends the process at once; it touches no state of this process.
-        unsafe { libc::_exit(0) };
+        crate::exit::exit_now(0);
     }
 }
 
