@@ -108,8 +108,9 @@ struct CheckArgs {
     model: PathBuf,
     #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
     engine: EngineKind,
-    /// Wall-clock limit in seconds: the verdict (`unknown` when undecided) is printed and the
-    /// process has exited within half a second after it.
+    /// Wall-clock limit in seconds: the engines stop shortly before it so that the verdict
+    /// (`unknown` when undecided) is printed by then; a run still going 0.2 s after it prints
+    /// `unknown` and exits at once.
     #[arg(long)]
     timeout: Option<f64>,
     /// Deepest frame BMC (and the base case of k-induction) checks (not read by ic3, nor by
