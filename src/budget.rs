@@ -12,9 +12,15 @@ use crate::progress::Progress;
 /// callback, engines between queries, so a stop request ends a run within milliseconds.
 /// A [`Budget::child`] can be stopped on its own (the portfolio stops the losers that way)
 /// and still stops when its parent does.
+///
+/// A run's budget has two instants: the deadline, where the engines stop, and the end, by
+/// which the answer must be verified ([`Budget::verifying`]) so that it can still be
+/// printed within the time limit (see [`Budget::with_reserve`]).
 #[derive(Clone, Debug)]
 pub struct Budget {
     deadline: Option<Instant>,
+    /// The end of the run: at or after `deadline`.
+    end: Option<Instant>,
     /// The parents' flags first, this budget's own flag last.
     flags: Vec<Arc<AtomicBool>>,
     /// Where the engines holding this budget report how far they got (shared by the
@@ -23,10 +29,19 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// A budget that ends after `limit` (never if `None`).
+    /// A budget that ends after `limit` (never if `None`); its engines may use all of it.
     pub fn new(limit: Option<Duration>) -> Budget {
+        Budget::with_reserve(limit, Duration::ZERO)
+    }
+
+    /// A budget that ends after `limit` whose engines stop `reserve` earlier: the time between
+    /// is for verifying an answer found before the engines' deadline, which
+    /// [`Budget::verifying`] may use, and for printing it.
+    pub fn with_reserve(limit: Option<Duration>, reserve: Duration) -> Budget {
+        let end = limit.map(|d| Instant::now() + d);
         Budget {
-            deadline: limit.map(|d| Instant::now() + d),
+            deadline: end.map(|e| e.checked_sub(reserve).unwrap_or(e)),
+            end,
             flags: vec![Arc::new(AtomicBool::new(false))],
             progress: Progress::default(),
         }
@@ -48,17 +63,37 @@ impl Budget {
         flags.push(Arc::new(AtomicBool::new(false)));
         Budget {
             deadline: self.deadline,
+            end: self.end,
             flags,
             progress: self.progress.clone(),
         }
     }
 
-    /// A child whose deadline is at most `limit` from now (for bounded helper work).
+    /// A child whose deadline is at most `limit` from now (for bounded helper work). An
+    /// answer found in that time is verified by the parent's end, if it has one, else by the
+    /// child's deadline.
     pub fn child_for(&self, limit: Duration) -> Budget {
         let mut child = self.child();
         let end = Instant::now() + limit;
         child.deadline = Some(self.deadline.map_or(end, |d| d.min(end)));
+        child.end = self.end.or(child.deadline);
         child
+    }
+
+    /// This budget for verifying an answer the engines found: it stops with `self`'s flags
+    /// (a signal, the memory limit, a winner elsewhere), and at the run's end instead of the
+    /// engines' deadline, so that an answer found just before that deadline is still checked.
+    pub fn verifying(&self) -> Budget {
+        Budget {
+            deadline: self.end,
+            ..self.clone()
+        }
+    }
+
+    /// Whether a stop was asked for (by a signal, the memory limit or a winner elsewhere),
+    /// deadline aside.
+    fn stopped(&self) -> bool {
+        self.flags.iter().any(|f| f.load(Ordering::Relaxed))
     }
 
     /// Time left before the deadline (`None`: no deadline).
@@ -83,8 +118,7 @@ impl Budget {
     }
 
     fn over(&self) -> bool {
-        self.flags.iter().any(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -155,27 +189,47 @@ pub fn watch_memory(budget: &Budget, limit_mib: u64, ceiling: impl FnOnce() + Se
     });
 }
 
-/// Calls `fire` (on a thread of its own) once `budget` has been expired for `grace`: the last
-/// resort that ends a run near its limit even when some code between two budget checks runs
-/// for long (the engines poll their budget, but a long stretch without a check has happened,
-/// and no engine can prove it never will). Polls every 50 ms.
-pub fn on_overrun(budget: &Budget, grace: Duration, fire: impl FnOnce() + Send + 'static) {
+/// Calls `fire` (on a thread of its own) `grace.end` after the end of `budget` (see
+/// [`Budget::with_reserve`]), or `grace.stop` after a stop request (a signal, the memory
+/// limit), whichever comes first: the last resort that ends a run near its limit even when
+/// some code between two budget checks runs for long (the engines poll their budget, but a
+/// long stretch without a check has happened, and no engine can prove it never will), or
+/// when verifying and printing an answer takes longer than the reserve left for them. The
+/// thread sleeps until the instant it may have to fire, waking every 50 ms only to look for
+/// a stop request: a sleeping thread is woken on time even on a machine with more busy
+/// threads than cores, where a thread that polls often competes with them for its turns. It
+/// takes no lock and reads no engine state.
+pub fn on_overrun(budget: &Budget, grace: Grace, fire: impl FnOnce() + Send + 'static) {
     let budget = budget.clone();
     std::thread::spawn(move || {
-        let mut expired_at = None;
+        let mut due = budget.end.map(|end| end + grace.end);
+        let mut stop_seen = false;
         loop {
-            std::thread::sleep(Duration::from_millis(50));
-            if !budget.expired() {
-                continue;
-            }
-            let since = *expired_at.get_or_insert_with(Instant::now);
-            if since.elapsed() >= grace {
+            let now = Instant::now();
+            if due.is_some_and(|d| now >= d) {
                 fire();
                 return;
             }
+            if !stop_seen && budget.stopped() {
+                stop_seen = true;
+                let by_stop = now + grace.stop;
+                due = Some(due.map_or(by_stop, |d| d.min(by_stop)));
+            }
+            let nap = due.map_or(STOP_POLL, |d| (d - now).min(STOP_POLL));
+            std::thread::sleep(nap);
         }
     });
 }
+
+/// How long [`on_overrun`] lets a run go on past its end, and past a stop request.
+#[derive(Clone, Copy, Debug)]
+pub struct Grace {
+    pub end: Duration,
+    pub stop: Duration,
+}
+
+/// How often [`on_overrun`] looks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 #[cfg(test)]
 mod tests {
@@ -205,9 +259,41 @@ mod tests {
         let b = Budget::new(Some(Duration::from_millis(100)));
         let (tx, rx) = std::sync::mpsc::channel();
         let start = Instant::now();
-        on_overrun(&b, Duration::from_millis(300), move || tx.send(()).unwrap());
+        let grace = Grace {
+            end: Duration::from_millis(300),
+            stop: Duration::from_secs(100),
+        };
+        on_overrun(&b, grace, move || tx.send(()).unwrap());
         rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(start.elapsed() >= Duration::from_millis(400));
+    }
+
+    #[test]
+    fn an_overrun_fires_after_a_stop_without_a_time_limit() {
+        let b = Budget::new(None);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let grace = Grace {
+            end: Duration::ZERO,
+            stop: Duration::from_millis(100),
+        };
+        on_overrun(&b, grace, move || tx.send(()).unwrap());
+        assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+        b.stop();
+        rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    }
+
+    #[test]
+    fn verification_goes_on_past_the_engines_deadline_to_the_end() {
+        // The engines' deadline is now; the end is 100 s away.
+        let limit = Duration::from_secs(100);
+        let b = Budget::with_reserve(Some(limit), limit);
+        assert!(b.expired() && b.child().expired());
+        let v = b.child().verifying();
+        assert!(!v.expired() && v.remaining().unwrap() > Duration::from_secs(90));
+        // A stop request ends the verification as well.
+        b.stop();
+        assert!(v.expired());
+        assert!(Budget::new(None).verifying().remaining().is_none());
     }
 
     #[test]

@@ -1,15 +1,26 @@
-//! Fault injection for the tests of panic safety: with the cargo feature `fault-injection`
-//! (off by default, so never in a normal build), `WARDEN_FAULT=STAGE[,STAGE...]` makes the
-//! named stages panic: an engine (`ic3`, `kind`, `cegar`, `imc`, `bmc`, `reach`, `sim`, `portfolio`) when it
-//! starts checking, or `front` when the model is read. The tests show that the portfolio
-//! still answers and that a run whose every engine panicked prints `unknown` and exits 3.
+//! Fault injection for the tests of panic safety and of the overrun watchdog: with the cargo
+//! feature `fault-injection` (off by default, so never in a normal build),
+//! `WARDEN_FAULT=STAGE[,STAGE...]` makes the named stages panic: an engine (`ic3`, `kind`,
+//! `cegar`, `imc`, `bmc`, `reach`, `sim`, `portfolio`) when it starts checking, or `front` when
+//! the model is read; `hang:STAGE` makes the stage wait forever without looking at its budget.
+//! The tests show that the portfolio still answers, that a run whose every engine panicked
+//! prints `unknown` and exits 3, and that the watchdog ends a run that does not stop.
 
-/// Panics if `WARDEN_FAULT` names `stage` (feature `fault-injection` only).
+/// Panics if `WARDEN_FAULT` names `stage`, never returns if it names `hang:STAGE` (feature
+/// `fault-injection` only).
 #[cfg(feature = "fault-injection")]
 pub fn inject(stage: &str) {
     if let Ok(stages) = std::env::var("WARDEN_FAULT") {
         if stages.split(',').any(|s| s == stage) {
             panic!("injected fault in {stage} (WARDEN_FAULT)");
+        }
+        if stages
+            .split(',')
+            .any(|s| s.strip_prefix("hang:") == Some(stage))
+        {
+            loop {
+                std::thread::park();
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod cli;
 pub mod condition;
 pub mod engine;
 pub mod error;
+pub mod exit;
 pub mod fault;
 pub mod front;
 pub mod live;

@@ -1,5 +1,5 @@
 //! The `warden` command; everything is in [`warden::cli`].
 
 fn main() {
-    std::process::exit(warden::cli::main().code());
+    warden::exit::exit_now(warden::cli::main().code());
 }

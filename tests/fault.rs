@@ -2,7 +2,8 @@
 //! `fault-injection`: `cargo test --release --features fault-injection --test fault`; without
 //! the feature this file is empty). A panicking portfolio worker is reported and the others
 //! answer; a run whose every engine panicked, or whose front end did, prints `unknown` and
-//! exits 3 with the message on stderr (never Rust's 101).
+//! exits 3 with the message on stderr (never Rust's 101). A run whose engine never stops is
+//! ended by the overrun watchdog with `unknown`.
 
 #![cfg(feature = "fault-injection")]
 
@@ -73,4 +74,33 @@ fn a_panic_in_the_front_end_or_the_cfa_engine_gives_unknown_and_exit_3() {
     // The HWMCC form prints its verdict line the same way.
     let out = warden_with_fault("front", &[&circuit("counter4_sat.aag")]);
     assert_internal_error(&out, "injected fault in front");
+}
+
+/// An engine that never looks at its budget, past `--timeout` or after SIGINT: the overrun
+/// watchdog prints `unknown`, says why on stderr, and ends the process with exit code 0. (How
+/// soon after the limit it does is measured by `scripts/deadline-bench`, not here.)
+#[test]
+fn the_watchdog_ends_a_run_whose_engine_does_not_stop() {
+    let model = circuit("counter4_sat.aag");
+    let args = ["check", &model, "--engine", "ic3", "--timeout", "1"];
+    let out = warden_with_fault("hang:ic3", &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n", "{err}");
+    assert!(err.contains("still running"), "{err}");
+    let child = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(["check", &model, "--engine", "ic3"])
+        .env("WARDEN_FAULT", "hang:ic3")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run warden");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for yet.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().expect("wait for warden");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n", "{err}");
+    assert!(err.contains("still running"), "{err}");
 }

@@ -145,7 +145,8 @@ struct CheckArgs {
     /// slices [default: the number of cores].
     #[arg(long, help_heading = "Engine")]
     jobs: Option<usize>,
-    /// Wall-clock limit in seconds; the run prints `unknown` when it is reached.
+    /// Wall-clock limit in seconds: the engines stop shortly before it, so that the verdict
+    /// (`unknown` when undecided) is printed by then.
     #[arg(long, value_name = "SECONDS", help_heading = "Limits")]
     timeout: Option<f64>,
     /// Deepest frame BMC and k-induction's base case check (not read by ic3).

@@ -27,9 +27,27 @@ use crate::options::{self, configs};
 use crate::progress::{Mode, Progress};
 use crate::Budget;
 
-/// How long a run may go on after its time limit, a signal or the memory limit before the
-/// overrun watchdog prints `unknown` and ends the process.
-const OVERRUN_GRACE: Duration = Duration::from_secs(2);
+/// How long a run may go on after its time limit, and after a signal or the memory limit
+/// stopped it, before the overrun watchdog prints `unknown` and ends the process. A harness
+/// that kills at the limit plus half a second must see the process gone: the grace past the
+/// end leaves the rest of that half second for the exit itself (the kernel freeing a large
+/// address space) on a loaded machine. A stop request, which comes at any time, has more:
+/// the engines see it within milliseconds, and the normal output path prints their answer.
+const OVERRUN_GRACE: crate::budget::Grace = crate::budget::Grace {
+    end: Duration::from_millis(200),
+    stop: Duration::from_secs(1),
+};
+
+/// How long before the time limit `limit` the engines stop: the rest is for them to see the
+/// stop and return, for verifying an answer found before (an invariant check is a SAT query
+/// over the whole model), writing its witness or certificate and printing. A twentieth of
+/// the limit, at least half a second (what a loaded machine takes to get every engine
+/// thread a turn to see its stop), at most 10 s, and never more than half the limit.
+fn reserve(limit: Duration) -> Duration {
+    (limit / 20)
+        .clamp(Duration::from_millis(500), Duration::from_secs(10))
+        .min(limit / 2)
+}
 
 pub(super) fn check(args: CheckArgs) -> ExitCode {
     run_check(args, true)
@@ -80,13 +98,15 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     if let Some(s) = &spec {
         let _ = SVCOMP_PROPERTY.set(s.category());
     }
-    let budget = Budget::new(args.timeout.map(Duration::from_secs_f64))
+    let limit = args.timeout.map(Duration::from_secs_f64);
+    let budget = Budget::with_reserve(limit, limit.map_or(Duration::ZERO, reserve))
         .with_progress(Progress::new(Mode::choose(args.quiet, args.verbose)));
     crate::signals::stop_on_signals(&budget);
     crate::budget::on_overrun(&budget, OVERRUN_GRACE, || {
         give_up(format_args!(
-            "still running {} s after the limit or stop request",
-            OVERRUN_GRACE.as_secs()
+            "still running {} ms after the time limit, or {} ms after a stop request",
+            OVERRUN_GRACE.end.as_millis(),
+            OVERRUN_GRACE.stop.as_millis()
         ))
     });
     crate::budget::watch_memory(&budget, args.mem_limit, || {

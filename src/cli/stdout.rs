@@ -163,12 +163,15 @@ fn say_svcomp(verdict: &str) {
 
 /// The last resort of the watchdogs: prints `unknown` (unless a verdict is being printed) and
 /// ends the process, saying why on stderr.
+///
+/// The exit is [`crate::exit::exit_now`]: nothing waits for the engine threads, which are
+/// still running.
 pub(super) fn give_up(why: std::fmt::Arguments) {
     if claim_stdout() {
         crate::progress::close();
         eprintln!("warden: {why}: stopping");
         println_verdict("unknown");
-        std::process::exit(0);
+        crate::exit::exit_now(0);
     }
 }
 
