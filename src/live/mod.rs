@@ -28,6 +28,7 @@ pub mod lasso;
 
 use std::time::{Duration, Instant};
 
+use crate::cert::Invariant;
 use crate::check::{self, Answer, EngineKind, Options};
 use crate::error::InternalError;
 use crate::ts::{replay, Trace, TransitionSystem};
@@ -46,9 +47,19 @@ pub struct Lasso {
 pub enum LiveAnswer {
     /// The property fails: the lasso replayed on the original system.
     Sat(Lasso),
-    /// The property holds: an invariant of the reduced safety system passed its check.
-    Unsat,
+    /// The property holds: an invariant of the reduced safety system passed its check. When
+    /// k-liveness proved it, `klive` keeps the proof, which makes a certificate
+    /// ([`crate::cert::live`]); an l2s invariant does not.
+    Unsat { klive: Option<Box<KliveProof>> },
     Unknown,
+}
+
+/// A k-liveness proof: the `k`-th counter system ([`klive::counter_system`]) is safe, by
+/// `invariant` (over that system, checked).
+#[derive(Clone, Debug)]
+pub struct KliveProof {
+    pub k: u64,
+    pub invariant: Invariant,
 }
 
 /// The answer, the method that gave it and the time it took.
@@ -106,7 +117,7 @@ fn via_l2s(
             let loop_start = lasso::check(ts, &trace).map_err(|e| broken(e.to_string()))?;
             LiveAnswer::Sat(Lasso { trace, loop_start })
         }
-        Answer::Unsat(_) => LiveAnswer::Unsat,
+        Answer::Unsat(_) => LiveAnswer::Unsat { klive: None },
         Answer::Unknown { .. } => LiveAnswer::Unknown,
     })
 }
@@ -118,9 +129,14 @@ fn via_klive(
     budget: &Budget,
 ) -> Result<LiveAnswer, InternalError> {
     Ok(match klive::check(ts, justice, opts, budget)? {
-        klive::Outcome::Holds { k } => {
+        klive::Outcome::Holds { k, invariant } => {
             crate::log::info(1, format_args!("klive: j{justice} holds with k = {k}"));
-            LiveAnswer::Unsat
+            LiveAnswer::Unsat {
+                klive: Some(Box::new(KliveProof {
+                    k,
+                    invariant: *invariant,
+                })),
+            }
         }
         klive::Outcome::Unknown { .. } => LiveAnswer::Unknown,
     })
@@ -155,11 +171,14 @@ fn race(
     });
     match (by_l2s?, by_klive?) {
         // Both were verified, so this cannot happen short of a bug in a check.
-        (LiveAnswer::Sat(_), LiveAnswer::Unsat) => Err(InternalError::InvalidInvariant {
+        (LiveAnswer::Sat(_), LiveAnswer::Unsat { .. }) => Err(InternalError::InvalidInvariant {
             engine: "klive",
             reason: "a replayed lasso contradicts its proof".into(),
         }),
-        (LiveAnswer::Unknown, LiveAnswer::Unsat) => Ok((LiveAnswer::Unsat, "klive".to_owned())),
+        // k-liveness's proof is preferred: it makes a certificate.
+        (LiveAnswer::Unknown | LiveAnswer::Unsat { .. }, b @ LiveAnswer::Unsat { .. }) => {
+            Ok((b, "klive".to_owned()))
+        }
         (a, _) => Ok((a, l2s_name(EngineKind::Portfolio))),
     }
 }

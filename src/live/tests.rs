@@ -70,7 +70,7 @@ fn a_counter_that_always_counts_or_is_fair_wraps() {
         for engine in engines.into_iter().chain(kind) {
             let r = check(&ts, 0, &with(engine), &budget()).unwrap();
             assert!(
-                matches!(r.answer, LiveAnswer::Unsat),
+                matches!(r.answer, LiveAnswer::Unsat { .. }),
                 "{engine:?}: {:?}",
                 r.answer
             );
