@@ -23,16 +23,19 @@
 //! From k-liveness. The `k`-th counter system ([`crate::live::klive::counter_system`]) has a
 //! `seen` latch per literal and a counter `c` of acceptances; its checked invariant `I`
 //! excludes "`c = k` and accepting". The witness is that system with the property
-//! `I ∧ ¬bad ∧ c ≤ k` (inductive: the counter cannot pass `k`), and the rank of a state is
-//! the pair (`c`, set of seen literals): `y` is *ahead* of `x` when `c(y) > c(x)`, or the
-//! counts are equal and `y` has seen strictly more. Every step keeps the rank or moves it
-//! ahead (an acceptance increments `c`, which cannot overflow below `k`; otherwise `seen`
-//! only grows). The witness literal in the position of model literal `j` is "`y` ahead of
-//! `x`, or `j` seen in `y`", and one extra justice literal is "`y` ahead of `x`", so `Q` is
-//! "`y` not ahead of `x`". A step where model literal `j` holds either accepts (ahead) or
+//! `I ∧ ¬bad ∧ c ≤ k ∧ ¬(every literal seen)`, which is inductive: the counter cannot pass
+//! `k`, and a step that would leave every literal seen accepts instead, which clears them.
+//! The rank of a state is the pair (`c`, set of seen literals): `y` is *ahead* of `x` when
+//! `c(y) > c(x)`, or the counts are equal and `y` has seen strictly more. Every step keeps the
+//! rank or moves it ahead (an acceptance increments `c`, which cannot overflow below `k`;
+//! otherwise `seen` only grows). The witness literal in the position of model literal `j` is
+//! "`y` ahead of `x`, or `j` seen in `y`", so `Q(x, y)` is "`y` not ahead of `x` and some
+//! literal unseen in `y`". A step where model literal `j` holds either accepts (ahead) or
 //! records `j` as seen; a level step changes no `seen` latch, which gives consistency. The
 //! `seen` latches and the counter bits are the interventions (but those whose next state is
-//! a constant).
+//! a constant). The witness has exactly the model's literals: Certifaiger would also take
+//! extra justice literals, but it leaves them out of the liveness condition, so the argument
+//! above would not cover them.
 //!
 //! Bad-state properties of the same model are certified by their invariants, whose auxiliary
 //! latches and predicates join the witness: one certificate covers every property of the
@@ -85,14 +88,13 @@ pub fn witness_circuit(
     let literal: Vec<Lit> = (seen_y.iter())
         .map(|&s| sys.aig.or(ahead, s))
         .collect();
-    let mut justice = literal[..n_justice].to_vec();
-    justice.push(ahead);
-    sys.justice = vec![justice];
+    sys.justice = vec![literal[..n_justice].to_vec()];
     sys.fairness = literal[n_justice..].to_vec();
 
     let at_most_k = !greater_than(&mut sys.aig, count_x, proof.k);
+    let all_seen = sys.aig.and_all(seen_x.iter().copied());
     let counter_bad = sys.bad[0];
-    let mut good = vec![proof.invariant.predicate, !counter_bad, at_most_k];
+    let mut good = vec![proof.invariant.predicate, !counter_bad, at_most_k, !all_seen];
     for (b, inv) in safety.iter().enumerate() {
         good.push(join(&mut sys, model, inv));
         good.push(!model.bad[b]);
@@ -236,9 +238,17 @@ pub fn certify(
         map[l.next.var().index()] = Some(y.xor_sign(l.next.is_negated()));
         ys.push((e.leaves[l.var.index()].expect("latches are mapped"), y));
     }
-    if e.w.justice.len() != model.justice.len() {
+    // Certifaiger takes witnesses of other shapes, but an extra justice literal escapes the
+    // liveness condition: one that is constantly false makes `Q` hold everywhere and passes
+    // every check on a model whose property fails. So the shapes must be equal.
+    let shape = |t: &TransitionSystem| {
+        let sizes: Vec<usize> = t.justice.iter().map(Vec::len).collect();
+        (t.fairness.len(), sizes)
+    };
+    if shape(&e.w) != shape(model) {
         return Err(invalid(
-            "liveness check: the witness has another number of justice properties",
+            "liveness check: the witness's justice and fairness literals are not the model's in \
+             number",
         ));
     }
     let roots: Vec<Lit> = (e.w.fairness.iter())
@@ -258,19 +268,9 @@ pub fn certify(
         at += j.len();
     }
     let q = sys.aig.and_all(per_property);
-    // The model's literals and the witness's in the same positions (a missing one is false).
-    let position = |w: &[Lit], i: usize| w.get(i).copied().unwrap_or(Lit::FALSE);
-    let mut pairs: Vec<(Lit, Lit)> = (model.fairness.iter().enumerate())
-        .map(|(i, &m)| (m, position(fair, i)))
-        .collect();
-    let mut at = 0;
-    for (p, j) in model.justice.iter().enumerate() {
-        let w_len = e.w.justice[p].len();
-        for (i, &m) in j.iter().enumerate() {
-            pairs.push((m, if i < w_len { just[at + i] } else { Lit::FALSE }));
-        }
-        at += w_len;
-    }
+    // The model's literals and the witness's in the same positions.
+    let model_lits = model.fairness.iter().chain(model.justice.iter().flatten());
+    let pairs: Vec<(Lit, Lit)> = model_lits.copied().zip(images.iter().copied()).collect();
     let p = e.property;
     let ranked = Ranked { sys: &sys, ys: &ys, p };
     // Liveness: along s -> t, the model's literal in s implies the witness's for (s, t).
@@ -343,9 +343,51 @@ impl Ranked<'_> {
         match s.solve(&assume) {
             SatResult::Unsat => Ok(()),
             SatResult::Sat => Err(CertifyError::Invalid(format!("{what} check fails"))),
-            SatResult::Interrupted => Err(CertifyError::Invalid(format!(
-                "{what} check was interrupted"
-            ))),
+            SatResult::Interrupted => Err(CertifyError::Interrupted),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{EngineKind, Options};
+    use crate::front::aiger::{parse, to_transition_system};
+    use crate::live::{self, LiveAnswer};
+
+    #[test]
+    fn a_k_liveness_proof_makes_a_certificate_that_passes_its_check() {
+        // The counter that counts when its enable (a fairness constraint) is high: it wraps
+        // on every fair path, so "never wraps" holds.
+        let file = from_transition_system(&live::tests::counter_wrap(true, true), &[]);
+        let model = to_transition_system(&file).unwrap();
+        let budget = Budget::new(None);
+        let opts = Options::new(EngineKind::Klive);
+        let report = live::check(&model, 0, &opts, &budget).unwrap();
+        let LiveAnswer::Unsat { klive: Some(proof) } = report.answer else {
+            panic!("k-liveness proves it: {:?}", report.answer)
+        };
+        let cert = witness_circuit(&model, &file, &proof, &[]).unwrap();
+        let mut bytes = Vec::new();
+        crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
+        certify(&model, &file, &parse(&bytes).unwrap(), &budget).unwrap();
+        // Without the fairness constraint the justice literal alone gives no progress: the
+        // same rank claims too much.
+        let mut unfair = cert.clone();
+        unfair.fairness = vec![1];
+        let err = certify(&model, &file, &unfair, &budget).unwrap_err();
+        assert!(err.to_string().contains("decrease"), "{err}");
+    }
+
+    /// A latch that toggles for ever with the justice literal "true": the property fails.
+    /// Certifaiger accepts the witness that adds a constantly false justice literal; the
+    /// shape check refuses it.
+    #[test]
+    fn an_extra_justice_literal_is_refused() {
+        let file = parse(b"aag 1 0 1 0 0 0 0 1 0\n2 3\n1\n1\n").unwrap();
+        let model = to_transition_system(&file).unwrap();
+        let cert = parse(b"aag 1 0 1 0 0 1 0 1 0\n2 3\n0\n2\n1\n0\n").unwrap();
+        let err = certify(&model, &file, &cert, &Budget::new(None)).unwrap_err();
+        assert!(err.to_string().contains("in number"), "{err}");
     }
 }

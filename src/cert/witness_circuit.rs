@@ -53,6 +53,9 @@ pub enum CertifyError {
     /// The invariant the circuit stands for fails its check on the model.
     #[error("{0}")]
     Check(CertError),
+    /// A check ran out of budget: the circuit is neither accepted nor refuted.
+    #[error("the check was interrupted")]
+    Interrupted,
 }
 
 /// Checks that `cert` is a valid witness circuit for `model` (read from the file `file`).
@@ -170,16 +173,17 @@ pub(super) fn embed(
         }) {
             SatResult::Unsat => {}
             SatResult::Sat => return Err(CertifyError::Invalid(what.into())),
-            SatResult::Interrupted => {
-                return Err(CertifyError::Invalid("the check was interrupted".into()))
-            }
+            SatResult::Interrupted => return Err(CertifyError::Interrupted),
         }
     }
     let inv = Invariant {
         system: ext,
         predicate: property,
     };
-    check(model, &inv, budget).map_err(CertifyError::Check)?;
+    check(model, &inv, budget).map_err(|e| match e {
+        CertError::Interrupted => CertifyError::Interrupted,
+        e => CertifyError::Check(e),
+    })?;
     Ok(Embedding {
         w,
         ext: inv.system,

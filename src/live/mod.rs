@@ -79,10 +79,31 @@ pub fn check(
     opts: &Options,
     budget: &Budget,
 ) -> Result<LiveReport, InternalError> {
+    answer(ts, justice, opts, budget, false)
+}
+
+/// [`check`] for a certificate: the portfolio keeps k-liveness running after l2s proves the
+/// property, since only a k-liveness proof makes a certificate ([`crate::cert::live`]).
+pub fn check_for_certificate(
+    ts: &TransitionSystem,
+    justice: usize,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<LiveReport, InternalError> {
+    answer(ts, justice, opts, budget, true)
+}
+
+fn answer(
+    ts: &TransitionSystem,
+    justice: usize,
+    opts: &Options,
+    budget: &Budget,
+    want_klive: bool,
+) -> Result<LiveReport, InternalError> {
     let start = Instant::now();
     let (answer, engine) = match opts.engine {
         EngineKind::Klive => (via_klive(ts, justice, opts, budget)?, "klive".to_owned()),
-        EngineKind::Portfolio => race(ts, justice, opts, budget)?,
+        EngineKind::Portfolio => race(ts, justice, opts, budget, want_klive)?,
         e => (via_l2s(ts, justice, opts, budget)?, l2s_name(e)),
     };
     Ok(LiveReport {
@@ -143,12 +164,14 @@ fn via_klive(
 }
 
 /// The portfolio on a justice property: l2s with the safety portfolio of `opts` (whose BMC
-/// finds lassos early) and k-liveness in parallel; the first definite answer stops the other.
+/// finds lassos early) and k-liveness in parallel; the first definite answer stops the other,
+/// but with `want_klive` an l2s proof does not stop k-liveness.
 fn race(
     ts: &TransitionSystem,
     justice: usize,
     opts: &Options,
     budget: &Budget,
+    want_klive: bool,
 ) -> Result<(LiveAnswer, String), InternalError> {
     let (l2s_budget, klive_budget) = (budget.child(), budget.child());
     let definite = |a: &Result<LiveAnswer, InternalError>| !matches!(a, Ok(LiveAnswer::Unknown));
@@ -161,7 +184,8 @@ fn race(
             a
         });
         let a = via_l2s(ts, justice, opts, &l2s_budget);
-        if definite(&a) {
+        let proved = matches!(a, Ok(LiveAnswer::Unsat { .. }));
+        if definite(&a) && !(want_klive && proved) {
             klive_budget.stop();
         }
         let b = klive
@@ -184,4 +208,4 @@ fn race(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
