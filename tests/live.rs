@@ -206,14 +206,21 @@ fn every_proved_liveness_model_has_a_certificate_certcheck_accepts() {
         let (got, stderr) = check_cert(&row.path, &cert);
         assert_eq!(got, row.expected, "{name}");
         if row.expected.iter().any(|v| v != "unsat") {
-            assert!(!cert.exists(), "{name}: a certificate for a failing property");
+            assert!(
+                !cert.exists(),
+                "{name}: a certificate for a failing property"
+            );
             assert!(stderr.contains("no certificate"), "{name}: {stderr}");
             continue;
         }
         assert!(warden_certifies(&row.path, &cert), "{name}");
         if let Some(c) = checkers {
             let scratch = cert.parent().unwrap();
-            assert_eq!(c.certcheck(&row.path, &cert, scratch), Check::Accepted, "{name}");
+            assert_eq!(
+                c.certcheck(&row.path, &cert, scratch),
+                Check::Accepted,
+                "{name}"
+            );
         }
         certified += 1;
     }
@@ -233,8 +240,12 @@ fn a_certificate_with_a_literal_made_true_is_rejected_by_both_checkers() {
     let h: Vec<usize> = (lines[0].split_whitespace().skip(1))
         .map(|n| n.parse().unwrap())
         .collect();
-    let (i, l, o, b, c, j, f) = (h[1], h[2], h[3], h[4], h[5], h[6], h[7]);
-    assert_eq!((j, f), (1, 1), "the model's shape: one justice literal, one fairness");
+    let (i, l, o, b, c, j, f) = (h[1], h[2], h[3], h[5], h[6], h[7], h[8]);
+    assert_eq!(
+        (j, f),
+        (1, 1),
+        "the model's shape: one justice literal, one fairness"
+    );
     // After the header: inputs, latches, outputs, bad, constraints, the justice size, then
     // the justice literal and the fairness literal.
     let justice_line = 1 + i + l + o + b + c + j;
@@ -247,7 +258,10 @@ fn a_certificate_with_a_literal_made_true_is_rejected_by_both_checkers() {
         if let Some(ch) = Checkers::get() {
             let scratch = path.parent().unwrap();
             let verdict = ch.certcheck(&model, &path, scratch);
-            assert!(matches!(verdict, Check::Rejected(_)), "line {line}: {verdict:?}");
+            assert!(
+                matches!(verdict, Check::Rejected(_)),
+                "line {line}: {verdict:?}"
+            );
         }
     }
 }

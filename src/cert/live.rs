@@ -85,16 +85,19 @@ pub fn witness_circuit(
     let (seen_x, count_x) = now.split_at(m);
     let (seen_y, count_y) = then.split_at(m);
     let ahead = ahead(&mut sys.aig, seen_x, count_x, seen_y, count_y);
-    let literal: Vec<Lit> = (seen_y.iter())
-        .map(|&s| sys.aig.or(ahead, s))
-        .collect();
+    let literal: Vec<Lit> = (seen_y.iter()).map(|&s| sys.aig.or(ahead, s)).collect();
     sys.justice = vec![literal[..n_justice].to_vec()];
     sys.fairness = literal[n_justice..].to_vec();
 
     let at_most_k = !greater_than(&mut sys.aig, count_x, proof.k);
     let all_seen = sys.aig.and_all(seen_x.iter().copied());
     let counter_bad = sys.bad[0];
-    let mut good = vec![proof.invariant.predicate, !counter_bad, at_most_k, !all_seen];
+    let mut good = vec![
+        proof.invariant.predicate,
+        !counter_bad,
+        at_most_k,
+        !all_seen,
+    ];
     for (b, inv) in safety.iter().enumerate() {
         good.push(join(&mut sys, model, inv));
         good.push(!model.bad[b]);
@@ -272,7 +275,11 @@ pub fn certify(
     let model_lits = model.fairness.iter().chain(model.justice.iter().flatten());
     let pairs: Vec<(Lit, Lit)> = model_lits.copied().zip(images.iter().copied()).collect();
     let p = e.property;
-    let ranked = Ranked { sys: &sys, ys: &ys, p };
+    let ranked = Ranked {
+        sys: &sys,
+        ys: &ys,
+        p,
+    };
     // Liveness: along s -> t, the model's literal in s implies the witness's for (s, t).
     for &(m, w) in &pairs {
         ranked.refute(2, &[(0, 1)], &[(m, 0), (!w, 0)], budget, "liveness")?;

@@ -16,8 +16,8 @@ use super::CheckArgs;
 use crate::cert::{self, Invariant};
 use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::{ExitCode, InternalError};
-use crate::front::{btor2, Model, Source};
 use crate::front::aiger;
+use crate::front::{btor2, Model, Source};
 use crate::live::{self, KliveProof, LiveAnswer};
 use crate::witness;
 use crate::wl;
@@ -52,7 +52,7 @@ pub(super) fn check_each(
         return ExitCode::Usage;
     }
     let certify = args.cert.is_some();
-    let (mut invariants, mut ranking) = (Vec::new(), None);
+    let (mut invariants, mut ranking, mut all_unsat) = (Vec::new(), None, true);
     let total = ts.bad.len() + ts.justice.len();
     let (mut out, mut witnesses) = (String::new(), String::new());
     for p in 0..total {
@@ -78,6 +78,7 @@ pub(super) fn check_each(
                 return ExitCode::Internal;
             }
         };
+        all_unsat &= verdict == "unsat";
         out.push_str(verdict);
         out.push('\n');
         if let Some(w) = witness {
@@ -98,7 +99,11 @@ pub(super) fn check_each(
                     return code;
                 }
             }
-            _ => eprintln!("warden: no certificate: not every property was proved"),
+            _ if !all_unsat => eprintln!("warden: no certificate: not every property holds"),
+            _ => eprintln!(
+                "warden: no certificate: a property was proved without an invariant or \
+                 k-liveness proof (liveness-to-safety proofs are not certified yet)"
+            ),
         }
     }
     ExitCode::Verdict
@@ -113,10 +118,11 @@ fn write_certificate(
     budget: &Budget,
 ) -> Result<(), ExitCode> {
     let file = model.aiger();
-    let circuit = cert::live::witness_circuit(&model.ts, &file, proof, invariants).map_err(|e| {
-        eprintln!("warden: no certificate: {e}");
-        ExitCode::Internal
-    })?;
+    let circuit =
+        cert::live::witness_circuit(&model.ts, &file, proof, invariants).map_err(|e| {
+            eprintln!("warden: no certificate: {e}");
+            ExitCode::Internal
+        })?;
     let mut bytes = Vec::new();
     aiger::write_binary(&circuit, &mut bytes).expect("writing to memory cannot fail");
     let read = aiger::parse(&bytes).map_err(|e| {
@@ -160,7 +166,10 @@ fn safety(
         report.time.as_secs_f64()
     );
     Ok(match report.answer {
-        Answer::Sat(trace) => (("sat", Some(counterexample(model, &trace, false)?.text)), None),
+        Answer::Sat(trace) => (
+            ("sat", Some(counterexample(model, &trace, false)?.text)),
+            None,
+        ),
         Answer::Unsat(Proof::Invariant(inv)) => (("unsat", None), Some(inv)),
         Answer::Unsat(_) => (("unsat", None), None),
         Answer::Unknown { .. } => (("unknown", None), None),

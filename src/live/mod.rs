@@ -50,7 +50,9 @@ pub enum LiveAnswer {
     /// The property holds: an invariant of the reduced safety system passed its check. When
     /// k-liveness proved it, `klive` keeps the proof, which makes a certificate
     /// ([`crate::cert::live`]); an l2s invariant does not.
-    Unsat { klive: Option<Box<KliveProof>> },
+    Unsat {
+        klive: Option<Box<KliveProof>>,
+    },
     Unknown,
 }
 
