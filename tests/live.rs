@@ -1,6 +1,7 @@
 //! Justice properties end to end: the verdicts of our circuits with known answers
-//! (`circuits/live/manifest.tsv`) for every method, lasso witnesses checked by aigsim, and bad
-//! liveness input.
+//! (`circuits/live/manifest.tsv`) for every method, lasso witnesses checked by aigsim,
+//! certificates of the proved ones checked by Certifaiger (`certcheck`) and `warden certify`,
+//! and bad liveness input.
 
 mod common;
 
@@ -172,16 +173,98 @@ fn bad_liveness_input_is_an_input_error_with_its_line() {
     );
 }
 
-#[test]
-fn certificates_are_refused_for_justice_properties() {
-    let model = root().join("circuits/live/counter_wrap_unsat.aag");
-    let cert = scratch_file("live", "refused.cert.aag");
+/// `warden check --cert` on `model` into `cert`: the verdict lines and stderr.
+fn check_cert(model: &Path, cert: &Path) -> (Vec<String>, String) {
     let out = warden(&[
         "check",
         model.to_str().unwrap(),
+        "--timeout",
+        "60",
         "--cert",
         cert.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--cert"));
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(0), "{}: {stderr}", model.display());
+    (verdicts(&String::from_utf8_lossy(&out.stdout)), stderr)
+}
+
+/// `warden certify MODEL CERT` accepts.
+fn warden_certifies(model: &Path, cert: &Path) -> bool {
+    let out = warden(&["certify", model.to_str().unwrap(), cert.to_str().unwrap()]);
+    out.status.code() == Some(0)
+}
+
+#[test]
+fn every_proved_liveness_model_has_a_certificate_certcheck_accepts() {
+    let checkers = Checkers::get();
+    let mut certified = 0;
+    for row in rows() {
+        let aiger = row.path.extension().is_some_and(|e| e == "aag");
+        if !aiger {
+            continue;
+        }
+        let name = row.path.file_name().unwrap().to_string_lossy().to_string();
+        let cert = scratch_file("live-proved", &format!("{name}.cert.aig"));
+        let _ = std::fs::remove_file(&cert);
+        let (got, stderr) = check_cert(&row.path, &cert);
+        assert_eq!(got, row.expected, "{name}");
+        if row.expected.iter().any(|v| v != "unsat") {
+            assert!(
+                !cert.exists(),
+                "{name}: a certificate for a failing property"
+            );
+            assert!(stderr.contains("no certificate"), "{name}: {stderr}");
+            continue;
+        }
+        assert!(warden_certifies(&row.path, &cert), "{name}");
+        if let Some(c) = checkers {
+            let scratch = cert.parent().unwrap();
+            assert_eq!(
+                c.certcheck(&row.path, &cert, scratch),
+                Check::Accepted,
+                "{name}"
+            );
+        }
+        certified += 1;
+    }
+    assert!(certified >= 3, "the unsat AIGER circuits of the manifest");
+}
+
+/// A certificate whose fairness or justice literal is made constantly true claims progress
+/// it does not have: both checkers find that the rank no longer holds (decrease fails).
+#[test]
+fn a_certificate_with_a_literal_made_true_is_rejected_by_both_checkers() {
+    let model = root().join("circuits/live/counter_fair_unsat.aag");
+    let cert = scratch_file("live", "fair.cert.aag");
+    let (got, _) = check_cert(&model, &cert);
+    assert_eq!(got, ["unsat"]);
+    let text = std::fs::read_to_string(&cert).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let h: Vec<usize> = (lines[0].split_whitespace().skip(1))
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (i, l, o, b, c, j, f) = (h[1], h[2], h[3], h[5], h[6], h[7], h[8]);
+    assert_eq!(
+        (j, f),
+        (1, 1),
+        "the model's shape: one justice literal, one fairness"
+    );
+    // After the header: inputs, latches, outputs, bad, constraints, the justice size, then
+    // the justice literal and the fairness literal.
+    let justice_line = 1 + i + l + o + b + c + j;
+    for line in [justice_line, justice_line + 1] {
+        let mut broken: Vec<&str> = lines.clone();
+        broken[line] = "1";
+        let path = scratch_file("live", &format!("fair.broken{line}.aag"));
+        std::fs::write(&path, broken.join("\n") + "\n").unwrap();
+        assert!(!warden_certifies(&model, &path), "line {line}");
+        if let Some(ch) = Checkers::get() {
+            let scratch = path.parent().unwrap();
+            let verdict = ch.certcheck(&model, &path, scratch);
+            assert!(
+                matches!(verdict, Check::Rejected(_)),
+                "line {line}: {verdict:?}"
+            );
+        }
+    }
 }

@@ -69,6 +69,9 @@ pub enum CertifyError {
     /// The invariant the circuit stands for fails its check on the model.
     #[error("{0}")]
     Check(CertError),
+    /// A check ran out of budget: the circuit is neither accepted nor refuted.
+    #[error("the check was interrupted")]
+    Interrupted,
 }
 
 /// Checks that `cert` is a valid witness circuit for `model` (read from the file `file`).
@@ -78,6 +81,31 @@ pub fn certify(
     cert: &Aiger,
     budget: &Budget,
 ) -> Result<(), CertifyError> {
+    embed(model, file, cert, budget)?;
+    Ok(())
+}
+
+/// A witness circuit mapped onto the model and checked for its safety part.
+pub(super) struct Embedding {
+    /// The witness circuit as read.
+    pub w: TransitionSystem,
+    /// The model with the witness's own latches appended.
+    pub ext: TransitionSystem,
+    /// The image in `ext` of every input and latch of `w` (gates unmapped).
+    pub leaves: Vec<Option<Lit>>,
+    /// The witness's property (the negation of its one bad state), over `ext`.
+    pub property: Lit,
+}
+
+/// Maps `cert` onto `model` and checks what makes it a safety certificate: it simulates the
+/// model (same resets and next-state functions on the shared latches, constraints implied by
+/// the model's, its property implying the model's) and its property is inductive.
+pub(super) fn embed(
+    model: &TransitionSystem,
+    file: &Aiger,
+    cert: &Aiger,
+    budget: &Budget,
+) -> Result<Embedding, CertifyError> {
     // Every witness input must be a model input. Checked on the file first: a binary
     // header can announce millions of implicit inputs in a few bytes, and building their
     // system would take gigabytes before the first one is found not to map.
@@ -130,6 +158,7 @@ pub fn certify(
         };
         map[l.var.index()] = Some(image);
     }
+    let leaves = map.clone();
     let mut roots: Vec<Lit> = w.latches.iter().map(|l| l.next).collect();
     roots.extend(&w.constraints);
     roots.push(w.bad[0]);
@@ -190,16 +219,23 @@ pub fn certify(
         }) {
             SatResult::Unsat => {}
             SatResult::Sat => return Err(CertifyError::Invalid(what.into())),
-            SatResult::Interrupted => {
-                return Err(CertifyError::Invalid("the check was interrupted".into()))
-            }
+            SatResult::Interrupted => return Err(CertifyError::Interrupted),
         }
     }
     let inv = Invariant {
         system: ext,
         predicate: property,
     };
-    check(model, &inv, budget).map_err(CertifyError::Check)
+    check(model, &inv, budget).map_err(|e| match e {
+        CertError::Interrupted => CertifyError::Interrupted,
+        e => CertifyError::Check(e),
+    })?;
+    Ok(Embedding {
+        w,
+        ext: inv.system,
+        leaves,
+        property,
+    })
 }
 
 /// The model index a witness input or latch simulates: its `= <literal>` symbol, or its

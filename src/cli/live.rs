@@ -2,15 +2,23 @@
 //! in the file's order (the bad-state properties, then the justice properties), with one
 //! verdict line each, followed for `sat` by its witness (`b<i>` or, for a lasso, `j<i>`).
 //! Each property gets an equal share of the time left when its turn comes.
+//!
+//! With `--cert`, one witness circuit certifies every property of the model at once (the
+//! form Certifaiger checks, see [`crate::cert::live`]), so it is written only for a model with
+//! one justice property whose every property holds: its justice property proved by
+//! k-liveness (which runs after an l2s proof to get one) and each bad-state property by an
+//! invariant. It is checked ([`cert::live::certify`]) before it is written.
 
 use super::counterexample::counterexample;
-use super::files::write_file;
+use super::files::{write_aiger, write_file};
 use super::stdout::print_verdict;
 use super::CheckArgs;
-use crate::check::{self, Answer, Options};
+use crate::cert::{self, Invariant};
+use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::{ExitCode, InternalError};
+use crate::front::aiger;
 use crate::front::{btor2, Model, Source};
-use crate::live::{self, LiveAnswer};
+use crate::live::{self, KliveProof, LiveAnswer};
 use crate::witness;
 use crate::wl;
 use crate::Budget;
@@ -24,7 +32,6 @@ pub(super) fn check_each(
     print_witness: bool,
 ) -> ExitCode {
     let unwritten = [
-        (args.cert.is_some(), "--cert"),
         (args.vcd.is_some(), "--vcd"),
         (args.json.is_some(), "--json"),
     ];
@@ -36,6 +43,16 @@ pub(super) fn check_each(
         return ExitCode::Usage;
     }
     let ts = &model.ts;
+    if args.cert.is_some() && ts.justice.len() != 1 {
+        eprintln!(
+            "warden: --cert is written for models with one justice property (this one \
+             has {}): leave it out",
+            ts.justice.len()
+        );
+        return ExitCode::Usage;
+    }
+    let certify = args.cert.is_some();
+    let (mut invariants, mut ranking, mut all_unsat) = (Vec::new(), None, true);
     let total = ts.bad.len() + ts.justice.len();
     let (mut out, mut witnesses) = (String::new(), String::new());
     budget.progress().batch(total);
@@ -46,8 +63,14 @@ pub(super) fn check_each(
         };
         let shown = crate::progress::show(budget.progress());
         let answered = match p.checked_sub(ts.bad.len()) {
-            None => safety(model, p, opts, &share),
-            Some(j) => justice(model, j, opts, &share),
+            None => safety(model, p, opts, &share).map(|(v, inv)| {
+                invariants.extend(inv);
+                v
+            }),
+            Some(j) => justice(model, j, opts, &share, certify).map(|(v, proof)| {
+                ranking = proof;
+                v
+            }),
         };
         drop(shown);
         let (verdict, witness) = match answered {
@@ -61,6 +84,7 @@ pub(super) fn check_each(
         if verdict != "unknown" {
             budget.progress().settle();
         }
+        all_unsat &= verdict == "unsat";
         out.push_str(verdict);
         out.push('\n');
         if let Some(w) = witness {
@@ -74,19 +98,68 @@ pub(super) fn check_each(
         return code;
     }
     print_verdict(&out);
+    if let Some(path) = &args.cert {
+        match (&ranking, invariants.len() == ts.bad.len()) {
+            (Some(proof), true) => {
+                if let Err(code) = write_certificate(model, proof, &invariants, path, budget) {
+                    return code;
+                }
+            }
+            _ if !all_unsat => eprintln!("warden: no certificate: not every property holds"),
+            _ => eprintln!(
+                "warden: no certificate: a property was proved without an invariant or \
+                 k-liveness proof (liveness-to-safety proofs are not certified yet)"
+            ),
+        }
+    }
     ExitCode::Verdict
+}
+
+/// Builds the liveness certificate, checks it as read back from its bytes, and writes it.
+fn write_certificate(
+    model: &Model,
+    proof: &KliveProof,
+    invariants: &[Invariant],
+    path: &std::path::Path,
+    budget: &Budget,
+) -> Result<(), ExitCode> {
+    let file = model.aiger();
+    let circuit =
+        cert::live::witness_circuit(&model.ts, &file, proof, invariants).map_err(|e| {
+            eprintln!("warden: no certificate: {e}");
+            ExitCode::Internal
+        })?;
+    let mut bytes = Vec::new();
+    aiger::write_binary(&circuit, &mut bytes).expect("writing to memory cannot fail");
+    let read = aiger::parse(&bytes).map_err(|e| {
+        eprintln!("warden: internal error: the certificate does not parse: {e}");
+        ExitCode::Internal
+    })?;
+    match cert::live::certify(&model.ts, &file, &read, &budget.child()) {
+        Ok(()) => {}
+        // Out of time before the check ended: the certificate is not claimed.
+        Err(cert::CertifyError::Interrupted) => {
+            eprintln!("warden: no certificate: its check ran out of time");
+            return Ok(());
+        }
+        Err(e) => {
+            eprintln!("warden: internal error: the certificate fails its check: {e}");
+            return Err(ExitCode::Internal);
+        }
+    }
+    write_aiger(&circuit, path)
 }
 
 /// A verdict word and, for `sat`, the witness text.
 type Verdict = (&'static str, Option<String>);
 
-/// Bad-state property `bad` alone.
+/// Bad-state property `bad` alone, with its invariant when it holds by one.
 fn safety(
     model: &Model,
     bad: usize,
     opts: &Options,
     budget: &Budget,
-) -> Result<Verdict, InternalError> {
+) -> Result<(Verdict, Option<Invariant>), InternalError> {
     let mut report = check::run(&model.ts.with_only_bad(bad), opts, budget)?;
     if let Answer::Sat(trace) = &mut report.answer {
         trace.bad = bad;
@@ -99,20 +172,41 @@ fn safety(
         report.time.as_secs_f64()
     ));
     Ok(match report.answer {
-        Answer::Sat(trace) => ("sat", Some(counterexample(model, &trace, false)?.text)),
-        Answer::Unsat(_) => ("unsat", None),
-        Answer::Unknown { .. } => ("unknown", None),
+        Answer::Sat(trace) => (
+            ("sat", Some(counterexample(model, &trace, false)?.text)),
+            None,
+        ),
+        Answer::Unsat(Proof::Invariant(inv)) => (("unsat", None), Some(inv)),
+        Answer::Unsat(_) => (("unsat", None), None),
+        Answer::Unknown { .. } => (("unknown", None), None),
     })
 }
 
-/// Justice property `j`: its lasso in the model's witness format.
+/// Justice property `j`: its lasso in the model's witness format, or when it holds and
+/// `prove` asks for it, a k-liveness proof (the portfolio keeps k-liveness running after an
+/// l2s proof; with an l2s engine, k-liveness runs on what is left of `budget` afterwards).
 fn justice(
     model: &Model,
     j: usize,
     opts: &Options,
     budget: &Budget,
-) -> Result<Verdict, InternalError> {
-    let report = live::check(&model.ts, j, opts, budget)?;
+    prove: bool,
+) -> Result<(Verdict, Option<KliveProof>), InternalError> {
+    let mut report = match prove {
+        true => live::check_for_certificate(&model.ts, j, opts, budget)?,
+        false => live::check(&model.ts, j, opts, budget)?,
+    };
+    if prove && matches!(report.answer, LiveAnswer::Unsat { klive: None }) {
+        let klive = Options {
+            engine: EngineKind::Klive,
+            ..opts.clone()
+        };
+        let by_klive = live::check(&model.ts, j, &klive, budget)?;
+        if let LiveAnswer::Unsat { klive: Some(_) } = by_klive.answer {
+            report.answer = by_klive.answer;
+            report.engine = format!("{} then klive", report.engine);
+        }
+    }
     let (word, witness) = match &report.answer {
         LiveAnswer::Sat(lasso) => {
             let text = match &model.source {
@@ -134,7 +228,7 @@ fn justice(
             );
             ("sat", Some((text, loop_note)))
         }
-        LiveAnswer::Unsat => ("unsat", None),
+        LiveAnswer::Unsat { .. } => ("unsat", None),
         LiveAnswer::Unknown => ("unknown", None),
     };
     crate::log::note(format_args!(
@@ -143,5 +237,9 @@ fn justice(
         report.time.as_secs_f64(),
         witness.as_ref().map_or("", |w| w.1.as_str())
     ));
-    Ok((word, witness.map(|w| w.0)))
+    let proof = match report.answer {
+        LiveAnswer::Unsat { klive } => klive.map(|p| *p),
+        _ => None,
+    };
+    Ok(((word, witness.map(|w| w.0)), proof))
 }

@@ -172,7 +172,12 @@ pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> 
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    match cert::certify(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
+    // A model with justice properties needs the liveness conditions too.
+    let check = match model.ts.has_liveness() {
+        true => cert::live::certify,
+        false => cert::certify,
+    };
+    match check(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {
         Ok(()) => {
             println!("valid: the witness circuit certifies every property");
             ExitCode::Verdict

@@ -26,7 +26,8 @@
 
 use super::l2s::add_latch;
 use crate::aig::Lit;
-use crate::check::{self, Answer, Options};
+use crate::cert::Invariant;
+use crate::check::{self, Answer, Options, Proof};
 use crate::error::InternalError;
 use crate::progress::Measure;
 use crate::ts::TransitionSystem;
@@ -35,8 +36,9 @@ use crate::Budget;
 /// What k-liveness concluded about one justice property.
 #[derive(Debug)]
 pub enum Outcome {
-    /// The `k`-th counter system was proved safe (its invariant checked).
-    Holds { k: u64 },
+    /// The `k`-th counter system ([`counter_system`]) was proved safe: `invariant` (over that
+    /// system, checked) is the proof, from which [`crate::cert::live`] builds a certificate.
+    Holds { k: u64, invariant: Box<Invariant> },
     /// The budget ran out after proving nothing for `0..k`.
     Unknown { k: u64 },
 }
@@ -68,7 +70,14 @@ pub fn check(
             ),
         );
         match check::run_ic3_carrying(&system, opts, budget, &mut lemmas)?.answer {
-            Answer::Unsat(_) => return Ok(Outcome::Holds { k }),
+            Answer::Unsat(Proof::Invariant(invariant)) => {
+                return Ok(Outcome::Holds {
+                    k,
+                    invariant: Box::new(invariant),
+                })
+            }
+            // IC3 proves with an invariant; any other proof would carry no certificate.
+            Answer::Unsat(_) => return Ok(Outcome::Unknown { k }),
             Answer::Sat(_) => k += 1,
             Answer::Unknown { .. } => return Ok(Outcome::Unknown { k }),
         }
@@ -76,6 +85,10 @@ pub fn check(
 }
 
 /// The safety system "acceptance is seen at most `k` times" of justice property `justice`.
+///
+/// Its latches are those of `ts`, then one `seen` latch per literal (the justice literals,
+/// then the fairness constraints), then the [`counter_width`]`(k)` bits of the counter, least
+/// significant first: the certificate ([`crate::cert::live`]) reads the rank from them.
 pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> TransitionSystem {
     let mut out = ts.without_properties();
     let mut now_or_seen = Vec::new();
@@ -91,7 +104,7 @@ pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> Transiti
         out.set_next(at, next);
     }
     // A binary counter of the frames with `acc` so far, wide enough to hold `k`.
-    let width = (64 - k.leading_zeros()).max(1) as usize;
+    let width = counter_width(k);
     let mut carry = acc;
     let mut equal_k = Vec::with_capacity(width);
     for bit in 0..width {
@@ -106,4 +119,9 @@ pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> Transiti
     out.bad.push(bad);
     out.names.bad.push(Some(format!("klive_j{justice}_k{k}")));
     out
+}
+
+/// The number of bits of the counter of the `k`-th counter system: enough to hold `k`.
+pub fn counter_width(k: u64) -> usize {
+    (64 - k.leading_zeros()).max(1) as usize
 }

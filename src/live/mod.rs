@@ -28,6 +28,7 @@ pub mod lasso;
 
 use std::time::{Duration, Instant};
 
+use crate::cert::Invariant;
 use crate::check::{self, Answer, EngineKind, Options};
 use crate::error::InternalError;
 use crate::ts::{replay, Trace, TransitionSystem};
@@ -46,9 +47,21 @@ pub struct Lasso {
 pub enum LiveAnswer {
     /// The property fails: the lasso replayed on the original system.
     Sat(Lasso),
-    /// The property holds: an invariant of the reduced safety system passed its check.
-    Unsat,
+    /// The property holds: an invariant of the reduced safety system passed its check. When
+    /// k-liveness proved it, `klive` keeps the proof, which makes a certificate
+    /// ([`crate::cert::live`]); an l2s invariant does not.
+    Unsat {
+        klive: Option<Box<KliveProof>>,
+    },
     Unknown,
+}
+
+/// A k-liveness proof: the `k`-th counter system ([`klive::counter_system`]) is safe, by
+/// `invariant` (over that system, checked).
+#[derive(Clone, Debug)]
+pub struct KliveProof {
+    pub k: u64,
+    pub invariant: Invariant,
 }
 
 /// The answer, the method that gave it and the time it took.
@@ -68,10 +81,31 @@ pub fn check(
     opts: &Options,
     budget: &Budget,
 ) -> Result<LiveReport, InternalError> {
+    answer(ts, justice, opts, budget, false)
+}
+
+/// [`check`] for a certificate: the portfolio keeps k-liveness running after l2s proves the
+/// property, since only a k-liveness proof makes a certificate ([`crate::cert::live`]).
+pub fn check_for_certificate(
+    ts: &TransitionSystem,
+    justice: usize,
+    opts: &Options,
+    budget: &Budget,
+) -> Result<LiveReport, InternalError> {
+    answer(ts, justice, opts, budget, true)
+}
+
+fn answer(
+    ts: &TransitionSystem,
+    justice: usize,
+    opts: &Options,
+    budget: &Budget,
+    want_klive: bool,
+) -> Result<LiveReport, InternalError> {
     let start = Instant::now();
     let (answer, engine) = match opts.engine {
         EngineKind::Klive => (via_klive(ts, justice, opts, budget)?, "klive".to_owned()),
-        EngineKind::Portfolio => race(ts, justice, opts, budget)?,
+        EngineKind::Portfolio => race(ts, justice, opts, budget, want_klive)?,
         e => (via_l2s(ts, justice, opts, budget)?, l2s_name(e)),
     };
     Ok(LiveReport {
@@ -106,7 +140,7 @@ fn via_l2s(
             let loop_start = lasso::check(ts, &trace).map_err(|e| broken(e.to_string()))?;
             LiveAnswer::Sat(Lasso { trace, loop_start })
         }
-        Answer::Unsat(_) => LiveAnswer::Unsat,
+        Answer::Unsat(_) => LiveAnswer::Unsat { klive: None },
         Answer::Unknown { .. } => LiveAnswer::Unknown,
     })
 }
@@ -118,21 +152,28 @@ fn via_klive(
     budget: &Budget,
 ) -> Result<LiveAnswer, InternalError> {
     Ok(match klive::check(ts, justice, opts, budget)? {
-        klive::Outcome::Holds { k } => {
+        klive::Outcome::Holds { k, invariant } => {
             crate::log::info(1, format_args!("klive: j{justice} holds with k = {k}"));
-            LiveAnswer::Unsat
+            LiveAnswer::Unsat {
+                klive: Some(Box::new(KliveProof {
+                    k,
+                    invariant: *invariant,
+                })),
+            }
         }
         klive::Outcome::Unknown { .. } => LiveAnswer::Unknown,
     })
 }
 
 /// The portfolio on a justice property: l2s with the safety portfolio of `opts` (whose BMC
-/// finds lassos early) and k-liveness in parallel; the first definite answer stops the other.
+/// finds lassos early) and k-liveness in parallel; the first definite answer stops the other,
+/// but with `want_klive` an l2s proof does not stop k-liveness.
 fn race(
     ts: &TransitionSystem,
     justice: usize,
     opts: &Options,
     budget: &Budget,
+    want_klive: bool,
 ) -> Result<(LiveAnswer, String), InternalError> {
     let (l2s_budget, klive_budget) = (budget.child(), budget.child());
     let definite = |a: &Result<LiveAnswer, InternalError>| !matches!(a, Ok(LiveAnswer::Unknown));
@@ -145,7 +186,8 @@ fn race(
             a
         });
         let a = via_l2s(ts, justice, opts, &l2s_budget);
-        if definite(&a) {
+        let proved = matches!(a, Ok(LiveAnswer::Unsat { .. }));
+        if definite(&a) && !(want_klive && proved) {
             klive_budget.stop();
         }
         let b = klive
@@ -155,14 +197,17 @@ fn race(
     });
     match (by_l2s?, by_klive?) {
         // Both were verified, so this cannot happen short of a bug in a check.
-        (LiveAnswer::Sat(_), LiveAnswer::Unsat) => Err(InternalError::InvalidInvariant {
+        (LiveAnswer::Sat(_), LiveAnswer::Unsat { .. }) => Err(InternalError::InvalidInvariant {
             engine: "klive",
             reason: "a replayed lasso contradicts its proof".into(),
         }),
-        (LiveAnswer::Unknown, LiveAnswer::Unsat) => Ok((LiveAnswer::Unsat, "klive".to_owned())),
+        // k-liveness's proof is preferred: it makes a certificate.
+        (LiveAnswer::Unknown | LiveAnswer::Unsat { .. }, b @ LiveAnswer::Unsat { .. }) => {
+            Ok((b, "klive".to_owned()))
+        }
         (a, _) => Ok((a, l2s_name(EngineKind::Portfolio))),
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -11,7 +11,7 @@ fn budget() -> Budget {
 /// a latch `wrapped` set once it goes from 3 to 0, and the justice property "never wraps"
 /// (`!wrapped` infinitely often, which for a latch that stays set means forever). With
 /// `fair`, the enable is a fairness constraint.
-fn counter_wrap(enable: bool, fair: bool) -> TransitionSystem {
+pub(crate) fn counter_wrap(enable: bool, fair: bool) -> TransitionSystem {
     let mut ts = TransitionSystem::default();
     let en = match enable {
         true => ts.add_input(Some("en".into())).lit(),
@@ -70,7 +70,7 @@ fn a_counter_that_always_counts_or_is_fair_wraps() {
         for engine in engines.into_iter().chain(kind) {
             let r = check(&ts, 0, &with(engine), &budget()).unwrap();
             assert!(
-                matches!(r.answer, LiveAnswer::Unsat),
+                matches!(r.answer, LiveAnswer::Unsat { .. }),
                 "{engine:?}: {:?}",
                 r.answer
             );
