@@ -100,10 +100,10 @@ use std::time::Duration;
 use abc::AbcCmd;
 use args::{parse_args, Args, USAGE};
 use checkers::{Check, Checkers};
+use report::{summarize, with_virtual_best, write_csv};
 use warden::cli::batch::proc::{run_limited, Exit};
 use warden::cli::batch::tasks::{read_list as read_tasks, Task};
 use warden::cli::batch::tool::exit_note;
-use report::{summarize, with_virtual_best, write_csv};
 pub use warden::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

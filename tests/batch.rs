@@ -19,7 +19,17 @@ fn out_dir(tag: &str) -> PathBuf {
 fn batch(out: &Path, extra: &[&str]) -> Output {
     let manifest = root().join("circuits/manifest.tsv");
     let mut args = vec!["batch".to_owned(), manifest.display().to_string()];
-    args.extend(["--out", out.to_str().unwrap(), "--timeout", "30", "--parallel", "2"].map(String::from));
+    args.extend(
+        [
+            "--out",
+            out.to_str().unwrap(),
+            "--timeout",
+            "30",
+            "--parallel",
+            "2",
+        ]
+        .map(String::from),
+    );
     args.extend(["--jobs", "1"].map(String::from));
     args.extend(extra.iter().map(|s| s.to_string()));
     warden(&args)
@@ -27,12 +37,17 @@ fn batch(out: &Path, extra: &[&str]) -> Output {
 
 fn records(out: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
-    text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
 }
 
 fn tasks_in_manifest() -> usize {
     let text = std::fs::read_to_string(root().join("circuits/manifest.tsv")).unwrap();
-    text.lines().skip(1).filter(|l| !l.trim().is_empty()).count()
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .count()
 }
 
 #[test]
@@ -58,7 +73,11 @@ fn the_circuits_campaign_is_answered_checked_and_resumed() {
     }
     let line = summary.lines().find(|l| l.starts_with("warden ")).unwrap();
     let cells: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!((cells[1], cells[4]), (n.to_string().as_str(), "0"), "{summary}");
+    assert_eq!(
+        (cells[1], cells[4]),
+        (n.to_string().as_str(), "0"),
+        "{summary}"
+    );
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), n + 1);
 
@@ -98,10 +117,16 @@ fn a_hwmcc_command_is_another_checked_column() {
     let script = out.join("hwmcc.sh");
     let me = env!("CARGO_BIN_EXE_warden");
     std::fs::write(&script, format!("#!/bin/sh\nexec {me} \"$@\"\n")).unwrap();
-    let chmod = std::process::Command::new("chmod").arg("+x").arg(&script).status();
+    let chmod = std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status();
     assert!(chmod.unwrap().success());
     let campaign = out.join("campaign");
-    let o = batch(&campaign, &["--filter", "counter", "--vs", script.to_str().unwrap()]);
+    let o = batch(
+        &campaign,
+        &["--filter", "counter", "--vs", script.to_str().unwrap()],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     let recs = records(&campaign);
@@ -148,9 +173,15 @@ fn a_crash_in_one_task_is_that_tasks_error() {
         let crashed = r["task"].as_str().unwrap().ends_with("counter4_sat.aag");
         match crashed {
             true => {
-                assert_eq!((&r["verdict"], &r["result"]), (&"unknown".into(), &"unknown".into()));
+                assert_eq!(
+                    (&r["verdict"], &r["result"]),
+                    (&"unknown".into(), &"unknown".into())
+                );
                 let note = r["note"].as_str().unwrap();
-                assert!(note.starts_with("exit 3") && note.contains("injected fault"), "{note}");
+                assert!(
+                    note.starts_with("exit 3") && note.contains("injected fault"),
+                    "{note}"
+                );
             }
             false => assert_eq!(r["result"], "solved", "{r}"),
         }

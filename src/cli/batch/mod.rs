@@ -13,7 +13,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 use crate::error::ExitCode;
 use report::{Progress, Record};
@@ -91,9 +90,9 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
     let out = &args.out;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let results = out.join("results.jsonl");
-    let done: HashSet<(String, String)> = report::read_records(&results)?
-        .into_iter()
-        .map(|r| (r.task, r.tool))
+    let recorded = report::read_records(&results)?;
+    let done: HashSet<(String, String)> = (recorded.iter())
+        .map(|r| (r.task.clone(), r.tool.clone()))
         .collect();
     let todo: Vec<(usize, &Tool)> = (0..tasks.len())
         .flat_map(|i| tools.iter().map(move |t| (i, t)))
@@ -135,7 +134,19 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
         .open(&results)
         .map_err(|e| format!("cannot open {}: {e}", results.display()))?;
     let sink = Mutex::new(file);
-    let progress = Mutex::new(Progress::new(runs, runs - todo.len(), Instant::now()));
+    let mut progress = Progress::new(runs);
+    let keys: HashSet<&str> = tasks.iter().map(|t| t.key.as_str()).collect();
+    let names: HashSet<&str> = tools.iter().map(Tool::name).collect();
+    // The runs of this campaign recorded before: counted once each (the last record wins).
+    let mut before = std::collections::HashMap::new();
+    for r in &recorded {
+        if keys.contains(r.task.as_str()) && names.contains(r.tool.as_str()) {
+            before.insert((r.task.as_str(), r.tool.as_str()), r);
+        }
+    }
+    before.values().for_each(|r| progress.count(r));
+    progress.start();
+    let progress = Mutex::new(progress);
     let next = AtomicUsize::new(0);
     let scratch = out.join("running");
     std::thread::scope(|s| {
@@ -151,7 +162,10 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
                 let dir = scratch.join(format!("{i}-{}", tool.name()));
                 let run = match std::fs::create_dir_all(&dir) {
                     Ok(()) => tool::run(tool, task, &settings, &dir, &INTERRUPTED),
-                    Err(e) => Some(tool::failed(format!("cannot create {}: {e}", dir.display()))),
+                    Err(e) => Some(tool::failed(format!(
+                        "cannot create {}: {e}",
+                        dir.display()
+                    ))),
                 };
                 let _ = std::fs::remove_dir_all(&dir);
                 let Some(run) = run else { break };
@@ -160,7 +174,10 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
                 // One write per line on a file opened for appending: a record is whole or,
                 // when the campaign is killed mid-write, an unreadable last line that the
                 // next start ignores (and reruns).
-                let written = sink.lock().unwrap().write_all(format!("{line}\n").as_bytes());
+                let written = sink
+                    .lock()
+                    .unwrap()
+                    .write_all(format!("{line}\n").as_bytes());
                 if let Err(e) = written {
                     eprintln!("warden batch: cannot write {}: {e}", results.display());
                     INTERRUPTED.store(true, Ordering::Relaxed);

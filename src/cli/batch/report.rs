@@ -120,27 +120,37 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(total: usize, before: usize, start: Instant) -> Progress {
-        let p = Progress {
+    pub fn new(total: usize) -> Progress {
+        Progress {
             total,
-            done: before,
-            before,
+            done: 0,
+            before: 0,
             solved: 0,
             wrong: 0,
-            start,
+            start: Instant::now(),
             terminal: std::io::stderr().is_terminal(),
-        };
-        p.draw();
-        p
+        }
     }
 
-    pub fn finished(&mut self, r: &Record) {
+    /// Counts a finished run without showing it (the records of an earlier start).
+    pub fn count(&mut self, r: &Record) {
         self.done += 1;
         match r.result {
             "solved" => self.solved += 1,
             "wrong" => self.wrong += 1,
             _ => {}
         }
+    }
+
+    /// Starts the clock of the ETA after the earlier records, and draws the line.
+    pub fn start(&mut self) {
+        self.before = self.done;
+        self.start = Instant::now();
+        self.draw();
+    }
+
+    pub fn finished(&mut self, r: &Record) {
+        self.count(r);
         let mut line = format!(
             "{} {} {} {:.1}s {}",
             r.tool,
@@ -218,8 +228,10 @@ struct Stats {
 
 impl<'a> Table<'a> {
     pub fn new(tasks: &'a [Task], tools: &[Tool], records: &[Record], timeout: u64) -> Table<'a> {
-        let keys: HashMap<&str, &'a str> =
-            tasks.iter().map(|t| (t.key.as_str(), t.key.as_str())).collect();
+        let keys: HashMap<&str, &'a str> = tasks
+            .iter()
+            .map(|t| (t.key.as_str(), t.key.as_str()))
+            .collect();
         let mut runs = HashMap::new();
         for r in records {
             if let Some(&k) = keys.get(r.task.as_str()) {
@@ -240,7 +252,10 @@ impl<'a> Table<'a> {
 
     /// Runs of this campaign's tasks and tools with a record.
     pub fn recorded(&self) -> usize {
-        self.runs.values().filter(|r| self.tools.contains(&r.tool)).count()
+        self.runs
+            .values()
+            .filter(|r| self.tools.contains(&r.tool))
+            .count()
     }
 
     fn stats(&self, tool: &str, tasks: &[&'a Task]) -> Stats {
@@ -301,7 +316,10 @@ impl<'a> Table<'a> {
         }
         let mut families: BTreeMap<&str, Vec<&Task>> = BTreeMap::new();
         for task in self.tasks {
-            families.entry(family(task.short_name())).or_default().push(task);
+            families
+                .entry(family(task.short_name()))
+                .or_default()
+                .push(task);
         }
         let _ = write!(out, "\nsolved per family\n{:<32} {:>5}", "family", "tasks");
         for tool in &self.tools {

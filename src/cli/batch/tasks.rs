@@ -59,7 +59,11 @@ pub fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Task>, String> {
             walk(input, &mut files).map_err(|e| format!("cannot read {name}: {e}"))?;
             files.sort();
             for f in files {
-                let key = f.strip_prefix(input).unwrap_or(&f).to_string_lossy().into_owned();
+                let key = f
+                    .strip_prefix(input)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .into_owned();
                 tasks.push(Task::of_file(key, f, Verdict::Unknown));
             }
         } else if name.ends_with(".tsv") {
@@ -67,7 +71,11 @@ pub fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Task>, String> {
         } else if name.ends_with(".yml") || name.ends_with(".yaml") {
             tasks.push(read_benchexec(input)?);
         } else if input.is_file() {
-            tasks.push(Task::of_file(name.into_owned(), input.clone(), Verdict::Unknown));
+            tasks.push(Task::of_file(
+                name.into_owned(),
+                input.clone(),
+                Verdict::Unknown,
+            ));
         } else {
             return Err(format!("{name}: no such file or directory"));
         }
@@ -120,10 +128,15 @@ pub fn read_list(list: &Path) -> Result<Vec<Task>, String> {
             task.format = f.to_owned();
         }
         if cell(c_data_model).is_some_and(|d| d.to_ascii_uppercase().starts_with("LP64")) {
-            task.options.extend(["--data-model".to_owned(), "lp64".to_owned()]);
+            task.options
+                .extend(["--data-model".to_owned(), "lp64".to_owned()]);
         }
-        task.options
-            .extend(cell(c_options).unwrap_or("").split_whitespace().map(str::to_owned));
+        task.options.extend(
+            cell(c_options)
+                .unwrap_or("")
+                .split_whitespace()
+                .map(str::to_owned),
+        );
         tasks.push(task);
     }
     Ok(tasks)
@@ -134,8 +147,8 @@ pub fn read_list(list: &Path) -> Result<Vec<Task>, String> {
 /// line: the fields used are plain `key: value` lines in the files BenchExec and
 /// `contrib/benchexec/make-tasks.py` write.
 fn read_benchexec(def: &Path) -> Result<Task, String> {
-    let text = std::fs::read_to_string(def)
-        .map_err(|e| format!("cannot read {}: {e}", def.display()))?;
+    let text =
+        std::fs::read_to_string(def).map_err(|e| format!("cannot read {}: {e}", def.display()))?;
     let value = |key: &str| {
         text.lines()
             .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix(key))
@@ -172,7 +185,10 @@ mod tests {
 
     #[test]
     fn families() {
-        assert_eq!(family("h19_wolf-2019C_qspiflash_p081.aig"), "h19_wolf-2019C");
+        assert_eq!(
+            family("h19_wolf-2019C_qspiflash_p081.aig"),
+            "h19_wolf-2019C"
+        );
         assert_eq!(family("tn_latch.aag"), "tn");
         assert_eq!(family("counter.aag"), "counter.aag");
     }
@@ -182,14 +198,24 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("warden-batch-tasks-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let list = dir.join("l.tsv");
-        let text = "path\texpected\tdata_model\toptions\na.c\ttrue\tLP64\t--engine bmc\nb.aag\tsat\t\t\n";
+        let text =
+            "path\texpected\tdata_model\toptions\na.c\ttrue\tLP64\t--engine bmc\nb.aag\tsat\t\t\n";
         std::fs::write(&list, text).unwrap();
         let tasks = read_list(&list).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(tasks.len(), 2);
-        assert_eq!((tasks[0].expected, tasks[0].format.as_str()), (Verdict::Unsat, "c"));
-        assert_eq!(tasks[0].options, ["--data-model", "lp64", "--engine", "bmc"]);
-        assert_eq!((tasks[1].expected, tasks[1].options.len()), (Verdict::Sat, 0));
+        assert_eq!(
+            (tasks[0].expected, tasks[0].format.as_str()),
+            (Verdict::Unsat, "c")
+        );
+        assert_eq!(
+            tasks[0].options,
+            ["--data-model", "lp64", "--engine", "bmc"]
+        );
+        assert_eq!(
+            (tasks[1].expected, tasks[1].options.len()),
+            (Verdict::Sat, 0)
+        );
         assert_eq!(tasks[1].path, dir.join("b.aag"));
     }
 }

@@ -282,7 +282,11 @@ pub fn blast_with(warden: &Path, src: &Path, dst: &Path, flags: &[&str]) -> Resu
         return Ok(());
     }
     let err = String::from_utf8_lossy(&out.stderr);
-    Err(err.lines().next().unwrap_or("warden blast failed").to_owned())
+    Err(err
+        .lines()
+        .next()
+        .unwrap_or("warden blast failed")
+        .to_owned())
 }
 
 /// A run that could not start: no verdict, `note` says why.
