@@ -133,6 +133,13 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
         .append(true)
         .open(&results)
         .map_err(|e| format!("cannot open {}: {e}", results.display()))?;
+    // A last line cut off by a kill would swallow the next record: end it first.
+    let cut_off = std::fs::read(&results).is_ok_and(|t| t.last().is_some_and(|&b| b != b'\n'));
+    if cut_off {
+        (&file)
+            .write_all(b"\n")
+            .map_err(|e| format!("cannot write {}: {e}", results.display()))?;
+    }
     let sink = Mutex::new(file);
     let mut progress = Progress::new(runs);
     let keys: HashSet<&str> = tasks.iter().map(|t| t.key.as_str()).collect();
