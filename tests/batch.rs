@@ -180,7 +180,7 @@ fn a_crash_in_one_task_is_that_tasks_error() {
                 );
                 let note = r["note"].as_str().unwrap();
                 assert!(
-                    note.starts_with("exit 3") && note.contains("injected fault"),
+                    note.starts_with("exit 3") && note.contains("panicked"),
                     "{note}"
                 );
             }
