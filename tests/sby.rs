@@ -240,11 +240,7 @@ fn the_witness_form_is_what_the_formats_own_checkers_read() {
         let (code, text) = witness_form(model);
         assert_eq!(code, Some(0), "{model}");
         let first = text.lines().next().unwrap_or("");
-        assert_eq!(
-            first,
-            if checker == "aigsim" { "1" } else { "sat" },
-            "{text}"
-        );
+        assert_eq!(first, if checker == "aigsim" { "1" } else { "sat" }, "{text}");
         let witness = scratch.join("witness");
         std::fs::write(&witness, &text).unwrap();
         let path = Path::new(&common::circuit(model)).to_owned();
@@ -255,7 +251,10 @@ fn the_witness_form_is_what_the_formats_own_checkers_read() {
         assert_eq!(check, common::checkers::Check::Accepted, "{model}:\n{text}");
     }
     assert_eq!(witness_form("counter3_mod6_unsat.aag").1, "0\n");
-    assert_eq!(witness_form("btor2/counter_mod6_unsat.btor2").1, "unsat\n");
+    assert_eq!(
+        witness_form("btor2/counter_mod6_unsat.btor2").1,
+        "unsat\n"
+    );
     // Verilog designs and C programs have no solver convention to follow.
     for model in ["c/array_sat.c", "verilog/three_props.sv"] {
         let (code, text) = witness_form(model);
