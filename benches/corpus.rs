@@ -86,8 +86,6 @@ mod checkers;
 mod family;
 #[path = "corpus/independent.rs"]
 mod independent;
-#[path = "corpus/proc.rs"]
-mod proc;
 #[path = "corpus/report.rs"]
 mod report;
 
@@ -95,15 +93,17 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use abc::AbcCmd;
 use args::{parse_args, Args, USAGE};
 use checkers::{Check, Checkers};
-use proc::{run_limited, Exit};
 use report::{summarize, with_virtual_best, write_csv};
+use warden::cli::batch::proc::{run_limited, Exit};
+use warden::cli::batch::tasks::{read_list as read_tasks, Task};
+use warden::cli::batch::tool::exit_note;
 pub use warden::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,67 +132,6 @@ impl Tool {
     fn is_warden(self) -> bool {
         matches!(self, Tool::Warden { .. })
     }
-}
-
-struct Task {
-    /// The `path` column, as written: the task's name in reports.
-    key: String,
-    /// The model file.
-    path: PathBuf,
-    format: String,
-    expected: Verdict,
-    /// `--data-model lp64` for C tasks whose `data_model` column says LP64.
-    lp64: bool,
-}
-
-impl Task {
-    fn short_name(&self) -> &str {
-        self.key.rsplit('/').next().unwrap_or(&self.key)
-    }
-}
-
-fn read_tasks(list: &Path) -> Result<Vec<Task>, String> {
-    let text = std::fs::read_to_string(list)
-        .map_err(|e| format!("cannot read {}: {e}", list.display()))?;
-    let base = list.parent().unwrap_or(Path::new("."));
-    let mut lines = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
-    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| format!("{}: no column `{name}` in the header", list.display()))
-    };
-    let (c_path, c_format, c_expected) = (col("path")?, col("format").ok(), col("expected")?);
-    let c_data_model = col("data_model").ok();
-    let mut tasks = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split('\t').collect();
-        let cell = |c: usize| {
-            cells
-                .get(c)
-                .map(|s| s.trim())
-                .ok_or_else(|| format!("{}: data line {}: too few columns", list.display(), i + 1))
-        };
-        let key = cell(c_path)?.to_owned();
-        let format = match c_format {
-            Some(c) => cell(c)?.to_owned(),
-            None => key.rsplit('.').next().unwrap_or("").to_owned(),
-        };
-        tasks.push(Task {
-            path: base.join(&key),
-            key,
-            format,
-            expected: Verdict::parse(cell(c_expected)?),
-            lp64: match c_data_model {
-                Some(c) => cell(c)?.to_ascii_uppercase().starts_with("LP64"),
-                None => false,
-            },
-        });
-    }
-    Ok(tasks)
 }
 
 /// One tool's run on one task.
@@ -242,15 +181,6 @@ fn judge(expected: Verdict, run: &Run) -> Judgement {
     }
 }
 
-fn exit_note(exit: &Exit) -> String {
-    match exit {
-        Exit::Code(c) => format!("exit {c}"),
-        Exit::Signal(s) => format!("signal {s}"),
-        Exit::TimedOut => "timeout".to_owned(),
-        Exit::SpawnFailed(e) => format!("cannot run: {e}"),
-    }
-}
-
 struct Runner {
     args: Args,
     tools: Vec<Tool>,
@@ -258,6 +188,9 @@ struct Runner {
     checkers: Option<&'static Checkers>,
     tmp_root: PathBuf,
 }
+
+/// Nothing cancels the corpus runner's processes: each runs to its end or its limit.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl Runner {
     fn limit(&self) -> Duration {
@@ -306,17 +239,13 @@ impl Runner {
             .args(["--engine", engine])
             .args(["--timeout", &self.args.timeout.to_string()])
             .args(&self.args.warden_args)
-            .args(if task.lp64 {
-                &["--data-model", "lp64"][..]
-            } else {
-                &[]
-            })
+            .args(&task.options)
             .arg("--witness")
             .arg(&witness);
         if certify {
             cmd.arg("--cert").arg(&cert);
         }
-        let o = run_limited(cmd, &out, &err, self.limit());
+        let o = run_limited(cmd, &out, &err, self.limit(), &NEVER);
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let mut run = Run {
             verdict: Verdict::Unknown,
@@ -350,7 +279,7 @@ impl Runner {
             let mut sim = Command::new(&self.args.warden_bin);
             sim.arg("sim").arg(&task.path).arg(&witness);
             let (sout, serr) = (dir.join("sim.out"), dir.join("sim.err"));
-            let s = run_limited(sim, &sout, &serr, self.limit());
+            let s = run_limited(sim, &sout, &serr, self.limit(), &NEVER);
             run.witness_ok = Some(s.exit == Exit::Code(0));
             if s.exit != Exit::Code(0) {
                 run.note = format!("witness rejected (sim {})", exit_note(&s.exit));
@@ -391,7 +320,7 @@ impl Runner {
         };
         let mut c = Command::new(bin);
         c.current_dir(mdir).arg("-c").arg(script);
-        let o = run_limited(c, &out, &err, self.limit());
+        let o = run_limited(c, &out, &err, self.limit(), &NEVER);
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         let verdict = abc::parse_verdict(&stdout);
         let note = match (&o.exit, verdict) {

@@ -367,7 +367,7 @@ mod tests {
         // The counter that counts when its enable (a fairness constraint) is high: it wraps
         // on every fair path, so "never wraps" holds.
         let file = from_transition_system(&live::tests::counter_wrap(true, true), &[]);
-        let model = to_transition_system(&file).unwrap();
+        let model = to_transition_system(&file);
         let budget = Budget::new(None);
         let opts = Options::new(EngineKind::Klive);
         let report = live::check(&model, 0, &opts, &budget).unwrap();
@@ -392,7 +392,7 @@ mod tests {
     #[test]
     fn an_extra_justice_literal_is_refused() {
         let file = parse(b"aag 1 0 1 0 0 0 0 1 0\n2 3\n1\n1\n").unwrap();
-        let model = to_transition_system(&file).unwrap();
+        let model = to_transition_system(&file);
         let cert = parse(b"aag 1 0 1 0 0 1 0 1 0\n2 3\n0\n2\n1\n0\n").unwrap();
         let err = certify(&model, &file, &cert, &Budget::new(None)).unwrap_err();
         assert!(err.to_string().contains("in number"), "{err}");

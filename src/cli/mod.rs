@@ -26,6 +26,7 @@ use crate::front;
 use crate::options::{self, configs, CegarArgs, Opt};
 use crate::prep::PrepOptions;
 
+pub mod batch;
 mod c_program;
 mod compare;
 mod counterexample;
@@ -106,6 +107,9 @@ enum Command {
         /// The shell whose script is written.
         shell: clap_complete::Shell,
     },
+    /// Runs a campaign: many models, each a `warden check` process of its own, every answer
+    /// checked, the records in one folder (a second start resumes), and a summary table.
+    Batch(Box<batch::BatchArgs>),
     /// Runs ABC and warden on the same model under the same time limit, checks each answer
     /// (counterexamples replayed, invariants checked) and reports whether they agree (exit 0)
     /// or not (exit 1).
@@ -356,6 +360,7 @@ fn dispatch(args: &[String]) -> ExitCode {
             words,
         } => blast(&model, &output, as_in.as_deref(), &words),
         Command::Compare(args) => compare::compare(*args),
+        Command::Batch(args) => batch::batch(*args),
         Command::Spacer => match crate::engine::chc::serve() {
             Ok(()) => ExitCode::Verdict,
             Err(e) => {

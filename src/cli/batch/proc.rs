@@ -1,9 +1,11 @@
 //! Running one external process under a wall-clock limit, measuring its wall time and peak
-//! resident set size with `wait4`.
+//! resident set size with `wait4`: each task of a batch (and of the corpus benchmark) is a
+//! process of its own, so a crash or a limit hit in one never touches another.
 
 use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How a limited run ended.
@@ -15,6 +17,8 @@ pub enum Exit {
     Signal(i32),
     /// Killed by us at the wall-clock limit.
     TimedOut,
+    /// Killed by us because `cancel` was set (the batch was interrupted): no outcome.
+    Cancelled,
     /// Could not be started.
     SpawnFailed(String),
 }
@@ -31,8 +35,15 @@ pub struct Outcome {
 
 /// Runs `cmd` in its own process group with stdin from `/dev/null` and stdout/stderr into
 /// the given files, kills the whole group with SIGKILL once `limit` has passed, and reaps
-/// it with `wait4` to get the peak RSS.
-pub fn run_limited(mut cmd: Command, stdout: &Path, stderr: &Path, limit: Duration) -> Outcome {
+/// it with `wait4` to get the peak RSS. Setting `cancel` kills the group as well: the child
+/// runs in a process group of its own, so a terminal's Ctrl-C reaches only the caller.
+pub fn run_limited(
+    mut cmd: Command,
+    stdout: &Path,
+    stderr: &Path,
+    limit: Duration,
+    cancel: &AtomicBool,
+) -> Outcome {
     use std::os::unix::process::CommandExt;
     let files = File::create(stdout).and_then(|o| Ok((o, File::create(stderr)?)));
     let (out, err) = match files {
@@ -53,7 +64,7 @@ pub fn run_limited(mut cmd: Command, stdout: &Path, stderr: &Path, limit: Durati
     drop(child);
     // Wait for the exit without reaping (WNOWAIT), so that the pid, and with it the process
     // group id, stays ours while we kill the group; then reap with wait4 for the rusage.
-    let mut timed_out = false;
+    let (mut timed_out, mut cancelled) = (false, false);
     loop {
         // SAFETY: an all-zero `siginfo_t` is valid; `pid` is our own unreaped child.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -68,6 +79,10 @@ pub fn run_limited(mut cmd: Command, stdout: &Path, stderr: &Path, limit: Durati
         }
         if start.elapsed() >= limit {
             timed_out = true;
+            break;
+        }
+        if cancel.load(Ordering::Relaxed) {
+            cancelled = true;
             break;
         }
         // Poll often at first (short runs), then every 20 ms.
@@ -94,7 +109,9 @@ pub fn run_limited(mut cmd: Command, stdout: &Path, stderr: &Path, limit: Durati
             };
         }
     }
-    let exit = if timed_out {
+    let exit = if cancelled {
+        Exit::Cancelled
+    } else if timed_out {
         Exit::TimedOut
     } else if libc::WIFEXITED(status) {
         Exit::Code(libc::WEXITSTATUS(status))
