@@ -69,9 +69,10 @@ fn warden(args: &[&Path], what: &str) -> (i32, String) {
     (code, stderr)
 }
 
-/// Whether `text` contains `line N` or `byte N`.
+/// Whether `text` names a position: `FILE:N:`, `line N` or `byte N`.
 fn names_position(text: &str) -> bool {
-    ["line ", "byte "].iter().any(|w| {
+    // `FILE:LINE: message` (text input), or `byte N` / `line N` inside a message.
+    [":", "line ", "byte "].iter().any(|w| {
         text.match_indices(w)
             .any(|(i, _)| text[i + w.len()..].starts_with(|c: char| c.is_ascii_digit()))
     })
