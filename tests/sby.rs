@@ -35,7 +35,10 @@ fn project(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir(root().join("circuits/sby")).unwrap() {
         let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        // Only the project files: task folders of earlier runs (the docs' examples) stay.
+        if path.is_file() {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
     }
     dir
 }
