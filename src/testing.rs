@@ -1,7 +1,7 @@
 //! Helpers shared by the unit tests.
 
 pub(crate) use crate::rng::Rng;
-use crate::wl::BitVec;
+use crate::wl::{Binary, BitVec};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -29,6 +29,15 @@ pub(crate) fn load_c_program_with(
     std::fs::remove_dir_all(&dir).unwrap();
     model
 }
+
+/// The shift and rotation operators, whose amounts [`shift_amounts`] draws.
+pub(crate) const SHIFTS: [Binary; 5] = [
+    Binary::Sll,
+    Binary::Srl,
+    Binary::Sra,
+    Binary::Rol,
+    Binary::Ror,
+];
 
 /// Amounts of `w`-bit shifts and rotations where btorsim's readings part from SMT-LIB's or
 /// from a rotation modulo the width: around the width, all ones, the top bit and bits 32, 63

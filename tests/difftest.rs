@@ -15,20 +15,38 @@ use common::checkers;
 use difftest::{Campaign, Oracle};
 pub use warden::verdict::Verdict;
 
-#[test]
-fn random_models_get_the_same_checked_answers_from_every_tool() {
-    let Some(checkers) = checkers::Checkers::get() else {
-        return;
-    };
+/// The oracle of both slices: this build's warden, the independent checkers and ABC when it
+/// is installed; `None` (the checkers say why) when the checkers cannot be built.
+fn oracle() -> Option<Oracle<'static>> {
+    let checkers = checkers::Checkers::get()?;
     let abc = abc::find_binary(None)
         .map_err(|e| eprintln!("ABC not compared: {e}"))
         .ok();
-    let oracle = Oracle {
+    Some(Oracle {
         warden: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
         checkers,
         abc,
         timeout_s: 3,
         max_depth: 12,
+    })
+}
+
+/// Runs `campaign` and requires that no model had a problem.
+fn run_clean(campaign: Campaign, oracle: &Oracle) -> difftest::campaign::Summary {
+    let summary = campaign.run(oracle);
+    summary.print();
+    assert!(
+        summary.failures.is_empty(),
+        "models with a problem: {:?}",
+        summary.failures
+    );
+    summary
+}
+
+#[test]
+fn random_models_get_the_same_checked_answers_from_every_tool() {
+    let Some(oracle) = oracle() else {
+        return;
     };
     let campaign = Campaign {
         jobs: 2,
@@ -36,13 +54,7 @@ fn random_models_get_the_same_checked_answers_from_every_tool() {
         btor2_ops: 12,
         ..Campaign::new(150, 50, 2026)
     };
-    let summary = campaign.run(&oracle);
-    summary.print();
-    assert!(
-        summary.failures.is_empty(),
-        "models with a problem: {:?}",
-        summary.failures
-    );
+    let summary = run_clean(campaign, &oracle);
     assert_eq!(summary.models, 200);
     // The slice must exercise both answers and both checkers, not only `unknown`.
     assert!(summary.sat_models >= 20 && summary.unsat_models >= 20);
@@ -55,18 +67,8 @@ fn random_models_get_the_same_checked_answers_from_every_tool() {
 /// equivalent circuit without reset functions.
 #[test]
 fn random_reset_function_circuits_get_the_same_checked_answers() {
-    let Some(checkers) = checkers::Checkers::get() else {
+    let Some(oracle) = oracle() else {
         return;
-    };
-    let abc = abc::find_binary(None)
-        .map_err(|e| eprintln!("ABC not compared: {e}"))
-        .ok();
-    let oracle = Oracle {
-        warden: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
-        checkers,
-        abc,
-        timeout_s: 3,
-        max_depth: 12,
     };
     let campaign = Campaign {
         jobs: 2,
@@ -74,13 +76,7 @@ fn random_reset_function_circuits_get_the_same_checked_answers() {
         resets: 40,
         ..Campaign::new(0, 0, 2026)
     };
-    let summary = campaign.run(&oracle);
-    summary.print();
-    assert!(
-        summary.failures.is_empty(),
-        "models with a problem: {:?}",
-        summary.failures
-    );
+    let summary = run_clean(campaign, &oracle);
     assert_eq!(summary.models, 40);
     assert!(summary.sat_models >= 5 && summary.unsat_models >= 5);
     assert!(summary.aigsim_ok > 0 && summary.certcheck_ok > 0);

@@ -41,7 +41,7 @@
 //! latches and predicates join the witness: one certificate covers every property of the
 //! model, so it is written only when all of them hold.
 
-use super::witness_circuit::{embed, CertifyError};
+use super::witness_circuit::{embed, name_for_certifaiger, CertifyError};
 use super::Invariant;
 use crate::aig::{Aig, Lit};
 use crate::front::aiger::{from_transition_system, Aiger};
@@ -103,17 +103,7 @@ pub fn witness_circuit(
         good.push(!model.bad[b]);
     }
     let good = sys.aig.and_all(good);
-    for (i, name) in sys.names.inputs.iter_mut().enumerate() {
-        *name = Some(format!("= {}", file.inputs[i]));
-    }
-    for (i, name) in sys.names.latches.iter_mut().enumerate() {
-        *name = Some(match i < n {
-            true => format!("= {}", file.latches[i].lit),
-            false => format!("witness{}", i - n),
-        });
-    }
-    sys.bad = vec![!good];
-    sys.names.bad = vec![Some("invariant".into())];
+    name_for_certifaiger(&mut sys, file, n, good);
     let mut a = from_transition_system(&sys, &[]);
     // The interventions: each rank latch's next-state function, which must be a gate no
     // other rank latch shares. A constant one (the `seen` latch of a lone literal, which

@@ -44,17 +44,7 @@ pub fn witness_circuit(model: &Aiger, inv: &Invariant) -> Aiger {
     let any_bad = sys.aig.or_all(sys.bad.clone());
     let holds = sys.aig.and_all(reset_holds);
     let good = sys.aig.and_all([inv.predicate, !any_bad, holds]);
-    for (i, name) in sys.names.inputs.iter_mut().enumerate() {
-        *name = Some(format!("= {}", model.inputs[i]));
-    }
-    for (i, name) in sys.names.latches.iter_mut().enumerate() {
-        *name = Some(match i < n_model {
-            true => format!("= {}", model.latches[i].lit),
-            false => format!("witness{}", i - n_model),
-        });
-    }
-    sys.bad = vec![!good];
-    sys.names.bad = vec![Some("invariant".into())];
+    name_for_certifaiger(&mut sys, model, n_model, good);
     let mut a = aiger::with_resets(&sys, &[], &resets);
     a.comments = vec!["WITNESS b0 warden invariant".into()];
     a
@@ -95,6 +85,28 @@ pub(super) struct Embedding {
     pub leaves: Vec<Option<Lit>>,
     /// The witness's property (the negation of its one bad state), over `ext`.
     pub property: Lit,
+}
+
+/// Names `sys` the way Certifaiger reads a witness circuit: its inputs and first `n_model`
+/// latches by the model literal they stand for (`= L`), the others `witnessN`; its one bad
+/// property is the negation of `good`, the certificate's safe states.
+pub(super) fn name_for_certifaiger(
+    sys: &mut TransitionSystem,
+    model: &Aiger,
+    n_model: usize,
+    good: Lit,
+) {
+    for (i, name) in sys.names.inputs.iter_mut().enumerate() {
+        *name = Some(format!("= {}", model.inputs[i]));
+    }
+    for (i, name) in sys.names.latches.iter_mut().enumerate() {
+        *name = Some(match i < n_model {
+            true => format!("= {}", model.latches[i].lit),
+            false => format!("witness{}", i - n_model),
+        });
+    }
+    sys.bad = vec![!good];
+    sys.names.bad = vec![Some("invariant".into())];
 }
 
 /// Maps `cert` onto `model` and checks what makes it a safety certificate: it simulates the

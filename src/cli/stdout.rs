@@ -41,9 +41,9 @@ pub(super) enum WitnessForm {
 /// Set once, before the run prints anything, for `--stdout witness`.
 pub(super) static WITNESS_FORM: OnceLock<WitnessForm> = OnceLock::new();
 
-/// Chooses the witness convention of `--stdout witness` for `model` by its header (`aag`
-/// and `aig` are AIGER, anything else BTOR2); a usage error for Verilog designs and C
-/// programs, whose witnesses follow no solver convention.
+/// Chooses the witness convention of `--stdout witness` for `model` as the loader chooses
+/// its reader ([`crate::front::is_btor2`], on the file's first line); a usage error for
+/// Verilog designs and C programs, whose witnesses follow no solver convention.
 pub(super) fn choose_form(form: Form, model: &std::path::Path) -> Result<(), String> {
     use std::io::Read;
     if form == Form::Verdict {
@@ -58,13 +58,14 @@ pub(super) fn choose_form(form: Form, model: &std::path::Path) -> Result<(), Str
             model.display()
         ));
     }
-    let mut head = [0u8; 3];
-    let aiger = std::fs::File::open(model)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == b"aag" || &head == b"aig");
-    let _ = WITNESS_FORM.set(match aiger {
-        true => WitnessForm::Aiger,
-        false => WitnessForm::Btor2,
+    // The first line decides; a file that cannot be read is the loader's error to report.
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(model) {
+        let _ = f.take(4096).read_to_end(&mut head);
+    }
+    let _ = WITNESS_FORM.set(match crate::front::is_btor2(model, &head) {
+        true => WitnessForm::Btor2,
+        false => WitnessForm::Aiger,
     });
     Ok(())
 }

@@ -278,6 +278,15 @@ pub fn load(path: &Path) -> Result<Model, LoadError> {
     load_with(path, &LoadOptions::default(), &Budget::new(None))
 }
 
+/// Whether the circuit file `path` whose content starts with `head` is read as BTOR2 (a
+/// `.btor`/`.btor2` name, or content that starts like BTOR2) rather than AIGER.
+pub fn is_btor2(path: &Path, head: &[u8]) -> bool {
+    let by_name = path
+        .extension()
+        .is_some_and(|e| e == "btor" || e == "btor2");
+    by_name || btor2::looks_like_btor2(head)
+}
+
 /// Reads a model file: C for a `.c`/`.i` name, BTOR2 for a `.btor`/`.btor2` name or content
 /// that starts like BTOR2, else AIGER. The bit-blasting of BTOR2 and C polls `budget`.
 pub fn load_with(path: &Path, options: &LoadOptions, budget: &Budget) -> Result<Model, LoadError> {
@@ -286,10 +295,7 @@ pub fn load_with(path: &Path, options: &LoadOptions, budget: &Budget) -> Result<
     if InputKind::of(path) == InputKind::C {
         return load_c(path, &data, options, budget);
     }
-    let by_name = path
-        .extension()
-        .is_some_and(|e| e == "btor" || e == "btor2");
-    if by_name || btor2::looks_like_btor2(&data) {
+    if is_btor2(path, &data) {
         load_btor2(path, &data, options.wl_simplify, budget)
     } else {
         Ok(load_aiger(path, &data)?)

@@ -90,13 +90,7 @@ fn shifts_and_rotations_match_the_semantics_on_amounts_with_high_bits() {
         let mut names = Vec::new();
         for y in crate::testing::shift_amounts(w, &mut rng) {
             let b = m.constant_term(y.clone());
-            for op in [
-                Binary::Sll,
-                Binary::Srl,
-                Binary::Sra,
-                Binary::Rol,
-                Binary::Ror,
-            ] {
+            for op in crate::testing::SHIFTS {
                 let got = m.apply(Op::Binary(op), &[a, b]).unwrap();
                 let expected = m.constant_term(eval::binary(op, &x, &y));
                 let bad = m.apply(Op::Binary(Binary::Neq), &[got, expected]).unwrap();

@@ -218,25 +218,18 @@ fn btorsim(op: Binary, w: u32, a: u128, b: u128) -> u128 {
 /// widths around 32 and 64 bits and not powers of two.
 #[test]
 fn shifts_and_rotations_follow_btorsim_in_the_simulator_and_the_blaster() {
-    const SHIFTS: [Binary; 5] = [
-        Binary::Sll,
-        Binary::Srl,
-        Binary::Sra,
-        Binary::Rol,
-        Binary::Ror,
-    ];
     let mut rng = Rng(7);
     for w in [1u32, 3, 8, 31, 32, 33, 40, 63, 64, 65, 100, 127] {
         let mut aig = Aig::new();
         let a = leaves(&mut aig, w);
         let b = leaves(&mut aig, w);
-        let outs = SHIFTS.map(|op| ops::binary(&mut aig, op, &a, &b));
+        let outs = crate::testing::SHIFTS.map(|op| ops::binary(&mut aig, op, &a, &b));
         let number = |v: &BitVec| v.to_i128(false).expect("at most 127 bits") as u128;
         for y in crate::testing::shift_amounts(w, &mut rng) {
             for x in [BitVec::ones(w), BitVec::from_u64(w, 0b1011), rng.bitvec(w)] {
                 let leaf_values: Vec<bool> = x.bits().chain(y.bits()).collect();
                 let values = simulate_frame(&aig, |v| leaf_values[v.index() - 1]);
-                for (op, out) in SHIFTS.into_iter().zip(&outs) {
+                for (op, out) in crate::testing::SHIFTS.into_iter().zip(&outs) {
                     let want = btorsim(op, w, number(&x), number(&y));
                     let bits: Vec<bool> = (0..w).map(|i| want >> i & 1 == 1).collect();
                     let expected = BitVec::from_bits(&bits);
