@@ -241,19 +241,45 @@ fn have(program: &str) -> bool {
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }
 
+/// Folders the examples write into: SBY puts its task folders beside the project file. In a
+/// scratch directory these are real folders holding links to their files, so that nothing is
+/// written into the repository and two pages running the same SBY task at once don't collide.
+const WRITTEN: &[&str] = &["circuits/sby"];
+
 /// A scratch directory with links to the repository's top-level entries.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("warden-docs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for e in std::fs::read_dir(ROOT).unwrap().flatten() {
+    link_entries(Path::new(ROOT), &dir, "");
+    dir
+}
+
+/// Links the entries of `from` into `to`, except the folders on the way to a [`WRITTEN`] one,
+/// which are made real and filled the same way. `rel` is `from` relative to the repository.
+fn link_entries(from: &Path, to: &Path, rel: &str) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
         let n = e.file_name();
-        if n == "target" || n.to_string_lossy().starts_with('.') {
+        let name = n.to_string_lossy();
+        if rel.is_empty() && (n == "target" || name.starts_with('.')) {
             continue;
         }
-        std::os::unix::fs::symlink(e.path(), dir.join(&n)).unwrap();
+        let path = if rel.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let on_the_way = WRITTEN
+            .iter()
+            .any(|w| *w == path || w.starts_with(&format!("{path}/")));
+        if on_the_way && e.path().is_dir() {
+            std::fs::create_dir(to.join(&n)).unwrap();
+            link_entries(&e.path(), &to.join(&n), &path);
+        } else if !(WRITTEN.contains(&rel) && e.path().is_dir()) {
+            // (a folder inside a written one is an earlier run's output)
+            std::os::unix::fs::symlink(e.path(), to.join(&n)).unwrap();
+        }
     }
-    dir
 }
 
 /// What running the examples of one file gave.
