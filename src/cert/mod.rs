@@ -6,7 +6,6 @@
 //! the conjunction of its lemmas); k-induction adds shadow copies of the last k states. The
 //! check is the same for both: initiation, consecution and safety under the constraints.
 
-pub mod live;
 mod witness_circuit;
 
 pub use witness_circuit::{certify, witness_circuit, CertifyError};

@@ -22,6 +22,7 @@
 //! The portfolio runs both at once on each justice property and takes the first definite
 //! answer.
 
+pub mod certificate;
 pub mod klive;
 pub mod l2s;
 pub mod lasso;
