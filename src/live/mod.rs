@@ -50,7 +50,7 @@ pub enum LiveAnswer {
     Sat(Lasso),
     /// The property holds: an invariant of the reduced safety system passed its check. When
     /// k-liveness proved it, `klive` keeps the proof, which makes a certificate
-    /// ([`crate::cert::live`]); an l2s invariant does not.
+    /// ([`certificate`]); an l2s invariant does not.
     Unsat {
         klive: Option<Box<KliveProof>>,
     },
@@ -86,7 +86,7 @@ pub fn check(
 }
 
 /// [`check`] for a certificate: the portfolio keeps k-liveness running after l2s proves the
-/// property, since only a k-liveness proof makes a certificate ([`crate::cert::live`]).
+/// property, since only a k-liveness proof makes a certificate ([`certificate`]).
 pub fn check_for_certificate(
     ts: &TransitionSystem,
     justice: usize,
