@@ -26,6 +26,10 @@
 //! ```
 //! A lemma's literals are latch indices in the system's order (an AIGER file's latch order),
 //! `~` for a negated latch.
+//!
+//! Layer: conditions; import [`crate::engine`] (the lemma pool, the CFA automaton whose file form
+//! [`cfa`] holds), [`crate::front`], [`crate::prep`] and below; [`crate::check`] and the command
+//! line use them.
 
 mod cfa;
 

@@ -21,6 +21,9 @@
 //!
 //! The portfolio runs both at once on each justice property and takes the first definite
 //! answer.
+//!
+//! Layer: liveness; imports [`crate::check`] (each reduction is a safety run), [`crate::cert`] (a
+//! liveness certificate embeds safety's) and below; only the command line sits above it.
 
 pub mod certificate;
 pub mod klive;
