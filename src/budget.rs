@@ -1,4 +1,7 @@
 //! The time budget and stop flags shared by every engine and SAT solver of one run.
+//!
+//! Layer: plumbing; imports only the other plumbing ([`crate::log`], [`crate::progress`],
+//! [`crate::timeslice`]), since every layer above takes a budget.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -4,6 +4,9 @@
 //! by the simulator before it becomes [`Answer::Sat`], an invariant is checked (initiation,
 //! consecution, safety) on the original system before it becomes [`Answer::Unsat`]; a failed
 //! check is an internal error ([`InternalError`]).
+//!
+//! Layer: one run; imports [`crate::options`], [`crate::condition`], [`crate::engine`],
+//! [`crate::cert`] and below; only [`crate::live`] and the command line sit above it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -5,6 +5,9 @@
 //! [`crate::options::UsageError`], an answer that fails its own check or a panic an
 //! [`InternalError`]; each maps to one [`ExitCode`]. Running out of time or memory is not an
 //! error: the verdict is `unknown` (exit 0).
+//!
+//! Layer: the top of the word level: imports [`crate::cfa`] and [`crate::wl`] for the errors of
+//! their evaluators, and nothing above, so that every engine and run can return it.
 
 use std::any::Any;
 

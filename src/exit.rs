@@ -1,5 +1,7 @@
 //! Ending the process as soon as its output is out, without waiting for its memory to be
 //! freed.
+//!
+//! Layer: plumbing; imports nothing of the crate.
 
 use std::io::Write;
 

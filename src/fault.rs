@@ -5,6 +5,8 @@
 //! the model is read; `hang:STAGE` makes the stage wait forever without looking at its budget.
 //! The tests show that the portfolio still answers, that a run whose every engine panicked
 //! prints `unknown` and exits 3, and that the watchdog ends a run that does not stop.
+//!
+//! Layer: plumbing; imports nothing of the crate, so that any stage can host a fault.
 
 /// Panics if `WARDEN_FAULT` names `stage`, never returns if it names `hang:STAGE` (feature
 /// `fault-injection` only).

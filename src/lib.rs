@@ -1,20 +1,25 @@
 //! warden: a hardware model checker.
 //!
-//! The flow, one module per stage:
-//! - [`front`]: input formats (AIGER, BTOR2) parsed and turned into a [`ts::TransitionSystem`];
-//! - [`wl`]: word-level models of BTOR2 files, their simulator and the bit-blaster;
-//! - [`ts`]: the bit-level transition system over an [`aig::Aig`], cone-of-influence
-//!   reduction with its [`ts::Restore`] map, and the trace simulator that replays every
-//!   counterexample;
-//! - [`sat`] and [`unroll`]: the SAT layer (CaDiCaL) and lazy time-frame expansion;
-//! - [`engine`]: the model-checking algorithms, all behind [`engine::Engine`];
-//! - [`witness`]: AIGER witnesses and VCD waveforms of the results;
-//! - [`check`]: one checking run from file to printed, verified verdict; [`condition`]: what
-//!   a run that ends `unknown` verified, for the next run to assume;
-//! - [`abc`]: ABC beside warden (its script, verdicts, counterexamples and invariants);
-//! - [`options`]: which engine reads which option on which input, and the named engine
-//!   configurations and portfolios ([`options::configs`]): data above [`engine`] that
-//!   [`check`] reads; [`error`]: exit codes and internal errors.
+//! The modules form layers: each imports only from its own layer and the layers below it,
+//! so a module can be read, tested and changed knowing only what lies under it, and
+//! `scripts/module-cycles` (run by CI) fails on any cycle between them. Bottom to top:
+//! - plumbing: [`progress`], [`log`], [`timeslice`], [`budget`], [`signals`], [`rng`],
+//!   [`fault`], [`exit`], [`verdict`];
+//! - bit-level core: [`aig`] and-inverter graphs, [`ts`] the transition system every input
+//!   ends in and the replay of traces, [`sat`] the solver trait and CaDiCaL, [`bdd`],
+//!   [`unroll`] time-frame expansion, [`prep`] preprocessing;
+//! - word level: [`wl`] bit-vector and array models and the bit-blaster, [`cfa`] control-flow
+//!   automata of C programs, [`error`] exit codes and internal errors;
+//! - [`witness`]: counterexample formats (AIGER witnesses, VCD, Yosys and SV-COMP witnesses);
+//! - [`front`]: the readers and writers of models (AIGER, BTOR2, C, Verilog through Yosys);
+//! - [`cert`]: inductive invariants, their check, Certifaiger witness circuits;
+//! - [`engine`]: the model-checking algorithms behind [`engine::Engine`]; beside it [`abc`],
+//!   ABC run as an outside tool;
+//! - [`condition`]: what a run that ends `unknown` verified, as files for the next run;
+//! - [`options`]: which engine reads which option, and the named configurations;
+//! - [`check`]: one verified run, from a loaded model to a checked answer;
+//! - [`live`]: justice properties, reduced to safety runs, and their certificates;
+//! - [`cli`]: the command line.
 
 pub mod abc;
 pub mod aig;

@@ -1,5 +1,7 @@
 //! Verbosity-gated logging to stderr (stdout carries only verdicts and witnesses). Every line
 //! goes through [`crate::progress::hold`], so that none is printed into a status line.
+//!
+//! Layer: plumbing; imports only [`crate::progress`], so that any module may log.
 
 use std::fmt::Arguments;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};

@@ -14,6 +14,9 @@
 //! Every other stderr line printed while the status line may be shown goes through [`hold`],
 //! which erases the status line first, so that no line is printed into it; the verdict
 //! ([`close`]) erases it for good.
+//!
+//! Layer: plumbing, the very bottom: it imports nothing of the crate, so that any module may report
+//! progress.
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};

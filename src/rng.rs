@@ -1,5 +1,7 @@
 //! The one pseudo-random generator of the crate (simulation patterns, random tests): SplitMix64,
 //! tiny and good enough for both; a fixed seed keeps every run reproducible.
+//!
+//! Layer: plumbing; imports nothing of the crate.
 
 /// SplitMix64 with its state in the open, so that a seed reads `Rng(seed)`.
 pub struct Rng(pub u64);

@@ -3,6 +3,8 @@
 //!
 //! The signals are blocked in every thread and received by one thread in `sigwait`, which is
 //! free to run ordinary code (a handler could only set an atomic flag).
+//!
+//! Layer: plumbing; imports only [`crate::budget`] and [`crate::log`].
 
 use crate::Budget;
 

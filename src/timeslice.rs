@@ -11,6 +11,8 @@
 //! solver already makes: [`crate::Budget::expired`] calls [`checkpoint`], which costs a
 //! thread-local read while a thread is not gated. Helper threads an engine starts itself (k-induction's
 //! invariant generator) are not gated: the slot belongs to the worker's own thread.
+//!
+//! Layer: plumbing; imports nothing of the crate (the budget of every run waits on it).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

@@ -1,5 +1,7 @@
 //! A model checker's answer as a word, as the benchmark runners and `warden compare` read it
 //! from a tool's output.
+//!
+//! Layer: plumbing; imports nothing of the crate (it reads other tools' output too).
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {

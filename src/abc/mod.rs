@@ -26,6 +26,9 @@
 //! when they drive nothing. [`cex::to_trace`] maps its counterexamples back (inputs by
 //! position, initial values from the model's resets and the `undc` inputs); its invariants
 //! are checked on that network itself ([`invariant`]).
+//!
+//! Layer: beside [`crate::engine`]; imports [`crate::cert`], [`crate::front`] and what lies below
+//! them, and only the command line uses it.
 
 pub mod cex;
 pub mod invariant;

@@ -5,6 +5,9 @@
 //! latch outputs of a transition system: free in the combinational view) or AND gates.
 //! AND gates are structurally hashed and always refer to smaller variables, so the variable
 //! order is a topological order: simulation and encoding walk it front to back.
+//!
+//! Layer: the bottom of the bit-level core; imports only the plumbing, so that everything above can
+//! be built of it.
 
 mod sim;
 mod subst;

@@ -10,6 +10,8 @@
 //! static: a variable's index is its level, chosen by the engine from the circuit's structure.
 //! No complement edges: a negation is one traversal, and the engine negates rarely (once per
 //! image, for the new states).
+//!
+//! Layer: bit-level core; imports nothing of the crate.
 
 mod table;
 

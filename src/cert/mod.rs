@@ -5,11 +5,14 @@
 //! latches, plus a predicate over all latches. IC3 needs no auxiliary latches (its predicate is
 //! the conjunction of its lemmas); k-induction adds shadow copies of the last k states. The
 //! check is the same for both: initiation, consecution and safety under the constraints.
+//!
+//! Layer: certificates; imports [`crate::front`] (a Certifaiger witness circuit is an AIGER file)
+//! and what lies below it; below the engines, which all hand back an [`Invariant`].
 
-pub mod live;
 mod witness_circuit;
 
 pub use witness_circuit::{certify, witness_circuit, CertifyError};
+pub(crate) use witness_circuit::{embed, name_for_certifaiger};
 
 use crate::aig::Lit;
 use crate::sat::{Cadical, SatResult, Solver};

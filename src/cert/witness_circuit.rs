@@ -76,7 +76,7 @@ pub fn certify(
 }
 
 /// A witness circuit mapped onto the model and checked for its safety part.
-pub(super) struct Embedding {
+pub(crate) struct Embedding {
     /// The witness circuit as read.
     pub w: TransitionSystem,
     /// The model with the witness's own latches appended.
@@ -90,7 +90,7 @@ pub(super) struct Embedding {
 /// Names `sys` the way Certifaiger reads a witness circuit: its inputs and first `n_model`
 /// latches by the model literal they stand for (`= L`), the others `witnessN`; its one bad
 /// property is the negation of `good`, the certificate's safe states.
-pub(super) fn name_for_certifaiger(
+pub(crate) fn name_for_certifaiger(
     sys: &mut TransitionSystem,
     model: &Aiger,
     n_model: usize,
@@ -112,7 +112,7 @@ pub(super) fn name_for_certifaiger(
 /// Maps `cert` onto `model` and checks what makes it a safety certificate: it simulates the
 /// model (same resets and next-state functions on the shared latches, constraints implied by
 /// the model's, its property implying the model's) and its property is inductive.
-pub(super) fn embed(
+pub(crate) fn embed(
     model: &TransitionSystem,
     file: &Aiger,
     cert: &Aiger,

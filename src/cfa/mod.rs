@@ -36,6 +36,8 @@
 //! [`interp`] executes a CFA concretely and [`path`] turns an engine's counterexample into a
 //! replayed error path of the original CFA. [`depth::longest_error_path`] bounds the length of
 //! every counterexample of a CFA whose paths to the error do not loop.
+//!
+//! Layer: word level; imports [`crate::wl`] (its terms) and what that may import.
 
 pub mod depth;
 pub mod encode;

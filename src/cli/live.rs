@@ -4,10 +4,10 @@
 //! Each property gets an equal share of the time left when its turn comes.
 //!
 //! With `--cert`, one witness circuit certifies every property of the model at once (the
-//! form Certifaiger checks, see [`crate::cert::live`]), so it is written only for a model with
+//! form Certifaiger checks, see [`crate::live::certificate`]), so it is written only for a model with
 //! one justice property whose every property holds: its justice property proved by
 //! k-liveness (which runs after an l2s proof to get one) and each bad-state property by an
-//! invariant. It is checked ([`cert::live::certify`]) before it is written.
+//! invariant. It is checked ([`certificate::certify`]) before it is written.
 
 use super::counterexample::counterexample;
 use super::files::{write_aiger, write_file};
@@ -18,7 +18,7 @@ use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::{ExitCode, InternalError};
 use crate::front::aiger;
 use crate::front::{btor2, Model, Source};
-use crate::live::{self, KliveProof, LiveAnswer};
+use crate::live::{self, certificate, KliveProof, LiveAnswer};
 use crate::witness;
 use crate::wl;
 use crate::Budget;
@@ -125,7 +125,7 @@ fn write_certificate(
 ) -> Result<(), ExitCode> {
     let file = model.aiger();
     let circuit =
-        cert::live::witness_circuit(&model.ts, &file, proof, invariants).map_err(|e| {
+        certificate::witness_circuit(&model.ts, &file, proof, invariants).map_err(|e| {
             eprintln!("warden: no certificate: {e}");
             ExitCode::Internal
         })?;
@@ -135,7 +135,7 @@ fn write_certificate(
         eprintln!("warden: internal error: the certificate does not parse: {e}");
         ExitCode::Internal
     })?;
-    match cert::live::certify(&model.ts, &file, &read, &budget.child()) {
+    match certificate::certify(&model.ts, &file, &read, &budget.child()) {
         Ok(()) => {}
         // Out of time before the check ended: the certificate is not claimed.
         Err(cert::CertifyError::Interrupted) => {

@@ -9,6 +9,8 @@
 //! errors, 3 for internal errors. SIGINT/SIGTERM stop the engines, and the run prints
 //! `unknown`. A panic anywhere (front end, preprocessing, an engine) is caught: the run prints
 //! `unknown` and exits 3 with the message on stderr.
+//!
+//! Layer: the top; may import every module, and none imports it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};

@@ -11,6 +11,7 @@ use crate::cert;
 use crate::cfa;
 use crate::error::ExitCode;
 use crate::front::{self, aiger, btor2, Source};
+use crate::live;
 use crate::ts::{replay, ReplayError, Trace, TransitionSystem};
 use crate::witness;
 use crate::wl;
@@ -174,7 +175,7 @@ pub(super) fn certify(model_path: &Path, cert_path: &Path, words: &WordArgs) -> 
     };
     // A model with justice properties needs the liveness conditions too.
     let check = match model.ts.has_liveness() {
-        true => cert::live::certify,
+        true => live::certificate::certify,
         false => cert::certify,
     };
     match check(&model.ts, &model.aiger(), &circuit, &Budget::new(None)) {

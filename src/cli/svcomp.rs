@@ -85,7 +85,7 @@ pub(super) fn write_witness(
                     Source::C {
                         cfa, blocks, bits, ..
                     },
-                ) => loop_invariants(cfa, blocks, bits, inv),
+                ) => loop_invariants(cfa, blocks, bits, &inv.system.aig, inv.predicate),
                 _ => Vec::new(),
             };
             svcomp::correctness(&task, &invariants)

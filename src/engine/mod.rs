@@ -1,6 +1,10 @@
 //! Model-checking engines. Every engine implements [`Engine`] over a [`TransitionSystem`] and
 //! answers with a [`Verdict`] in terms of that same system; the caller lifts it back through
 //! the preprocessing `Restore` map and checks it before printing anything.
+//!
+//! Layer: engines; import [`crate::cert`], [`crate::error`], [`crate::prep`], [`crate::bdd`] and
+//! everything below them, never a condition, option set, run or the command line: the layers above
+//! choose, configure and check them.
 
 pub mod bmc;
 pub mod cegar;

@@ -1,5 +1,10 @@
-//! Input formats (AIGER, BTOR2). Each front end parses its files into a [`TransitionSystem`] and reports bad
-//! input as an [`InputError`] naming the file and the position.
+//! Input formats (AIGER, BTOR2, C, Verilog through Yosys). Each front end parses its files
+//! into a [`TransitionSystem`] and reports bad input as an [`InputError`] naming the file and
+//! the position.
+//!
+//! Layer: readers and writers; imports [`crate::witness`], the word level and the bit-level core,
+//! and nothing that checks (certificates, engines, runs), so that every layer above can load and
+//! write models.
 
 pub mod aiger;
 pub mod btor2;

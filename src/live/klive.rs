@@ -37,7 +37,7 @@ use crate::Budget;
 #[derive(Debug)]
 pub enum Outcome {
     /// The `k`-th counter system ([`counter_system`]) was proved safe: `invariant` (over that
-    /// system, checked) is the proof, from which [`crate::cert::live`] builds a certificate.
+    /// system, checked) is the proof, from which [`super::certificate`] builds a certificate.
     Holds { k: u64, invariant: Box<Invariant> },
     /// The budget ran out after proving nothing for `0..k`.
     Unknown { k: u64 },
@@ -88,7 +88,7 @@ pub fn check(
 ///
 /// Its latches are those of `ts`, then one `seen` latch per literal (the justice literals,
 /// then the fairness constraints), then the [`counter_width`]`(k)` bits of the counter, least
-/// significant first: the certificate ([`crate::cert::live`]) reads the rank from them.
+/// significant first: the certificate ([`super::certificate`]) reads the rank from them.
 pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> TransitionSystem {
     let mut out = ts.without_properties();
     let mut now_or_seen = Vec::new();

@@ -21,7 +21,11 @@
 //!
 //! The portfolio runs both at once on each justice property and takes the first definite
 //! answer.
+//!
+//! Layer: liveness; imports [`crate::check`] (each reduction is a safety run), [`crate::cert`] (a
+//! liveness certificate embeds safety's) and below; only the command line sits above it.
 
+pub mod certificate;
 pub mod klive;
 pub mod l2s;
 pub mod lasso;
@@ -49,7 +53,7 @@ pub enum LiveAnswer {
     Sat(Lasso),
     /// The property holds: an invariant of the reduced safety system passed its check. When
     /// k-liveness proved it, `klive` keeps the proof, which makes a certificate
-    /// ([`crate::cert::live`]); an l2s invariant does not.
+    /// ([`certificate`]); an l2s invariant does not.
     Unsat {
         klive: Option<Box<KliveProof>>,
     },
@@ -85,7 +89,7 @@ pub fn check(
 }
 
 /// [`check`] for a certificate: the portfolio keeps k-liveness running after l2s proves the
-/// property, since only a k-liveness proof makes a certificate ([`crate::cert::live`]).
+/// property, since only a k-liveness proof makes a certificate ([`certificate`]).
 pub fn check_for_certificate(
     ts: &TransitionSystem,
     justice: usize,

@@ -8,6 +8,9 @@
 //! choice, and the defaults depend on the domain and the input (the refinement follows the
 //! domain: `unsat-core` for the explicit domain on circuits, sequence interpolation
 //! otherwise).
+//!
+//! Layer: options; imports [`crate::engine`] (its option types), [`crate::front`] (input kinds) and
+//! below, so that [`crate::check`] and the command line read one table.
 
 use crate::engine::cegar::{
     AbstractEngine, CegarOptions, ConfigError, Domain, InitPrec, PredSplit, Prune, Refinement,

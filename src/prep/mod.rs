@@ -12,6 +12,9 @@
 //! [`PrepOptions`] chooses the passes (`--prep`) and the depth of the induction.
 //!
 //! [`houdini`] is also offered on its own, as an invariant generator for the engines.
+//!
+//! Layer: the top of the bit-level core ([`crate::aig`], [`crate::ts`], [`crate::sat`],
+//! [`crate::unroll`] and the plumbing); engines, conditions and runs above use its passes.
 
 mod equiv;
 mod fraig;

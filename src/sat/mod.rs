@@ -5,6 +5,9 @@
 //! solving under assumptions, models, failed assumptions (cores) and freezing. Interruption
 //! goes through the [`crate::Budget`] a solver is created with. Craig interpolation lives
 //! beside it: [`itp::ItpSolver`] implements the same trait and records CaDiCaL's proof.
+//!
+//! Layer: bit-level core; imports only [`crate::aig`] (Tseitin encoding, interpolants) and the
+//! plumbing: no transition systems, so that any layer can ask queries.
 
 mod cadical;
 mod cdcl;

@@ -5,6 +5,8 @@
 //! constant init take it, uninitialised ones are free) and `k + 1` input vectors; it violates
 //! bad property `i` if `bad[i]` holds in frame `k` and every invariant constraint holds in
 //! every frame `0..=k`.
+//!
+//! Layer: bit-level core; imports only [`crate::aig`] and the plumbing.
 
 mod coi;
 mod replay;

@@ -22,6 +22,8 @@
 //! flat vector once it holds an eighth of the AIG's variables: a deep unrolling of a large
 //! circuit whose frames encode only a small cone then costs memory in proportion to what is
 //! encoded, not `4 * num_vars` bytes per frame.
+//!
+//! Layer: bit-level core; imports [`crate::aig`], [`crate::ts`], [`crate::sat`] and the plumbing.
 
 mod shape;
 

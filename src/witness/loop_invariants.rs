@@ -17,8 +17,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use crate::aig::{Lit, Node, Var};
-use crate::cert::Invariant;
+use crate::aig::{Aig, Lit, Node, Var};
 use crate::cfa::{lbe, Cfa, LoopHead, VarId};
 use crate::wl::blast::{BitMap, Bits};
 use crate::wl::Sort;
@@ -36,13 +35,16 @@ pub struct LoopInvariant {
 /// Longer conjuncts are left out: a witness is read by people and validators alike.
 const MAX_CONJUNCT: usize = 2_000;
 
-/// The loop invariants that `inv`, an invariant of the encoding of `blocks` (whose words lie
-/// at `bits` in the system), states in C: one per loop with at least one conjunct to say.
+/// The loop invariants that `predicate` in `aig` (the predicate of an invariant of the
+/// encoding of `blocks`, whose words lie at `bits` in the system) states in C: one per loop
+/// with at least one conjunct to say. The predicate, not the invariant of [`crate::cert`],
+/// so that witness writers stay below the certificates.
 pub fn loop_invariants(
     cfa: &Cfa,
     blocks: &Cfa,
     bits: &BitMap,
-    inv: &Invariant,
+    aig: &Aig,
+    predicate: Lit,
 ) -> Vec<LoopInvariant> {
     let mut latches: FxHashMap<Var, (usize, usize, bool)> = FxHashMap::default();
     for (state, b) in bits.states.iter().enumerate() {
@@ -67,7 +69,7 @@ pub fn loop_invariants(
         .map(|v| in_blocks[v] || !in_program[v])
         .collect();
     let kept = lbe::kept_locations(blocks);
-    let conjuncts = inv.system.aig.conjuncts(inv.predicate);
+    let conjuncts = aig.conjuncts(predicate);
     let copies = |h: &LoopHead| {
         (blocks.loop_heads.iter())
             .filter(|g| (g.line, g.column) == (h.line, h.column))
@@ -86,7 +88,7 @@ pub fn loop_invariants(
             head,
             names: head.visible.iter().map(|(n, v)| (*v, n.as_str())).collect(),
             memo: FxHashMap::default(),
-            aig: &inv.system.aig,
+            aig,
         };
         // Single bits of one variable are said together: `(x & MASK) == VALUE`.
         let mut masks: BTreeMap<usize, (u64, u64)> = BTreeMap::new();
@@ -141,7 +143,7 @@ struct Translator<'a> {
     head: &'a LoopHead,
     names: FxHashMap<VarId, &'a str>,
     memo: FxHashMap<Var, Option<C>>,
-    aig: &'a crate::aig::Aig,
+    aig: &'a Aig,
 }
 
 impl Translator<'_> {

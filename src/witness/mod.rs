@@ -1,6 +1,10 @@
 //! Counterexample output: the AIGER witness format, VCD waveforms, a per-cycle table with the
 //! model's names, Yosys witnesses for Verilog designs, and SV-COMP's YAML witnesses for C
 //! programs (with the loop invariants of a proof, [`loop_invariants`]).
+//!
+//! Layer: witnesses; imports the word level and the bit-level core. It stays below
+//! [`crate::front`], whose readers report a malformed witness as a [`WitnessError`], and so imports
+//! no reader, certificate or engine.
 
 pub mod aiger;
 pub mod loop_invariants;

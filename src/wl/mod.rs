@@ -24,6 +24,8 @@
 //! print!("{}", btor2::write_witness(&model, &trace));
 //! # Ok(()) }
 //! ```
+//!
+//! Layer: word level; imports the bit-level core it blasts into and the plumbing.
 
 mod bitvec;
 pub mod blast;

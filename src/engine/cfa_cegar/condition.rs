@@ -44,28 +44,28 @@ pub enum Step {
 
 /// One automaton state: an expanded node of the first run that is not verified.
 #[derive(Clone, Debug)]
-pub(super) struct State {
+pub(crate) struct State {
     /// The node's abstract state, a conjunction over [`Automaton::leaves`].
-    pub(super) label: Vec<aig::Lit>,
+    pub(crate) label: Vec<aig::Lit>,
     /// By edge (sorted): where the node's children are, `Open` or `To` (never `Safe`: an
     /// edge left out is safe).
-    pub(super) moves: Vec<(usize, Step)>,
+    pub(crate) moves: Vec<(usize, Step)>,
 }
 
 /// A CFA condition: the verified part of a CEGAR run's graph.
 #[derive(Clone, Debug)]
 pub struct Automaton {
     /// The CFA it speaks of, by its numbers of locations and edges.
-    pub(super) shape: (usize, usize),
+    pub(crate) shape: (usize, usize),
     /// The labels, over leaves standing for the program variables' bits in order (the
     /// graph's first variables after the constant).
-    pub(super) aig: Aig,
-    pub(super) leaves: Vec<aig::Lit>,
-    pub(super) states: Vec<State>,
+    pub(crate) aig: Aig,
+    pub(crate) leaves: Vec<aig::Lit>,
+    pub(crate) states: Vec<State>,
     /// Where the entry is.
-    pub(super) start: Step,
+    pub(crate) start: Step,
     /// The verified uncovered nodes' locations and states (the proof of what they cover).
-    pub(super) verified: Vec<(Loc, Vec<aig::Lit>)>,
+    pub(crate) verified: Vec<(Loc, Vec<aig::Lit>)>,
 }
 
 /// Whether a node under `by` may cover one under `of`: every automaton state `of` may be in,

@@ -26,7 +26,6 @@
 mod abstraction;
 mod arg;
 pub mod condition;
-mod condition_file;
 mod counterexample;
 pub mod impact;
 mod invariant;

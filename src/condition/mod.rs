@@ -26,6 +26,12 @@
 //! ```
 //! A lemma's literals are latch indices in the system's order (an AIGER file's latch order),
 //! `~` for a negated latch.
+//!
+//! Layer: conditions; import [`crate::engine`] (the lemma pool, the CFA automaton whose file form
+//! [`cfa`] holds), [`crate::front`], [`crate::prep`] and below; [`crate::check`] and the command
+//! line use them.
+
+mod cfa;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -158,7 +164,7 @@ impl Condition {
 }
 
 /// The error at line `line` of the condition file `path`.
-pub(crate) fn line_error(path: &Path, line: usize, message: String) -> InputError {
+fn line_error(path: &Path, line: usize, message: String) -> InputError {
     InputError {
         path: path.to_path_buf(),
         position: Some(format!("line {line}")),
@@ -169,7 +175,7 @@ pub(crate) fn line_error(path: &Path, line: usize, message: String) -> InputErro
 
 /// The lines of the condition file `path` (numbered; comments and blank lines dropped)
 /// after its `header` and its system line, which must name `ts`.
-pub(crate) fn body<'t>(
+fn body<'t>(
     text: &'t str,
     path: &Path,
     header: &str,
@@ -208,7 +214,7 @@ pub(crate) fn body<'t>(
 }
 
 /// The line naming the system a condition speaks of.
-pub(crate) fn system_line(ts: &TransitionSystem) -> String {
+fn system_line(ts: &TransitionSystem) -> String {
     let (latches, inputs) = (ts.latches.len(), ts.inputs.len());
     format!(
         "system {:016x} latches {latches} inputs {inputs}",

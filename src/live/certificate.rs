@@ -41,12 +41,11 @@
 //! latches and predicates join the witness: one certificate covers every property of the
 //! model, so it is written only when all of them hold.
 
-use super::witness_circuit::{embed, name_for_certifaiger, CertifyError};
-use super::Invariant;
+use super::klive::counter_width;
+use super::KliveProof;
 use crate::aig::{Aig, Lit};
+use crate::cert::{embed, name_for_certifaiger, CertifyError, Invariant};
 use crate::front::aiger::{from_transition_system, Aiger};
-use crate::live::klive::counter_width;
-use crate::live::KliveProof;
 use crate::sat::{Cadical, SatResult, Solver};
 use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};

@@ -1,5 +1,7 @@
-//! The text of a CFA condition ([`super::condition::Automaton`]), so that a run that ends
-//! `unknown` (`--condition-out`) hands what it verified to a later run (`--condition-in`).
+//! The text of a CFA condition ([`Automaton`]), so that a run that ends `unknown`
+//! (`--condition-out`) hands what it verified to a later run (`--condition-in`). The engine
+//! builds the automaton; its file form is here, beside the circuit conditions' whose header
+//! check and system line it shares.
 //!
 //! ```text
 //! warden-cfa-condition 1
@@ -13,7 +15,7 @@
 //! verified 5 9
 //! ```
 //! The `system` line names the program's encoded transition system (as a circuit condition's
-//! does, [`crate::condition`]); `shape` gives the CFA's locations and edges and the number of
+//! does, [`super`]); `shape` gives the CFA's locations and edges and the number of
 //! variable bits `B`. The labels are one AIG: variables `1..=B` stand for the program
 //! variables' bits in order, each `and` line defines the next variable as the conjunction of
 //! two literals (AIGER's `2 * var + negated`) of earlier ones. `start` and each `move`
@@ -25,10 +27,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::condition::{Automaton, State, Step};
+use super::{body, line_error, system_line};
 use crate::aig::{self, Aig};
 use crate::cfa::Loc;
-use crate::condition::{body, line_error};
+use crate::engine::cfa_cegar::condition::{Automaton, State, Step};
 use crate::front::InputError;
 use crate::ts::TransitionSystem;
 
@@ -62,7 +64,7 @@ fn step_text(out: &mut String, step: &Step) {
 impl Automaton {
     /// The condition as a file's text, for the encoded system `ts` of its program.
     pub fn text(&self, ts: &TransitionSystem) -> String {
-        let mut out = format!("{HEADER}\n{}\n", crate::condition::system_line(ts));
+        let mut out = format!("{HEADER}\n{}\n", system_line(ts));
         let (locations, edges) = self.shape;
         let _ = writeln!(out, "shape {locations} {edges} {}", self.leaves.len());
         for v in self.leaves.len() + 1..self.aig.num_vars() {
