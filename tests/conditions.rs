@@ -289,7 +289,7 @@ fn the_json_record_of_an_unknown_cfa_run_reports_its_automaton() {
         .display()
         .to_string();
     let json = temp("cfa-unknown.json");
-    let args = ["--engine", "cegar", "--timeout", "2", "--json", &json];
+    let args = ["--engine", "cegar", "--timeout", "6", "--json", &json];
     assert_eq!(run(&program, &args, "cegar_refinements").0, "unknown");
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
