@@ -242,6 +242,12 @@ mod tests {
     /// the larger share of the slot (4:1 by construction; asserted loosely, above 2:1).
     #[test]
     fn a_longer_slice_gets_a_larger_share() {
+        fn thread_cpu() -> Duration {
+            let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            // SAFETY: `t` is a valid timespec for the call to fill.
+            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+            Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+        }
         let gate = Gate::new(1);
         let stop = AtomicBool::new(false);
         let held = [AtomicUsize::new(0), AtomicUsize::new(0)];
@@ -252,10 +258,12 @@ mod tests {
                     let stopped = || stop.load(Ordering::SeqCst);
                     let slice = Duration::from_millis(slice);
                     run_gated(gate.ticket(), slice, slice, &stopped, || {
-                        // Busy steps of 1 ms, counted while this worker holds the slot.
+                        // Busy steps of 1 ms of this thread's own CPU time, counted while
+                        // this worker holds the slot: on a loaded machine a step of wall
+                        // time would count the turns other processes took as work.
                         while !stopped() {
-                            let end = Instant::now() + Duration::from_millis(1);
-                            while Instant::now() < end {}
+                            let end = thread_cpu() + Duration::from_millis(1);
+                            while thread_cpu() < end && !stopped() {}
                             held[id].fetch_add(1, Ordering::SeqCst);
                             checkpoint(&stopped);
                         }
