@@ -37,7 +37,8 @@ impl Campaign {
         vs: Vec<String>,
         settings: Settings,
     ) -> Result<Campaign, String> {
-        let absolute = |p: &Path| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
+        let absolute =
+            |p: &Path| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
         for t in &mut tasks {
             t.path = absolute(&t.path)?;
         }
@@ -57,7 +58,8 @@ impl Campaign {
     /// Writes `OUT/campaign.json` (creating `OUT`).
     pub fn save(&self) -> Result<(), String> {
         let out = &self.out;
-        std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+        std::fs::create_dir_all(out)
+            .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
         let s = &self.settings;
         let tasks: Vec<Value> = (self.tasks.iter())
             .map(|t| {
@@ -79,9 +81,8 @@ impl Campaign {
     /// The campaign saved in `out`.
     pub fn load(out: &Path) -> Result<Campaign, String> {
         let path = out.join(FILE);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!("no campaign in {}: cannot read {FILE}: {e}", out.display())
-        })?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("no campaign in {}: cannot read {FILE}: {e}", out.display()))?;
         let bad = || format!("{}: not a campaign file of this warden", path.display());
         let v: Value = serde_json::from_str(&text).map_err(|_| bad())?;
         let strings = |v: &Value| -> Option<Vec<String>> {
@@ -142,7 +143,10 @@ impl Campaign {
         let (task, tool) = (&self.tasks[t], &self.tools[k]);
         let run = match std::fs::create_dir_all(dir) {
             Ok(()) => tool::run(tool, task, &self.settings, dir, cancel),
-            Err(e) => Some(tool::failed(format!("cannot create {}: {e}", dir.display()))),
+            Err(e) => Some(tool::failed(format!(
+                "cannot create {}: {e}",
+                dir.display()
+            ))),
         };
         let _ = std::fs::remove_dir_all(dir);
         Some(Record::of(task, tool.name(), &run?))

@@ -75,10 +75,10 @@ fn queued(out: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// "3 running, 4 pending": the elements per state.
+/// "2 running, 6 pending": the elements per state, running ones first.
 fn counts(states: &[String]) -> String {
     let mut kinds: Vec<&String> = states.iter().collect();
-    kinds.sort();
+    kinds.sort_by_key(|k| (k.as_str() != "RUNNING", k.as_str() != "PENDING", k.as_str()));
     kinds.dedup();
     let parts: Vec<String> = (kinds.iter())
         .map(|k| {
@@ -143,7 +143,10 @@ pub fn submit(c: &Campaign, args: &SlurmArgs, parallel: Option<usize>) -> Result
         .arg("--job-name=warden-batch")
         .arg(format!("--array=0-{}{throttle}", elements.len() - 1))
         .arg(format!("--cpus-per-task={}", s.jobs.unwrap_or(1)))
-        .arg(format!("--time={}", minutes(args.runs_per_element, s.timeout)));
+        .arg(format!(
+            "--time={}",
+            minutes(args.runs_per_element, s.timeout)
+        ));
     // warden stops at its own memory limit; the margin is for the process around it and for
     // the checks of the answer.
     if let Some(m) = s.mem_limit {
@@ -201,8 +204,8 @@ pub fn element(out: &Path, i: usize) -> Result<ExitCode, String> {
     let plan_file = dir(out).join("plan.json");
     let text = std::fs::read_to_string(&plan_file)
         .map_err(|e| format!("cannot read {}: {e}", plan_file.display()))?;
-    let plan: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: {e}", plan_file.display()))?;
+    let plan: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", plan_file.display()))?;
     let submission = plan["submission"].as_u64().unwrap_or(0);
     let runs: Vec<RunId> = serde_json::from_value(plan["elements"][i].clone())
         .map_err(|e| format!("{}: element {i}: {e}", plan_file.display()))?;
@@ -222,7 +225,15 @@ pub fn element(out: &Path, i: usize) -> Result<ExitCode, String> {
             break;
         };
         record::append(&sink, &r).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        eprintln!("{} {} {} {:.1}s {} {}", r.tool, r.task, r.verdict.as_str(), r.time, r.result, r.note);
+        eprintln!(
+            "{} {} {} {:.1}s {} {}",
+            r.tool,
+            r.task,
+            r.verdict.as_str(),
+            r.time,
+            r.result,
+            r.note
+        );
     }
     if INTERRUPTED.load(Ordering::Relaxed) {
         eprintln!("warden batch: element {i} stopped by a signal; its runs without a record are submitted again by the next `--on slurm` start");

@@ -64,7 +64,11 @@ fn split_aiger(a: &Aiger, ascii: bool) -> Vec<(String, Vec<u8>)> {
     // AIGER 1.0 files state their properties as outputs (ignored when there are bad or
     // justice properties).
     let outputs = a.bad.is_empty() && a.justice.is_empty();
-    let safety = if outputs { a.outputs.len() } else { a.bad.len() };
+    let safety = if outputs {
+        a.outputs.len()
+    } else {
+        a.bad.len()
+    };
     let mut models = Vec::new();
     for i in 0..safety {
         let mut one = a.clone();
@@ -142,7 +146,10 @@ mod tests {
         let names: Vec<&str> = models.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["b0", "b1"]);
         let second = String::from_utf8(models[1].1.clone()).unwrap();
-        assert_eq!(second, "1 sort bitvec 1\n2 state 1 s\n4 bad -2\n5 next 1 2 2\n");
+        assert_eq!(
+            second,
+            "1 sort bitvec 1\n2 state 1 s\n4 bad -2\n5 next 1 2 2\n"
+        );
     }
 
     #[test]
@@ -151,6 +158,9 @@ mod tests {
         let models = split_aiger(&a, true);
         assert_eq!(models.len(), 2);
         let second = aiger::parse(&models[1].1).unwrap();
-        assert_eq!((second.bad.clone(), second.symbols.bad.clone()), (vec![5], vec![Some("second".to_owned())]));
+        assert_eq!(
+            (second.bad.clone(), second.symbols.bad.clone()),
+            (vec![5], vec![Some("second".to_owned())])
+        );
     }
 }
