@@ -47,7 +47,7 @@ impl Task {
     }
 }
 
-pub fn extension(path: &str) -> String {
+fn extension(path: &str) -> String {
     path.rsplit_once('.')
         .map(|(_, e)| e.to_owned())
         .unwrap_or_default()
