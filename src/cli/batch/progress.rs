@@ -1,6 +1,5 @@
 //! The progress of a running campaign on stderr.
 
-use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
 use std::time::Instant;
 
@@ -51,17 +50,7 @@ impl Progress {
 
     pub fn finished(&mut self, r: &Record) {
         self.count(r);
-        let mut line = format!(
-            "{} {} {} {:.1}s {}",
-            r.tool,
-            r.task,
-            r.verdict.as_str(),
-            r.time,
-            r.result
-        );
-        if !r.note.is_empty() {
-            let _ = write!(line, " ({})", r.note);
-        }
+        let line = r.line();
         if !self.terminal {
             eprintln!("[{}/{}] {line}", self.done, self.total);
         } else if r.result == "wrong" || !r.note.is_empty() {

@@ -59,6 +59,17 @@ impl Record {
         }
     }
 
+    /// The run in one line for people: tool, task, verdict, time, result and the note.
+    pub fn line(&self) -> String {
+        let note = match self.note.as_str() {
+            "" => String::new(),
+            n => format!(" ({n})"),
+        };
+        let verdict = self.verdict.as_str();
+        let (tool, task, time, result) = (&self.tool, &self.task, self.time, self.result);
+        format!("{tool} {task} {verdict} {time:.1}s {result}{note}")
+    }
+
     fn to_json(&self) -> String {
         json!({
             "task": self.task,
@@ -115,7 +126,7 @@ pub fn read_all(out: &Path) -> Result<Vec<Record>, String> {
 
 /// The records of `path` (none when it does not exist yet). A line that is not a whole
 /// record (the campaign was killed while writing it) is skipped: its run is done again.
-fn read_records(path: &Path) -> Result<Vec<Record>, String> {
+pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

@@ -128,18 +128,12 @@ impl<'a> Table<'a> {
                 .or_default()
                 .push(task);
         }
-        let _ = write!(out, "\nsolved per family\n{:<32} {:>5}", "family", "tasks");
-        for tool in &self.tools {
-            let _ = write!(out, " {tool:>10}");
-        }
-        out.push('\n');
-        for (name, members) in &families {
-            let _ = write!(out, "{name:<32} {:>5}", members.len());
-            for tool in &self.tools {
-                let _ = write!(out, " {:>10}", self.stats(tool, members).solved);
-            }
-            out.push('\n');
-        }
+        self.grouped(
+            &mut out,
+            ("solved per family", "family", "tasks"),
+            &families,
+            |tool, members| self.stats(tool, members).solved.to_string(),
+        );
         self.designs(&mut out);
         out
     }
@@ -155,14 +149,11 @@ impl<'a> Table<'a> {
         if designs.is_empty() {
             return;
         }
-        let _ = write!(out, "\nper design\n{:<40} {:>5}", "design", "props");
-        for tool in &self.tools {
-            let _ = write!(out, " {tool:>14}");
-        }
-        out.push('\n');
-        for (name, members) in &designs {
-            let _ = write!(out, "{name:<40} {:>5}", members.len());
-            for tool in &self.tools {
+        self.grouped(
+            out,
+            ("per design", "design", "props"),
+            &designs,
+            |tool, members| {
                 let verdicts: Vec<Verdict> = (members.iter())
                     .map(|&t| self.get(t, tool).map_or(Verdict::Unknown, |r| r.verdict))
                     .collect();
@@ -173,13 +164,31 @@ impl<'a> Table<'a> {
                 } else {
                     Verdict::Unknown
                 };
-                let cell = format!(
-                    "{} {}/{}",
-                    verdict.as_str(),
-                    self.stats(tool, members).solved,
-                    members.len()
-                );
-                let _ = write!(out, " {cell:>14}");
+                let solved = self.stats(tool, members).solved;
+                format!("{} {solved}/{}", verdict.as_str(), members.len())
+            },
+        );
+    }
+
+    /// A table of `groups` of tasks under `title`: the group's name (column `name`), its
+    /// number of tasks (column `count`) and one `cell` per tool.
+    fn grouped(
+        &self,
+        out: &mut String,
+        (title, name, count): (&str, &str, &str),
+        groups: &BTreeMap<&str, Vec<&'a Task>>,
+        cell: impl Fn(&str, &[&'a Task]) -> String,
+    ) {
+        let width = groups.keys().map(|k| k.len()).max().unwrap_or(0).max(32);
+        let _ = write!(out, "\n{title}\n{name:<width$} {count:>5}");
+        for tool in &self.tools {
+            let _ = write!(out, " {tool:>10}");
+        }
+        out.push('\n');
+        for (group, members) in groups {
+            let _ = write!(out, "{group:<width$} {:>5}", members.len());
+            for tool in &self.tools {
+                let _ = write!(out, " {:>10}", cell(tool, members));
             }
             out.push('\n');
         }

@@ -59,20 +59,26 @@ fn queued(out: &Path) -> Result<Vec<String>, String> {
     }
     // Every job of the user, filtered here: `squeue --jobs` fails on a job the controller
     // has forgotten.
-    let o = Command::new("squeue")
-        .args(["--noheader", "--array", "--me", "--format=%F %T"])
-        .output()
-        .map_err(|e| format!("cannot run squeue: {e}"))?;
-    if !o.status.success() {
-        let err = String::from_utf8_lossy(&o.stderr);
-        return Err(format!("squeue failed: {}", err.trim()));
-    }
-    let text = String::from_utf8_lossy(&o.stdout);
+    let mut squeue = Command::new("squeue");
+    squeue.args(["--noheader", "--array", "--me", "--format=%F %T"]);
+    let text = stdout_of(squeue, "squeue")?;
     Ok((text.lines())
         .filter_map(|l| l.split_once(' '))
         .filter(|(job, _)| jobs.iter().any(|j| j == job))
         .map(|(_, state)| state.trim().to_owned())
         .collect())
+}
+
+/// The stdout of a SLURM command, or an error with what it said on stderr.
+fn stdout_of(mut cmd: Command, name: &str) -> Result<String, String> {
+    let o = cmd
+        .output()
+        .map_err(|e| format!("cannot run {name}: {e}"))?;
+    if !o.status.success() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        return Err(format!("{name} failed: {}", err.trim()));
+    }
+    Ok(String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
 /// "2 running, 6 pending": the elements per state, running ones first.
@@ -164,15 +170,8 @@ pub fn submit(c: &Campaign, args: &SlurmArgs, parallel: Option<usize>) -> Result
         }
     }
     sbatch.args(&args.slurm_arg).arg(&script);
-    let o = sbatch
-        .output()
-        .map_err(|e| format!("cannot run sbatch: {e}"))?;
-    if !o.status.success() {
-        let err = String::from_utf8_lossy(&o.stderr);
-        return Err(format!("sbatch refused the job: {}", err.trim()));
-    }
     // `--parsable` prints `JOBID` or `JOBID;CLUSTER`.
-    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stdout = stdout_of(sbatch, "sbatch")?;
     let job = stdout.trim().split(';').next().unwrap_or("").to_owned();
     let jobs_file = slurm.join("jobs");
     let mut all = jobs(&c.out);
@@ -215,7 +214,8 @@ pub fn element(out: &Path, i: usize) -> Result<ExitCode, String> {
         .map_err(|e| format!("cannot create {}: {e}", records.display()))?;
     let file = records.join(format!("{submission}-{i}.jsonl"));
     let sink = record::open_for_append(&file)?;
-    let todo = c.todo(&c.records()?);
+    // Only this element records its runs (the plan has none recorded elsewhere).
+    let todo = c.todo(&record::read_records(&file)?);
     for (n, &run) in runs.iter().enumerate() {
         if !todo.contains(&run) {
             continue;
