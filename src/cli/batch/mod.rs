@@ -83,7 +83,9 @@ pub(super) struct BatchArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum On {
+    /// This machine, `--parallel` runs at once.
     Local,
+    /// A SLURM array job.
     Slurm,
 }
 
