@@ -103,7 +103,17 @@ fn the_circuits_campaign_is_answered_checked_and_resumed() {
     tasks.sort();
     tasks.dedup();
     assert_eq!(tasks.len(), n);
-    assert_eq!(String::from_utf8_lossy(&resumed.stdout), summary);
+    // The same summary but for PAR-2: the three runs took their time again.
+    let untimed = |s: &str| -> Vec<String> {
+        (s.lines())
+            .map(|l| match l.starts_with("warden ") {
+                true => l.rsplit_once(' ').unwrap().0.to_owned(),
+                false => l.to_owned(),
+            })
+            .collect()
+    };
+    let resumed_summary = String::from_utf8_lossy(&resumed.stdout);
+    assert_eq!(untimed(&resumed_summary), untimed(&summary));
     std::fs::remove_dir_all(&out).unwrap();
 }
 

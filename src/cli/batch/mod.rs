@@ -1,29 +1,33 @@
 //! `warden batch`: a campaign of many models, each task a `warden check` process of its own
 //! (and, with `--vs`, another tool's), every answer checked, every finished run appended as
-//! one JSON line to `OUT/results.jsonl` the moment it ends. A second start with the same
-//! `--out` skips the runs recorded there, so a stopped campaign resumes where it was.
+//! one JSON line to the campaign's folder the moment it ends. A second start with the same
+//! `--out` skips the runs recorded there, so a stopped campaign resumes where it was. The
+//! runs go on this machine ([`local`]) or as a SLURM array job ([`slurm`]).
 
+mod campaign;
+mod local;
 pub mod proc;
+mod progress;
+mod record;
 mod report;
+mod slurm;
+mod split;
 pub mod tasks;
 pub mod tool;
 
-use std::collections::HashSet;
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::ExitCode;
-use report::{Progress, Record};
-use tool::{Settings, Tool};
+use campaign::Campaign;
+use tool::Settings;
 
 #[derive(clap::Args)]
 pub(super) struct BatchArgs {
     /// The tasks: task lists (`.tsv` with a `path` column relative to the list and
     /// optionally `expected`, `format`, `options`), BenchExec task definitions (`.yml`),
     /// directories (every model file under them) or model files.
-    #[arg(required = true)]
+    #[arg(required_unless_present_any = ["status", "element"])]
     inputs: Vec<PathBuf>,
     /// The campaign's folder: `results.jsonl` (one record per finished run, read again to
     /// resume), `results.csv` and the scratch space of the running tasks.
@@ -56,17 +60,61 @@ pub(super) struct BatchArgs {
     /// Only the first N tasks (after --filter).
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// One task per property of each multi-property AIGER or BTOR2 model (a copy of the model
+    /// with that property alone, as the hardware model checking competition splits them);
+    /// the summary groups them back per design.
+    #[arg(long)]
+    split_properties: bool,
+    /// Where the runs go: this machine, or a SLURM array job (`sbatch --array`) whose
+    /// elements write their records into `--out`, which must be on a file system the
+    /// cluster's nodes share, as must warden and the models.
+    #[arg(long, value_enum, default_value = "local")]
+    on: On,
+    #[command(flatten)]
+    slurm: slurm::SlurmArgs,
+    /// Shows the progress of the campaign in `--out` (its records and, on SLURM, the queue)
+    /// and its summary so far, and writes `results.csv`; runs nothing.
+    #[arg(long, conflicts_with = "inputs")]
+    status: bool,
+    /// Internal: runs the runs of element I of the SLURM array job submitted from `--out`.
+    #[arg(long, value_name = "I", hide = true, conflicts_with = "inputs")]
+    element: Option<usize>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum On {
+    /// This machine, `--parallel` runs at once.
+    Local,
+    /// A SLURM array job.
+    Slurm,
 }
 
 /// Set by SIGINT/SIGTERM: the running tasks are killed and not recorded, no new one starts.
+/// (SLURM sends SIGTERM to an element at its time limit or on `scancel`.)
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: libc::c_int) {
     INTERRUPTED.store(true, Ordering::Relaxed);
 }
 
+fn catch_signals() {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic flag, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
 pub(super) fn batch(args: BatchArgs) -> ExitCode {
-    match run(args) {
+    let done = if args.status {
+        slurm::status(&args.out)
+    } else if let Some(i) = args.element {
+        slurm::element(&args.out, i)
+    } else {
+        start(args)
+    };
+    match done {
         Ok(code) => code,
         Err(e) => {
             eprintln!("warden batch: {e}");
@@ -75,7 +123,12 @@ pub(super) fn batch(args: BatchArgs) -> ExitCode {
     }
 }
 
-fn run(args: BatchArgs) -> Result<ExitCode, String> {
+/// Reads the tasks, saves the campaign and runs what has no record, here or on SLURM.
+fn start(args: BatchArgs) -> Result<ExitCode, String> {
+    if args.on == On::Slurm {
+        // Before anything in `--out` changes under the elements of an earlier submission.
+        slurm::refuse_while_queued(&args.out)?;
+    }
     let mut tasks = tasks::read_inputs(&args.inputs)?;
     if let Some(f) = &args.filter {
         tasks.retain(|t| t.key.contains(f.as_str()));
@@ -83,21 +136,9 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
     if let Some(n) = args.limit {
         tasks.truncate(n);
     }
-    let mut tools = vec![Tool::Warden];
-    for v in &args.vs {
-        tools.push(Tool::parse_vs(v)?);
+    if args.split_properties {
+        tasks = split::split(tasks, &args.out.join("split"))?;
     }
-    let out = &args.out;
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let results = out.join("results.jsonl");
-    let recorded = report::read_records(&results)?;
-    let done: HashSet<(String, String)> = (recorded.iter())
-        .map(|r| (r.task.clone(), r.tool.clone()))
-        .collect();
-    let todo: Vec<(usize, &Tool)> = (0..tasks.len())
-        .flat_map(|i| tools.iter().map(move |t| (i, t)))
-        .filter(|(i, t)| !done.contains(&(tasks[*i].key.clone(), t.name().to_owned())))
-        .collect();
     let settings = Settings {
         warden: std::env::current_exe().map_err(|e| format!("cannot find warden: {e}"))?,
         timeout: args.timeout,
@@ -108,108 +149,9 @@ fn run(args: BatchArgs) -> Result<ExitCode, String> {
             .map(str::to_owned)
             .collect(),
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parallel = (args.parallel)
-        .unwrap_or(cores / args.jobs.unwrap_or(1).max(1))
-        .max(1);
-    let runs = tasks.len() * tools.len();
-    eprintln!(
-        "warden batch: {} tasks x {} tools, {} runs recorded in {}, {} to run, {parallel} at once",
-        tasks.len(),
-        tools.len(),
-        runs - todo.len(),
-        results.display(),
-        todo.len()
-    );
-
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: the handler only stores to an atomic flag, which is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
+    let campaign = Campaign::new(&args.out, tasks, args.vs, settings)?;
+    match args.on {
+        On::Local => local::run(&campaign, args.parallel),
+        On::Slurm => slurm::submit(&campaign, &args.slurm, args.parallel),
     }
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&results)
-        .map_err(|e| format!("cannot open {}: {e}", results.display()))?;
-    // A last line cut off by a kill would swallow the next record: end it first.
-    let cut_off = std::fs::read(&results).is_ok_and(|t| t.last().is_some_and(|&b| b != b'\n'));
-    if cut_off {
-        (&file)
-            .write_all(b"\n")
-            .map_err(|e| format!("cannot write {}: {e}", results.display()))?;
-    }
-    let sink = Mutex::new(file);
-    let mut progress = Progress::new(runs);
-    let keys: HashSet<&str> = tasks.iter().map(|t| t.key.as_str()).collect();
-    let names: HashSet<&str> = tools.iter().map(Tool::name).collect();
-    // The runs of this campaign recorded before: counted once each (the last record wins).
-    let mut before = std::collections::HashMap::new();
-    for r in &recorded {
-        if keys.contains(r.task.as_str()) && names.contains(r.tool.as_str()) {
-            before.insert((r.task.as_str(), r.tool.as_str()), r);
-        }
-    }
-    before.values().for_each(|r| progress.count(r));
-    progress.start();
-    let progress = Mutex::new(progress);
-    let next = AtomicUsize::new(0);
-    let scratch = out.join("running");
-    std::thread::scope(|s| {
-        for _ in 0..parallel.min(todo.len()) {
-            s.spawn(|| loop {
-                if INTERRUPTED.load(Ordering::Relaxed) {
-                    break;
-                }
-                let Some(&(i, tool)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let task = &tasks[i];
-                let dir = scratch.join(format!("{i}-{}", tool.name()));
-                let run = match std::fs::create_dir_all(&dir) {
-                    Ok(()) => tool::run(tool, task, &settings, &dir, &INTERRUPTED),
-                    Err(e) => Some(tool::failed(format!(
-                        "cannot create {}: {e}",
-                        dir.display()
-                    ))),
-                };
-                let _ = std::fs::remove_dir_all(&dir);
-                let Some(run) = run else { break };
-                let record = Record::of(task, tool.name(), &run);
-                let line = record.to_json();
-                // One write per line on a file opened for appending: a record is whole or,
-                // when the campaign is killed mid-write, an unreadable last line that the
-                // next start ignores (and reruns).
-                let written = sink
-                    .lock()
-                    .unwrap()
-                    .write_all(format!("{line}\n").as_bytes());
-                if let Err(e) = written {
-                    eprintln!("warden batch: cannot write {}: {e}", results.display());
-                    INTERRUPTED.store(true, Ordering::Relaxed);
-                }
-                progress.lock().unwrap().finished(&record);
-            });
-        }
-    });
-    let _ = std::fs::remove_dir(&scratch);
-    progress.lock().unwrap().clear();
-
-    let records = report::read_records(&results)?;
-    let table = report::Table::new(&tasks, &tools, &records, args.timeout);
-    let csv = out.join("results.csv");
-    table
-        .write_csv(&csv)
-        .map_err(|e| format!("cannot write {}: {e}", csv.display()))?;
-    print!("{}", table.summary());
-    if INTERRUPTED.load(Ordering::Relaxed) {
-        eprintln!(
-            "warden batch: interrupted with {} of {runs} runs recorded; the same command \
-             resumes the campaign",
-            table.recorded()
-        );
-        return Ok(ExitCode::Internal);
-    }
-    Ok(ExitCode::Verdict)
 }

@@ -1,210 +1,15 @@
-//! The records of a campaign (`results.jsonl`), its progress line, and its summary and CSV.
+//! The summary of a campaign (per tool, per family and, for split models, per design) and
+//! its CSV file.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::io::{IsTerminal as _, Write as _};
+use std::io::Write as _;
 use std::path::Path;
-use std::time::Instant;
 
-use serde_json::{json, Value};
-
+use super::record::Record;
 use super::tasks::{family, Task};
-use super::tool::{Check, Run, Tool};
+use super::tool::{Check, Tool};
 use crate::verdict::Verdict;
-
-/// One finished run: one line of `results.jsonl`.
-#[derive(Clone, Debug)]
-pub struct Record {
-    pub task: String,
-    pub tool: String,
-    pub expected: Verdict,
-    pub verdict: Verdict,
-    pub check: Check,
-    /// `solved`, `wrong` or `unknown` ([`Record::judge`]).
-    pub result: &'static str,
-    pub time: f64,
-    pub rss_mib: f64,
-    pub note: String,
-}
-
-impl Record {
-    pub fn of(task: &Task, tool: &str, run: &Run) -> Record {
-        let mut r = Record {
-            task: task.key.clone(),
-            tool: tool.to_owned(),
-            expected: task.expected,
-            verdict: run.verdict,
-            check: run.check,
-            result: "",
-            time: run.time,
-            rss_mib: run.rss_mib,
-            note: run.note.clone(),
-        };
-        r.result = r.judge();
-        r
-    }
-
-    /// `wrong`: a rejected witness or certificate, or a verdict other than the expected
-    /// one; `solved`: any other verdict (on a task without an expected verdict, any
-    /// verdict whose check did not reject it); `unknown`: no verdict.
-    fn judge(&self) -> &'static str {
-        match (self.check, self.expected, self.verdict) {
-            (Check::Rejected, _, _) => "wrong",
-            (_, _, Verdict::Unknown) => "unknown",
-            (_, Verdict::Unknown, _) => "solved",
-            (_, e, v) if e == v => "solved",
-            _ => "wrong",
-        }
-    }
-
-    pub fn to_json(&self) -> String {
-        json!({
-            "task": self.task,
-            "family": family(self.task.rsplit('/').next().unwrap_or(&self.task)),
-            "tool": self.tool,
-            "expected": self.expected.as_str(),
-            "verdict": self.verdict.as_str(),
-            "result": self.result,
-            "check": self.check.as_str(),
-            "time_s": (self.time * 1000.0).round() / 1000.0,
-            "rss_mib": (self.rss_mib * 10.0).round() / 10.0,
-            "note": self.note,
-        })
-        .to_string()
-    }
-
-    fn from_json(v: &Value) -> Option<Record> {
-        let s = |k: &str| v.get(k).and_then(Value::as_str);
-        let mut r = Record {
-            task: s("task")?.to_owned(),
-            tool: s("tool")?.to_owned(),
-            expected: Verdict::parse(s("expected")?),
-            verdict: Verdict::parse(s("verdict")?),
-            check: Check::parse(s("check")?),
-            result: "",
-            time: v.get("time_s")?.as_f64()?,
-            rss_mib: v.get("rss_mib")?.as_f64()?,
-            note: s("note").unwrap_or("").to_owned(),
-        };
-        r.result = r.judge();
-        Some(r)
-    }
-}
-
-/// The records of `path` (none when it does not exist yet). A line that is not a whole
-/// record (the campaign was killed while writing it) is skipped: its run is done again.
-pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    Ok(text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| Record::from_json(&v))
-        .collect())
-}
-
-/// The progress of the running campaign on stderr: on a terminal one line redrawn in place
-/// (a bar, done/total, solved, wrong, ETA), else one line per finished run.
-pub struct Progress {
-    total: usize,
-    done: usize,
-    /// Runs recorded before this start: not counted in the rate of the ETA.
-    before: usize,
-    solved: usize,
-    wrong: usize,
-    start: Instant,
-    terminal: bool,
-}
-
-impl Progress {
-    pub fn new(total: usize) -> Progress {
-        Progress {
-            total,
-            done: 0,
-            before: 0,
-            solved: 0,
-            wrong: 0,
-            start: Instant::now(),
-            terminal: std::io::stderr().is_terminal(),
-        }
-    }
-
-    /// Counts a finished run without showing it (the records of an earlier start).
-    pub fn count(&mut self, r: &Record) {
-        self.done += 1;
-        match r.result {
-            "solved" => self.solved += 1,
-            "wrong" => self.wrong += 1,
-            _ => {}
-        }
-    }
-
-    /// Starts the clock of the ETA after the earlier records, and draws the line.
-    pub fn start(&mut self) {
-        self.before = self.done;
-        self.start = Instant::now();
-        self.draw();
-    }
-
-    pub fn finished(&mut self, r: &Record) {
-        self.count(r);
-        let mut line = format!(
-            "{} {} {} {:.1}s {}",
-            r.tool,
-            r.task,
-            r.verdict.as_str(),
-            r.time,
-            r.result
-        );
-        if !r.note.is_empty() {
-            let _ = write!(line, " ({})", r.note);
-        }
-        if !self.terminal {
-            eprintln!("[{}/{}] {line}", self.done, self.total);
-        } else if r.result == "wrong" || !r.note.is_empty() {
-            // Wrong answers and errors stay on the screen above the progress line.
-            eprintln!("\r\x1b[K{line}");
-        }
-        self.draw();
-    }
-
-    fn draw(&self) {
-        if !self.terminal {
-            return;
-        }
-        let width = 30;
-        let filled = (self.done * width).checked_div(self.total).unwrap_or(width);
-        let ran = self.done - self.before;
-        let eta = match ran {
-            0 => "-".to_owned(),
-            _ => {
-                let per = self.start.elapsed().as_secs_f64() / ran as f64;
-                let s = (per * (self.total - self.done) as f64) as u64;
-                format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-            }
-        };
-        eprint!(
-            "\r\x1b[K[{}{}] {}/{} solved {} wrong {} ETA {eta}",
-            "#".repeat(filled),
-            ".".repeat(width - filled),
-            self.done,
-            self.total,
-            self.solved,
-            self.wrong
-        );
-        let _ = std::io::stderr().flush();
-    }
-
-    /// Ends the progress line (on a terminal) before the summary.
-    pub fn clear(&self) {
-        if self.terminal {
-            eprintln!();
-        }
-    }
-}
 
 /// The campaign's runs, per task and tool (the last record of each wins).
 pub struct Table<'a> {
@@ -250,12 +55,14 @@ impl<'a> Table<'a> {
         self.runs.get(&(task.key.as_str(), tool.to_owned()))
     }
 
+    /// The record of each run of this campaign's tasks and tools that has one.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        (self.runs.values()).filter(|r| self.tools.contains(&r.tool))
+    }
+
     /// Runs of this campaign's tasks and tools with a record.
     pub fn recorded(&self) -> usize {
-        self.runs
-            .values()
-            .filter(|r| self.tools.contains(&r.tool))
-            .count()
+        self.records().count()
     }
 
     fn stats(&self, tool: &str, tasks: &[&'a Task]) -> Stats {
@@ -321,24 +128,81 @@ impl<'a> Table<'a> {
                 .or_default()
                 .push(task);
         }
-        let _ = write!(out, "\nsolved per family\n{:<32} {:>5}", "family", "tasks");
+        self.grouped(
+            &mut out,
+            ("solved per family", "family", "tasks"),
+            &families,
+            |tool, members| self.stats(tool, members).solved.to_string(),
+        );
+        self.designs(&mut out);
+        out
+    }
+
+    /// The designs split into properties (`--split-properties`), grouped back: per tool the
+    /// design's verdict (`sat` when a property fails, `unsat` when every one holds, else
+    /// `unknown`) and how many of its properties the tool solved.
+    fn designs(&self, out: &mut String) {
+        let mut designs: BTreeMap<&str, Vec<&Task>> = BTreeMap::new();
+        for task in self.tasks.iter().filter(|t| t.key != t.design) {
+            designs.entry(&task.design).or_default().push(task);
+        }
+        if designs.is_empty() {
+            return;
+        }
+        self.grouped(
+            out,
+            ("per design", "design", "props"),
+            &designs,
+            |tool, members| {
+                let verdicts: Vec<Verdict> = (members.iter())
+                    .map(|&t| self.get(t, tool).map_or(Verdict::Unknown, |r| r.verdict))
+                    .collect();
+                let verdict = if verdicts.contains(&Verdict::Sat) {
+                    Verdict::Sat
+                } else if verdicts.iter().all(|&v| v == Verdict::Unsat) {
+                    Verdict::Unsat
+                } else {
+                    Verdict::Unknown
+                };
+                let solved = self.stats(tool, members).solved;
+                format!("{} {solved}/{}", verdict.as_str(), members.len())
+            },
+        );
+    }
+
+    /// A table of `groups` of tasks under `title`: the group's name (column `name`), its
+    /// number of tasks (column `count`) and one `cell` per tool.
+    fn grouped(
+        &self,
+        out: &mut String,
+        (title, name, count): (&str, &str, &str),
+        groups: &BTreeMap<&str, Vec<&'a Task>>,
+        cell: impl Fn(&str, &[&'a Task]) -> String,
+    ) {
+        let width = groups.keys().map(|k| k.len()).max().unwrap_or(0).max(32);
+        let _ = write!(out, "\n{title}\n{name:<width$} {count:>5}");
         for tool in &self.tools {
             let _ = write!(out, " {tool:>10}");
         }
         out.push('\n');
-        for (name, members) in &families {
-            let _ = write!(out, "{name:<32} {:>5}", members.len());
+        for (group, members) in groups {
+            let _ = write!(out, "{group:<width$} {:>5}", members.len());
             for tool in &self.tools {
-                let _ = write!(out, " {:>10}", self.stats(tool, members).solved);
+                let _ = write!(out, " {:>10}", cell(tool, members));
             }
             out.push('\n');
         }
-        out
+    }
+
+    /// Writes `OUT/results.csv`.
+    pub fn write_csv_in(&self, out: &Path) -> Result<(), String> {
+        let csv = out.join("results.csv");
+        (self.write_csv(&csv)).map_err(|e| format!("cannot write {}: {e}", csv.display()))
     }
 
     /// One row per task and tool: `task,family,tool,expected,verdict,result,check,time_s,
     /// rss_mib,note` (a run without a record has an empty verdict).
-    pub fn write_csv(&self, path: &Path) -> std::io::Result<()> {
+    fn write_csv(&self, path: &Path) -> std::io::Result<()> {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         writeln!(
             out,

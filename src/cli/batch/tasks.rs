@@ -12,8 +12,12 @@ const MODEL_EXTENSIONS: &[&str] = &["aag", "aig", "btor", "btor2", "c", "i"];
 #[derive(Clone, Debug)]
 pub struct Task {
     /// The task's name in records and reports: the `path` column as written, or the path
-    /// given (relative to the directory given).
+    /// given (relative to the directory given); `DESIGN#PROPERTY` for one property of a
+    /// split model (`--split-properties`).
     pub key: String,
+    /// The model's own key, the same for all the properties split from it: the reports
+    /// group them back by it, and its file name gives the family.
+    pub design: String,
     /// The model file.
     pub path: PathBuf,
     /// `aag`, `aig`, `btor`, `btor2`, `c`, `i` (the `format` column, else the extension).
@@ -28,6 +32,7 @@ impl Task {
     fn of_file(key: String, path: PathBuf, expected: Verdict) -> Task {
         let format = extension(&key);
         Task {
+            design: key.clone(),
             key,
             path,
             format,
@@ -36,9 +41,9 @@ impl Task {
         }
     }
 
-    /// The file name alone.
+    /// The design's file name alone.
     pub fn short_name(&self) -> &str {
-        self.key.rsplit('/').next().unwrap_or(&self.key)
+        self.design.rsplit('/').next().unwrap_or(&self.design)
     }
 }
 
