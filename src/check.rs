@@ -228,7 +228,13 @@ fn build(
             let mut shares = Vec::new();
             // Word-level BMC only where there is a word-level model.
             let runs = |row: &configs::Row| row.engine != EngineKind::Smt || words.is_some();
-            for (name, share) in cores::members(set, opts.jobs, runs) {
+            let members = cores::members(set, opts.jobs, runs);
+            let names: Vec<&str> = members.iter().map(|&(name, _)| name).collect();
+            crate::log::info(
+                1,
+                format_args!("portfolio: {} cores: {}", opts.jobs, names.join(", ")),
+            );
+            for (name, share) in members {
                 let row = configs::config(name)
                     .expect("portfolios name known configurations")
                     .row();

@@ -355,8 +355,11 @@ pub fn listing() -> String {
         out += &format!("  {:<width$} {}\n", p.name, p.about);
         out += &format!("  {:<width$}   {}\n", "", members.join(", "));
         if !p.extra.is_empty() {
-            let extra = p.extra.join(", ");
-            out += &format!("  {:<width$}   one more per core beyond those: {extra}\n", "");
+            let (own, extra) = (p.configs.len(), p.extra.join(", "));
+            out += &format!(
+                "  {:<width$}   each core past the first {own} runs one more, in this order: {extra}\n",
+                ""
+            );
         }
     }
     out += "engines (--engine NAME):\n";
