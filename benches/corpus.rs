@@ -370,7 +370,9 @@ fn warden_columns(args: &Args) -> Result<Vec<Tool>, String> {
                     args: c.args,
                     name: c.name,
                 }),
-                None => Err(format!("--configs: no configuration {name} (warden configs)")),
+                None => Err(format!(
+                    "--configs: no configuration {name} (warden configs)"
+                )),
             })
             .collect();
     }

@@ -26,11 +26,19 @@ fn jobs_16_and_32_answer_right_with_a_witness_that_replays_or_a_certificate_that
             let model = circuit(name);
             let file = common::scratch_file("cores", &format!("{jobs}-{}", name.replace('/', "-")));
             let file = file.to_str().unwrap();
-            let out_flag = if expected == "sat" { "--witness" } else { "--cert" };
+            let out_flag = if expected == "sat" {
+                "--witness"
+            } else {
+                "--cert"
+            };
             let out = warden(&["check", &model, "--jobs", jobs, out_flag, file]);
             assert_eq!(out.status.code(), Some(0), "{name} --jobs {jobs}");
             let stdout = String::from_utf8_lossy(&out.stdout);
-            assert_eq!(stdout.lines().next(), Some(expected), "{name} --jobs {jobs}");
+            assert_eq!(
+                stdout.lines().next(),
+                Some(expected),
+                "{name} --jobs {jobs}"
+            );
             let replay = if expected == "sat" { "sim" } else { "certify" };
             let checked = warden(&[replay, &model, file]);
             assert_eq!(
@@ -47,7 +55,10 @@ fn jobs_16_and_32_answer_right_with_a_witness_that_replays_or_a_certificate_that
 /// the word-level one only on a BTOR2 model.
 #[test]
 fn the_command_line_runs_the_set_for_the_cores_it_may_use() {
-    for (name, words) in [("counter7_60_sat.aag", false), ("btor2/twin_counters_sat.btor2", true)] {
+    for (name, words) in [
+        ("counter7_60_sat.aag", false),
+        ("btor2/twin_counters_sat.btor2", true),
+    ] {
         let out = warden(&["check", &circuit(name), "--jobs", "32", "-v"]);
         assert_eq!(out.status.code(), Some(0), "{name}");
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -72,7 +83,9 @@ fn the_sets_for_16_and_32_cores_run_whole_and_answer_right() {
             ..Options::new(EngineKind::Portfolio)
         };
         for (name, expected) in SAMPLE {
-            let ts = front::load(std::path::Path::new(&circuit(name))).unwrap().ts;
+            let ts = front::load(std::path::Path::new(&circuit(name)))
+                .unwrap()
+                .ts;
             let budget = Budget::new(Some(std::time::Duration::from_secs(60)));
             let report = check::run(&ts, &opts, &budget).unwrap();
             match (&report.answer, expected) {
@@ -81,7 +94,11 @@ fn the_sets_for_16_and_32_cores_run_whole_and_answer_right() {
                 }
                 (Answer::Unsat(Proof::Invariant(inv)), "unsat") => {
                     let unlimited = Budget::new(None);
-                    assert_eq!(cert::check(&ts, inv, &unlimited), Ok(()), "{name}: {jobs} cores");
+                    assert_eq!(
+                        cert::check(&ts, inv, &unlimited),
+                        Ok(()),
+                        "{name}: {jobs} cores"
+                    );
                 }
                 (answer, _) => panic!("{name}: {jobs} cores: {answer:?}, expected {expected}"),
             }

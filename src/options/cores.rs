@@ -59,7 +59,10 @@ mod tests {
 
     fn names(set: &str, cores: usize, runs: impl Fn(&Row) -> bool) -> Vec<&'static str> {
         let set = portfolio(set).unwrap();
-        members(set, cores, runs).into_iter().map(|(n, _)| n).collect()
+        members(set, cores, runs)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
     }
 
     #[test]
