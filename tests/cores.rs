@@ -26,26 +26,23 @@ fn jobs_16_and_32_answer_right_with_a_witness_that_replays_or_a_certificate_that
             let model = circuit(name);
             let file = common::scratch_file("cores", &format!("{jobs}-{}", name.replace('/', "-")));
             let file = file.to_str().unwrap();
-            let out_flag = if expected == "sat" {
-                "--witness"
-            } else {
-                "--cert"
+            let (flag, replay) = match expected {
+                "sat" => ("--witness", "sim"),
+                _ => ("--cert", "certify"),
             };
-            let out = warden(&["check", &model, "--jobs", jobs, out_flag, file]);
-            assert_eq!(out.status.code(), Some(0), "{name} --jobs {jobs}");
+            let out = warden(&["check", &model, "--jobs", jobs, flag, file]);
             let stdout = String::from_utf8_lossy(&out.stdout);
+            let first = stdout.lines().next();
             assert_eq!(
-                stdout.lines().next(),
+                first,
                 Some(expected),
-                "{name} --jobs {jobs}"
+                "{name} --jobs {jobs}: {:?}",
+                out.status
             );
-            let replay = if expected == "sat" { "sim" } else { "certify" };
-            let checked = warden(&[replay, &model, file]);
-            assert_eq!(
-                checked.status.code(),
-                Some(0),
-                "{name} --jobs {jobs}: warden {replay}: {}",
-                String::from_utf8_lossy(&checked.stdout)
+            let checked = warden(&[replay, &model, file]).status;
+            assert!(
+                checked.success(),
+                "{name} --jobs {jobs}: warden {replay}: {checked}"
             );
         }
     }
