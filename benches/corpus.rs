@@ -84,6 +84,8 @@ mod args;
 mod checkers;
 #[path = "corpus/family.rs"]
 mod family;
+#[path = "corpus/greedy.rs"]
+mod greedy;
 #[path = "corpus/independent.rs"]
 mod independent;
 #[path = "corpus/report.rs"]
@@ -104,14 +106,15 @@ use report::{summarize, with_virtual_best, write_csv};
 use warden::cli::batch::proc::{run_limited, Exit};
 use warden::cli::batch::tasks::{read_list as read_tasks, Task};
 use warden::cli::batch::tool::exit_note;
+use warden::options::configs;
 pub use warden::verdict::Verdict;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tool {
-    /// warden with one engine; the name is `warden` when the run has one engine, else
-    /// `warden-ENGINE`.
+    /// warden with the options `args` (`--engine E`, or a named configuration's); the name
+    /// is `warden` when the run has one engine, else `warden-ENGINE`, or the configuration's.
     Warden {
-        engine: &'static str,
+        args: &'static str,
         name: &'static str,
     },
     Abc(AbcCmd),
@@ -212,7 +215,7 @@ impl Runner {
             .tools
             .iter()
             .map(|&tool| match tool {
-                Tool::Warden { engine, .. } => self.run_warden(engine, task, &dir),
+                Tool::Warden { args, name } => self.run_warden(args, name, task, &dir),
                 Tool::VirtualBest => unreachable!("computed after the runs"),
                 Tool::Abc(cmd) => {
                     let model = abc_model
@@ -228,15 +231,15 @@ impl Runner {
         runs
     }
 
-    fn run_warden(&self, engine: &str, task: &Task, dir: &Path) -> Run {
-        let witness = dir.join(format!("witness-{engine}.txt"));
-        let cert = dir.join(format!("cert-{engine}.aig"));
+    fn run_warden(&self, options: &str, name: &str, task: &Task, dir: &Path) -> Run {
+        let witness = dir.join(format!("witness-{name}.txt"));
+        let cert = dir.join(format!("cert-{name}.aig"));
         let certify = self.checkers.is_some() && independent::wants_certificate(&task.format);
         let (out, err) = (dir.join("warden.out"), dir.join("warden.err"));
         let mut cmd = Command::new(&self.args.warden_bin);
         cmd.arg("check")
             .arg(&task.path)
-            .args(["--engine", engine])
+            .args(options.split_whitespace())
             .args(["--timeout", &self.args.timeout.to_string()])
             .args(&self.args.warden_args)
             .args(&task.options)
@@ -355,6 +358,36 @@ fn abc_input(task: &Task, dir: &Path, warden: &Path) -> Result<PathBuf, String> 
         .map_err(|e| format!("conversion failed: {e}"))
 }
 
+/// The warden columns: the named configurations of `--configs`, else the engines of
+/// `--engine`. Names live as long as the run: leaking the few strings keeps `Tool` a `Copy`
+/// value.
+fn warden_columns(args: &Args) -> Result<Vec<Tool>, String> {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    if !args.configs.is_empty() {
+        return (args.configs.iter())
+            .map(|name| match configs::config(name) {
+                Some(c) => Ok(Tool::Warden {
+                    args: c.args,
+                    name: c.name,
+                }),
+                None => Err(format!(
+                    "--configs: no configuration {name} (warden configs)"
+                )),
+            })
+            .collect();
+    }
+    let single = args.engines.len() == 1;
+    Ok((args.engines.iter())
+        .map(|e| Tool::Warden {
+            args: leak(format!("--engine {e}")),
+            name: match single {
+                true => "warden",
+                false => leak(format!("warden-{e}")),
+            },
+        })
+        .collect())
+}
+
 fn progress_cell(tool: Tool, expected: Verdict, run: &Run) -> String {
     let mut s = format!("{}={}({:.2}s", tool.name(), run.verdict.as_str(), run.time);
     if !run.note.is_empty() {
@@ -372,7 +405,7 @@ fn main() {
     let args = match parse_args(&argv) {
         Ok(Some(a)) => a,
         Ok(None) => {
-            println!("corpus: no --set given, nothing to run.\n{USAGE}");
+            println!("corpus: no --set nor --matrix given, nothing to run.\n{USAGE}");
             return;
         }
         Err(e) => {
@@ -380,6 +413,16 @@ fn main() {
             std::process::exit(1);
         }
     };
+    if !args.matrix.is_empty() {
+        match greedy::read_csvs(&args.matrix) {
+            Ok(matrix) => matrix.print(args.timeout as f64),
+            Err(e) => {
+                eprintln!("corpus: --matrix: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let mut tasks = match read_tasks(&args.set) {
         Ok(t) => t,
         Err(e) => {
@@ -394,17 +437,13 @@ fn main() {
         tasks.truncate(n);
     }
 
-    // Tool names live as long as the run: leaking the few strings keeps `Tool` a `Copy` value.
-    let single = args.engines.len() == 1;
-    let mut tools: Vec<Tool> = (args.engines.iter())
-        .map(|e| Tool::Warden {
-            engine: Box::leak(e.clone().into_boxed_str()),
-            name: match single {
-                true => "warden",
-                false => Box::leak(format!("warden-{e}").into_boxed_str()),
-            },
-        })
-        .collect();
+    let mut tools = match warden_columns(&args) {
+        Ok(tools) => tools,
+        Err(e) => {
+            eprintln!("corpus: {e}\n{USAGE}");
+            std::process::exit(1);
+        }
+    };
     let mut abc_bin = None;
     if args.vs_abc {
         match abc::find_binary(args.abc_bin.as_deref()) {
@@ -482,6 +521,25 @@ fn main() {
 
     let (tools, results) = with_virtual_best(&runner.tools, &tasks, results);
     summarize(&runner, &tools, &tasks, &results);
+    let warden: Vec<usize> = (0..runner.tools.len())
+        .filter(|&i| runner.tools[i].is_warden())
+        .collect();
+    if warden.len() > 1 {
+        let matrix = greedy::Matrix {
+            columns: warden.iter().map(|&i| tools[i].name().to_owned()).collect(),
+            tasks: (tasks.iter())
+                .map(|t| (t.key.clone(), t.expected.as_str().to_owned()))
+                .collect(),
+            solved: (tasks.iter().zip(&results))
+                .map(|(task, runs)| {
+                    (warden.iter().map(|&i| &runs[i]))
+                        .map(|r| (judge(task.expected, r) == Judgement::Solved).then_some(r.time))
+                        .collect()
+                })
+                .collect(),
+        };
+        matrix.print(runner.args.timeout as f64);
+    }
     if let Some(csv) = &runner.args.csv {
         match write_csv(csv, &tools, &tasks, &results) {
             Ok(()) => eprintln!("corpus: wrote {}", csv.display()),

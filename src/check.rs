@@ -32,7 +32,7 @@ use crate::engine::{
     Engine, Stats, Verdict,
 };
 use crate::error::InternalError;
-use crate::options::configs;
+use crate::options::{configs, cores};
 use crate::prep::{preprocess, PrepOptions};
 use crate::ts::{replay, LatchClause, Restore, Trace, TransitionSystem};
 use crate::Budget;
@@ -46,7 +46,8 @@ pub use cfa::run_cfa;
 pub struct Options {
     pub engine: EngineKind,
     pub max_depth: Option<usize>,
-    /// Portfolio workers that run at once (the others wait for time slices).
+    /// The cores of a portfolio: its workers that run at once (the others wait for time
+    /// slices), and how many configurations it runs ([`cores::members`]).
     pub jobs: usize,
     /// The configuration of the CEGAR engine.
     pub cegar: CegarOptions,
@@ -175,8 +176,9 @@ pub struct Report {
 /// its slot goes back to the bit-level engines early on the others.
 const PORTFOLIO_SMT_LIMIT: Duration = Duration::from_secs(3);
 
-/// The engine `opts` asks for on `ts`; IC3 and k-induction workers share `pool`. A portfolio
-/// runs the configurations of its set ([`configs::PORTFOLIOS`]), `opts.jobs` of them at once,
+/// The engine `opts` asks for on `ts`; IC3 and k-induction workers share `pool` (so IC3
+/// workers of different configurations share their lemmas too). A portfolio runs the
+/// configurations of its set for `opts.jobs` cores ([`cores::members`]), that many at once,
 /// its SMT configuration only where there is a word-level model (`words`). k-liveness
 /// checks justice properties ([`crate::live`]); on bad-state properties it runs IC3, the
 /// engine it is made of.
@@ -227,19 +229,24 @@ fn build(
             }
             let mut workers: Vec<Box<dyn Engine + Send>> = Vec::new();
             let mut shares = Vec::new();
-            for (i, name) in set.configs.iter().enumerate() {
+            // Word-level BMC only where there is a word-level model.
+            let runs = |row: &configs::Row| row.engine != EngineKind::Smt || words.is_some();
+            let members = cores::members(set, opts.jobs, runs);
+            let names: Vec<&str> = members.iter().map(|&(name, _)| name).collect();
+            crate::log::info(
+                1,
+                format_args!("portfolio: {} cores: {}", opts.jobs, names.join(", ")),
+            );
+            for (name, share) in members {
                 let row = configs::config(name)
                     .expect("portfolios name known configurations")
                     .row();
-                if row.engine == EngineKind::Smt && words.is_none() {
-                    continue;
-                }
                 let worker = Options {
                     smt_limit: Some(PORTFOLIO_SMT_LIMIT),
                     ..opts.with_row(row)
                 };
                 workers.push(build(ts, &worker, pool, words));
-                shares.push(set.shares[i]);
+                shares.push(share);
             }
             let portfolio = Portfolio::new(workers)
                 .with_slots(opts.jobs)

@@ -8,6 +8,12 @@ usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --timeout T        seconds per run (default 20); processes are killed at T + 10
   --engine E[,E..]   warden engine(s), each a column (default portfolio, what a user runs); `none` runs
                      only ABC (with --vs abc)
+  --configs C[,C..]  named configurations (`warden configs`), each a column run alone with its
+                     options, instead of --engine; with several, the greedy report (below)
+  --matrix F[,F..]   run nothing: the greedy report of the --csv files of earlier runs (the
+                     parts of a configuration matrix): each configuration's solved tasks, the
+                     virtual best of the default's members, the sets that add most, greedily,
+                     and the per-task times (--timeout: the runs' timeout, for PAR-2)
   --vs abc           also run ABC (berkeley-abc)
   --abc-cmd C        bmc3 | pdr | both (default: bmc3 for --engine bmc, else pdr)
   --jobs J           tasks run at once (default 1)
@@ -27,6 +33,10 @@ pub(super) struct Args {
     pub(super) timeout: u64,
     /// warden engines, each run as a tool of its own (`--engine a,b`).
     pub(super) engines: Vec<String>,
+    /// Named configurations, each run as a tool of its own (`--configs a,b`).
+    pub(super) configs: Vec<String>,
+    /// CSV files whose runs are reported together, nothing run (`--matrix`).
+    pub(super) matrix: Vec<PathBuf>,
     pub(super) vs_abc: bool,
     pub(super) abc_cmd: Option<String>,
     pub(super) jobs: usize,
@@ -41,13 +51,15 @@ pub(super) struct Args {
     pub(super) no_check: bool,
 }
 
-/// `Ok(None)`: no `--set` (plain `cargo bench`) or `--help`.
+/// `Ok(None)`: neither `--set` nor `--matrix` (plain `cargo bench`), or `--help`.
 pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
     let mut set = None;
     let mut args = Args {
         set: PathBuf::new(),
         timeout: 20,
         engines: vec!["portfolio".to_owned()],
+        configs: Vec::new(),
+        matrix: Vec::new(),
         vs_abc: false,
         abc_cmd: None,
         jobs: 1,
@@ -71,6 +83,8 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             "--set"
                 | "--timeout"
                 | "--engine"
+                | "--configs"
+                | "--matrix"
                 | "--vs"
                 | "--abc-cmd"
                 | "--jobs"
@@ -104,6 +118,8 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             "--timeout" => args.timeout = number(&value)?.max(1) as u64,
             "--engine" if value == "none" => args.engines.clear(),
             "--engine" => args.engines = value.split(',').map(str::to_owned).collect(),
+            "--configs" => args.configs = value.split(',').map(str::to_owned).collect(),
+            "--matrix" => args.matrix = value.split(',').map(PathBuf::from).collect(),
             "--vs" if value == "abc" => args.vs_abc = true,
             "--vs" => return Err(format!("--vs: only `abc` is known, not {value}")),
             "--abc-cmd" if ["bmc3", "pdr", "both"].contains(&value.as_str()) => {
@@ -123,5 +139,9 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             _ => unreachable!("{flag}"),
         }
     }
-    Ok(set.map(|s| Args { set: s, ..args }))
+    match set {
+        Some(set) => Ok(Some(Args { set, ..args })),
+        None if !args.matrix.is_empty() => Ok(Some(args)),
+        None => Ok(None),
+    }
 }

@@ -154,13 +154,16 @@ pub(super) fn summarize(runner: &Runner, tools: &[Tool], tasks: &[Task], results
     let count = |v: Verdict| tasks.iter().filter(|t| t.expected == v).count();
     println!(
         "\ncorpus {}: {} tasks ({} sat, {} unsat, {} unknown expected), timeout {t} s, \
-         warden --engine {}",
+         warden {}",
         runner.args.set.display(),
         tasks.len(),
         count(Verdict::Sat),
         count(Verdict::Unsat),
         count(Verdict::Unknown),
-        runner.args.engines.join(",")
+        match runner.args.configs.is_empty() {
+            true => format!("--engine {}", runner.args.engines.join(",")),
+            false => format!("--configs {}", runner.args.configs.join(",")),
+        }
     );
     println!(
         "(times in s, RSS in MiB; PAR-2 = sum of times of solved tasks + 2*{t} per unsolved; \

@@ -51,7 +51,8 @@ pub(super) struct CompareArgs {
     /// warden's engine.
     #[arg(long, value_enum, default_value_t = EngineKind::Portfolio)]
     engine: EngineKind,
-    /// Portfolio workers that run at once (portfolio only) [default: the number of cores].
+    /// Cores of the portfolio, as for `warden check` (portfolio only) [default: the number of
+    /// cores].
     #[arg(long)]
     jobs: Option<usize>,
     /// Writes the report as JSON (the schema of `check --json`, one run record per tool).
@@ -154,8 +155,7 @@ pub(super) fn compare(args: CompareArgs) -> ExitCode {
     };
     let mut opts = Options::new(args.engine);
     opts.cegar = cegar;
-    opts.jobs =
-        (args.jobs).unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    opts.jobs = crate::options::cores::cores(args.jobs);
     opts.mem_limit = Some(super::DEFAULT_MEM_LIMIT_MIB);
     let warden_outcome = run_warden(&model, &opts, timeout);
     let outcomes = [warden_outcome, abc_outcome];

@@ -147,8 +147,9 @@ struct CheckArgs {
     #[arg(long, value_name = "NAME", help_heading = "Engine",
           value_parser = clap::builder::PossibleValuesParser::new(configs::PORTFOLIOS.iter().map(|p| p.name)))]
     portfolio: Option<String>,
-    /// Portfolio members that run at once, one per core; the others take turns in time
-    /// slices [default: the number of cores].
+    /// Cores the portfolio uses, at most the machine's: its members run that many at once,
+    /// the others in time slices; each core beyond its own members runs one more
+    /// configuration (`warden configs`) [default: the number of cores].
     #[arg(long, help_heading = "Engine")]
     jobs: Option<usize>,
     /// Wall-clock limit in seconds: the engines stop shortly before it, so that the verdict

@@ -128,9 +128,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
     let opts = Options {
         engine: args.engine,
         max_depth: args.max_depth,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        jobs: crate::options::cores::cores(args.jobs),
         cegar,
         ufo_post: args.ufo_post.unwrap_or_default(),
         portfolio: args

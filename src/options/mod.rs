@@ -20,6 +20,7 @@ use crate::engine::EngineKind;
 use crate::front::InputKind;
 
 pub mod configs;
+pub mod cores;
 
 /// The CEGAR options of the command line (`--engine cegar` only).
 #[derive(Clone, Debug, Default, clap::Args)]

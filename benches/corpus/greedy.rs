@@ -1,0 +1,168 @@
+//! Portfolios chosen from single-configuration runs: each column's solved tasks, the virtual
+//! best of a set of columns (per task the fastest solved run: what a portfolio with a core
+//! per member approaches), and the sets that grow it fastest, chosen greedily. The columns
+//! come from one run (`--configs a,b,...`) or from the CSV files of several (`--matrix`):
+//! the whole configuration matrix takes machine-hours, so it is run in parts and put
+//! together here.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use warden::options::configs::PORTFOLIOS;
+
+/// Per task (rows) and column, the time of a solved run (`None`: not solved).
+pub(super) struct Matrix {
+    pub(super) columns: Vec<String>,
+    pub(super) tasks: Vec<(String, String)>,
+    pub(super) solved: Vec<Vec<Option<f64>>>,
+}
+
+impl Matrix {
+    /// The virtual best of `set`: solved tasks and PAR-2 sum (2 `timeout` per unsolved task).
+    fn best(&self, set: &[usize], timeout: f64) -> (usize, f64) {
+        let mut solved = 0;
+        let mut par2 = 0.0;
+        for row in &self.solved {
+            let fastest = (set.iter().filter_map(|&c| row[c])).min_by(f64::total_cmp);
+            match fastest {
+                Some(t) => {
+                    solved += 1;
+                    par2 += t;
+                }
+                None => par2 += 2.0 * timeout,
+            }
+        }
+        (solved, par2)
+    }
+
+    /// The columns in greedy order after `base`: each the one that makes the virtual best
+    /// solve most (ties: the lower PAR-2 sum), with the virtual best after it.
+    fn greedy(&self, base: &[usize], timeout: f64) -> Vec<(usize, usize, f64)> {
+        let mut set = base.to_vec();
+        let mut order = Vec::new();
+        while set.len() < self.columns.len() {
+            let next = (0..self.columns.len())
+                .filter(|c| !set.contains(c))
+                .map(|c| {
+                    let mut with = set.clone();
+                    with.push(c);
+                    let (solved, par2) = self.best(&with, timeout);
+                    (c, solved, par2)
+                })
+                .min_by(|a, b| b.1.cmp(&a.1).then(a.2.total_cmp(&b.2)))
+                .expect("a column is left");
+            set.push(next.0);
+            order.push(next);
+        }
+        order
+    }
+
+    /// Each column's solved count, the virtual best of the default portfolio's members
+    /// among the columns, the greedy order from those and from none, and the per-task times.
+    pub(super) fn print(&self, timeout: f64) {
+        println!(
+            "\nConfigurations alone on {} tasks (timeout {timeout} s); virtual best = per \
+             task the fastest solved run of a set:",
+            self.tasks.len()
+        );
+        for (c, name) in self.columns.iter().enumerate() {
+            let (solved, par2) = self.best(&[c], timeout);
+            println!("  [{c:>2}] {name:<18} {solved:>4} solved, PAR-2 sum {par2:>8.1}");
+        }
+        let default: Vec<usize> = (PORTFOLIOS[0].configs.iter())
+            .filter_map(|d| self.columns.iter().position(|c| c == d))
+            .collect();
+        let bases: [(&str, &[usize]); 2] = [("the default's members", &default), ("none", &[])];
+        for (title, base) in bases {
+            if title != "none" && base.is_empty() {
+                continue;
+            }
+            let (solved, par2) = self.best(base, timeout);
+            println!(
+                "Greedy from {title} ({} columns: {solved} solved, PAR-2 sum {par2:.1}):",
+                base.len()
+            );
+            for (k, (c, solved, par2)) in self.greedy(base, timeout).into_iter().enumerate() {
+                let size = base.len() + k + 1;
+                let name = &self.columns[c];
+                println!("  {size:>2}: +{name:<18} {solved:>4} solved, PAR-2 sum {par2:>8.1}");
+            }
+        }
+        println!("\nPer task, each column's time when solved (- unsolved):");
+        let header: Vec<String> = (0..self.columns.len()).map(|c| format!("[{c}]")).collect();
+        println!("task\texpected\t{}", header.join("\t"));
+        for ((task, expected), row) in self.tasks.iter().zip(&self.solved) {
+            let cells: Vec<String> = (row.iter())
+                .map(|t| t.map_or("-".to_owned(), |t| format!("{t:.1}")))
+                .collect();
+            println!("{task}\t{expected}\t{}", cells.join("\t"));
+        }
+    }
+}
+
+/// The matrix of the runner's CSV files (`--csv`), one column per tool but the virtual
+/// best, tasks and columns in their first order of appearance. A task and tool in two files
+/// is an error: the parts of a matrix do not overlap.
+pub(super) fn read_csvs(files: &[PathBuf]) -> Result<Matrix, String> {
+    let mut matrix = Matrix {
+        columns: Vec::new(),
+        tasks: Vec::new(),
+        solved: Vec::new(),
+    };
+    let mut seen: HashMap<(usize, usize), PathBuf> = HashMap::new();
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        for (n, line) in text.lines().enumerate().skip(1) {
+            // task,tool,expected,verdict,correct,time_s,...: no field but the task is quoted.
+            let (task, rest) = match line.strip_prefix('"') {
+                Some(quoted) => quoted
+                    .split_once("\",")
+                    .map(|(t, r)| (t.replace("\"\"", "\""), r)),
+                None => line.split_once(',').map(|(t, r)| (t.to_owned(), r)),
+            }
+            .ok_or_else(|| format!("{}:{}: not a row of --csv", file.display(), n + 1))?;
+            let cells: Vec<&str> = rest.split(',').collect();
+            let [tool, expected, _verdict, correct, time, ..] = cells[..] else {
+                return Err(format!("{}:{}: not a row of --csv", file.display(), n + 1));
+            };
+            if tool == "virtual-best" {
+                continue;
+            }
+            let c = index(&mut matrix.columns, tool);
+            let t = match matrix.tasks.iter().position(|(k, _)| *k == task) {
+                Some(t) => t,
+                None => {
+                    matrix.tasks.push((task, expected.to_owned()));
+                    matrix.tasks.len() - 1
+                }
+            };
+            if let Some(other) = seen.insert((t, c), file.clone()) {
+                return Err(format!(
+                    "{}: {tool} on {} again (also in {})",
+                    file.display(),
+                    matrix.tasks[t].0,
+                    other.display()
+                ));
+            }
+            let time: f64 = time
+                .parse()
+                .map_err(|_| format!("{}:{}: time {time}", file.display(), n + 1))?;
+            matrix.solved.resize(matrix.tasks.len(), Vec::new());
+            let row = &mut matrix.solved[t];
+            row.resize(matrix.columns.len(), None);
+            row[c] = (correct == "true").then_some(time);
+        }
+    }
+    for row in &mut matrix.solved {
+        row.resize(matrix.columns.len(), None);
+    }
+    Ok(matrix)
+}
+
+fn index(names: &mut Vec<String>, name: &str) -> usize {
+    names.iter().position(|n| n == name).unwrap_or_else(|| {
+        names.push(name.to_owned());
+        names.len() - 1
+    })
+}
