@@ -7,6 +7,7 @@
 //! check is the same for both: initiation, consecution and safety under the constraints.
 
 pub mod live;
+mod rank;
 mod witness_circuit;
 
 pub use witness_circuit::{certify, witness_circuit, CertifyError};
