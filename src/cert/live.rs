@@ -316,6 +316,29 @@ mod tests {
         assert!(err.to_string().contains("decrease"), "{err}");
     }
 
+    /// Two justice properties sharing a fairness constraint, one proved by k-liveness, the
+    /// other by liveness to safety: one certificate combines both kinds of rank.
+    #[test]
+    fn k_liveness_and_l2s_ranks_combine_in_one_certificate() {
+        let file = parse(include_bytes!("../../circuits/live/two_justice_unsat.aag")).unwrap();
+        let model = to_transition_system(&file);
+        let budget = Budget::new(None);
+        let proof = |j: usize, engine| {
+            let opts = Options::new(engine);
+            let report = live::check_for_certificate(&model, j, &opts, &budget).unwrap();
+            match report.answer {
+                LiveAnswer::Unsat { proof: Some(p) } => *p,
+                a => panic!("j{j} is proved with a certificate: {a:?}"),
+            }
+        };
+        let proofs = [proof(0, EngineKind::Klive), proof(1, EngineKind::Ic3)];
+        assert!(matches!(proofs[1], LiveProof::L2s(_)));
+        let cert = witness_circuit(&model, &file, &proofs, &[]).unwrap();
+        let mut bytes = Vec::new();
+        crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
+        certify(&model, &file, &parse(&bytes).unwrap(), &budget).unwrap();
+    }
+
     /// A latch that toggles for ever with the justice literal "true": the property fails.
     /// Certifaiger accepts the witness that adds a constantly false justice literal; the
     /// shape check refuses it.

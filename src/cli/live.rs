@@ -48,9 +48,15 @@ pub(super) fn check_each(
     let total = ts.bad.len() + ts.justice.len();
     let (mut out, mut witnesses) = (String::new(), String::new());
     budget.progress().batch(total);
+    // With --cert, a fifth of the time is kept for building and checking the certificate,
+    // which comes after every property is answered: a proof found late is still certified.
+    let reserve = budget.remaining().filter(|_| certify).map(|t| t / 5);
     for p in 0..total {
         let share = match budget.remaining() {
-            Some(left) => budget.child_for(left / (total - p) as u32),
+            Some(left) => {
+                let left = left.saturating_sub(reserve.unwrap_or_default());
+                budget.child_for(left / (total - p) as u32)
+            }
             None => budget.child(),
         };
         let shown = crate::progress::show(budget.progress());
