@@ -225,7 +225,10 @@ fn every_proved_liveness_model_has_a_certificate_certcheck_accepts() {
             let written = std::fs::read(&cert).unwrap();
             if engine == "ic3" {
                 let text = String::from_utf8_lossy(&written);
-                assert!(text.contains("ranks (l2s"), "{name}: an l2s proof's certificate");
+                assert!(
+                    text.contains("ranks (l2s"),
+                    "{name}: an l2s proof's certificate"
+                );
             }
             assert!(warden_certifies(&row.path, &cert), "{name} {engine}");
             if let Some(c) = checkers {
@@ -239,7 +242,10 @@ fn every_proved_liveness_model_has_a_certificate_certcheck_accepts() {
             certified += 1;
         }
     }
-    assert!(certified >= 8, "the unsat AIGER circuits of the manifest, two ways each");
+    assert!(
+        certified >= 8,
+        "the unsat AIGER circuits of the manifest, two ways each"
+    );
 }
 
 /// A certificate whose fairness or justice literal is made constantly true claims progress

@@ -37,9 +37,11 @@
 //! latches and predicates join the witness: one certificate covers every property of the
 //! model, so it is written only when all of them hold.
 
-use super::rank::{Component, Witness};
 pub use super::rank::UncertifiedError;
-use super::witness_circuit::{embed, intervention, intervention_inputs, name_for_certifaiger, CertifyError};
+use super::rank::{Component, Witness};
+use super::witness_circuit::{
+    embed, intervention, intervention_inputs, name_for_certifaiger, CertifyError,
+};
 use super::Invariant;
 use crate::aig::Lit;
 use crate::front::aiger::{from_transition_system, Aiger};

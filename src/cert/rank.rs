@@ -86,7 +86,13 @@ impl Witness<'_> {
     pub fn join(&mut self, inv: &Invariant) -> Lit {
         let count = inv.system.latches.len() - self.model.latches.len();
         let (inputs, latches) = self.import(&inv.system, count);
-        instance(&mut self.sys.aig, &inv.system, &inputs, &latches, &[inv.predicate])[0]
+        instance(
+            &mut self.sys.aig,
+            &inv.system,
+            &inputs,
+            &latches,
+            &[inv.predicate],
+        )[0]
     }
 
     /// From k-liveness: the counter system's `seen` latches and counter, which never pass `k`,
@@ -99,7 +105,10 @@ impl Witness<'_> {
         let images = instance(&mut self.sys.aig, src, &inputs, &latches, &roots);
         let first = self.sys.latches.len() - count;
         let ranked = first..first + literals + counter_width(proof.k);
-        let now: Vec<Lit> = ranked.clone().map(|i| self.sys.latches[i].var.lit()).collect();
+        let now: Vec<Lit> = ranked
+            .clone()
+            .map(|i| self.sys.latches[i].var.lit())
+            .collect();
         let then: Vec<Lit> = ranked.map(|i| self.then(i)).collect();
         let (seen_x, count_x) = now.split_at(literals);
         let (seen_y, count_y) = then.split_at(literals);
@@ -127,7 +136,12 @@ impl Witness<'_> {
     /// has no `N(s, t)`, since one more step would reach the l2s bad state (back at the shadow
     /// with acceptance seen: for a step that adds to `R`, the second disjunct fails and the
     /// first has acceptance seen). Any other step where a literal holds records it in `R`.
-    pub fn l2s(&mut self, inv: &Invariant, j: usize, literals: usize) -> Result<Component, UncertifiedError> {
+    pub fn l2s(
+        &mut self,
+        inv: &Invariant,
+        j: usize,
+        literals: usize,
+    ) -> Result<Component, UncertifiedError> {
         let src = &inv.system;
         let n = self.model.latches.len();
         let degeneralized = n + literals;
@@ -146,7 +160,9 @@ impl Witness<'_> {
             true => i,
             false => first + i - n,
         };
-        let shadow: Vec<Lit> = (0..degeneralized).map(|i| self.then(sys_latch(i))).collect();
+        let shadow: Vec<Lit> = (0..degeneralized)
+            .map(|i| self.then(sys_latch(i)))
+            .collect();
         latches[degeneralized] = Lit::TRUE;
         latches[degeneralized + 1..2 * degeneralized + 1].copy_from_slice(&shadow);
         let mut follows = Vec::new();
@@ -179,7 +195,13 @@ impl Witness<'_> {
 
 /// The images of `roots` (over `src`) in `dst`, `src`'s inputs and latches replaced by
 /// `inputs` and `latches`.
-fn instance(dst: &mut Aig, src: &TransitionSystem, inputs: &[Lit], latches: &[Lit], roots: &[Lit]) -> Vec<Lit> {
+fn instance(
+    dst: &mut Aig,
+    src: &TransitionSystem,
+    inputs: &[Lit],
+    latches: &[Lit],
+    roots: &[Lit],
+) -> Vec<Lit> {
     let mut map: Vec<Option<Lit>> = vec![None; src.aig.num_vars()];
     for (v, &l) in src.inputs.iter().zip(inputs) {
         map[v.index()] = Some(l);

@@ -50,7 +50,9 @@ pub enum LiveAnswer {
     /// The property holds: an invariant of the reduced safety system passed its check.
     /// `proof` keeps it when it makes a certificate ([`crate::cert::live`]): a k-liveness
     /// proof, or an l2s proof of [`l2s::certifiable`] (asked for by [`check_for_certificate`]).
-    Unsat { proof: Option<Box<LiveProof>> },
+    Unsat {
+        proof: Option<Box<LiveProof>>,
+    },
     Unknown,
 }
 
@@ -219,10 +221,9 @@ fn race(
             reason: "a replayed lasso contradicts its proof".into(),
         }),
         // k-liveness's proof is preferred when l2s has none: it makes a certificate.
-        (
-            LiveAnswer::Unknown | LiveAnswer::Unsat { proof: None },
-            b @ LiveAnswer::Unsat { .. },
-        ) => Ok((b, "klive".to_owned())),
+        (LiveAnswer::Unknown | LiveAnswer::Unsat { proof: None }, b @ LiveAnswer::Unsat { .. }) => {
+            Ok((b, "klive".to_owned()))
+        }
         (a, _) => Ok((a, l2s_name(EngineKind::Portfolio))),
     }
 }
