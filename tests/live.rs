@@ -173,13 +173,15 @@ fn bad_liveness_input_is_an_input_error_with_its_line() {
     );
 }
 
-/// `warden check --cert` on `model` into `cert`: the verdict lines and stderr.
-fn check_cert(model: &Path, cert: &Path) -> (Vec<String>, String) {
+/// `warden check --cert` on `model` into `cert` with `engine`: the verdict lines and stderr.
+fn check_cert(model: &Path, cert: &Path, engine: &str) -> (Vec<String>, String) {
     let out = warden(&[
         "check",
         model.to_str().unwrap(),
         "--timeout",
         "60",
+        "--engine",
+        engine,
         "--cert",
         cert.to_str().unwrap(),
     ]);
@@ -194,6 +196,9 @@ fn warden_certifies(model: &Path, cert: &Path) -> bool {
     out.status.code() == Some(0)
 }
 
+/// With the portfolio (k-liveness or l2s, whichever proves first) and with l2s alone
+/// (`--engine ic3`: liveness to safety checked by IC3, so an l2s-only proof), on every AIGER
+/// circuit of the manifest, several justice properties and fairness constraints included.
 #[test]
 fn every_proved_liveness_model_has_a_certificate_certcheck_accepts() {
     let checkers = Checkers::get();
@@ -204,67 +209,83 @@ fn every_proved_liveness_model_has_a_certificate_certcheck_accepts() {
             continue;
         }
         let name = row.path.file_name().unwrap().to_string_lossy().to_string();
-        let cert = scratch_file("live-proved", &format!("{name}.cert.aig"));
-        let _ = std::fs::remove_file(&cert);
-        let (got, stderr) = check_cert(&row.path, &cert);
-        assert_eq!(got, row.expected, "{name}");
-        if row.expected.iter().any(|v| v != "unsat") {
-            assert!(
-                !cert.exists(),
-                "{name}: a certificate for a failing property"
-            );
-            assert!(stderr.contains("no certificate"), "{name}: {stderr}");
-            continue;
+        for engine in ["portfolio", "ic3"] {
+            let cert = scratch_file("live-proved", &format!("{name}.{engine}.cert.aig"));
+            let _ = std::fs::remove_file(&cert);
+            let (got, stderr) = check_cert(&row.path, &cert, engine);
+            assert_eq!(got, row.expected, "{name} {engine}");
+            if row.expected.iter().any(|v| v != "unsat") {
+                assert!(
+                    !cert.exists(),
+                    "{name}: a certificate for a failing property"
+                );
+                assert!(stderr.contains("no certificate"), "{name}: {stderr}");
+                continue;
+            }
+            let written = std::fs::read(&cert).unwrap();
+            if engine == "ic3" {
+                let text = String::from_utf8_lossy(&written);
+                assert!(
+                    text.contains("ranks (l2s"),
+                    "{name}: an l2s proof's certificate"
+                );
+            }
+            assert!(warden_certifies(&row.path, &cert), "{name} {engine}");
+            if let Some(c) = checkers {
+                let scratch = cert.parent().unwrap();
+                assert_eq!(
+                    c.certcheck(&row.path, &cert, scratch),
+                    Check::Accepted,
+                    "{name} {engine}"
+                );
+            }
+            certified += 1;
         }
-        assert!(warden_certifies(&row.path, &cert), "{name}");
-        if let Some(c) = checkers {
-            let scratch = cert.parent().unwrap();
-            assert_eq!(
-                c.certcheck(&row.path, &cert, scratch),
-                Check::Accepted,
-                "{name}"
-            );
-        }
-        certified += 1;
     }
-    assert!(certified >= 3, "the unsat AIGER circuits of the manifest");
+    assert!(
+        certified >= 8,
+        "the unsat AIGER circuits of the manifest, two ways each"
+    );
 }
 
 /// A certificate whose fairness or justice literal is made constantly true claims progress
-/// it does not have: both checkers find that the rank no longer holds (decrease fails).
+/// it does not have: both checkers find that the rank no longer holds (decrease fails). For
+/// a k-liveness proof's certificate and an l2s proof's (`--engine ic3`).
 #[test]
 fn a_certificate_with_a_literal_made_true_is_rejected_by_both_checkers() {
     let model = root().join("circuits/live/counter_fair_unsat.aag");
-    let cert = scratch_file("live", "fair.cert.aag");
-    let (got, _) = check_cert(&model, &cert);
-    assert_eq!(got, ["unsat"]);
-    let text = std::fs::read_to_string(&cert).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let h: Vec<usize> = (lines[0].split_whitespace().skip(1))
-        .map(|n| n.parse().unwrap())
-        .collect();
-    let (i, l, o, b, c, j, f) = (h[1], h[2], h[3], h[5], h[6], h[7], h[8]);
-    assert_eq!(
-        (j, f),
-        (1, 1),
-        "the model's shape: one justice literal, one fairness"
-    );
-    // After the header: inputs, latches, outputs, bad, constraints, the justice size, then
-    // the justice literal and the fairness literal.
-    let justice_line = 1 + i + l + o + b + c + j;
-    for line in [justice_line, justice_line + 1] {
-        let mut broken: Vec<&str> = lines.clone();
-        broken[line] = "1";
-        let path = scratch_file("live", &format!("fair.broken{line}.aag"));
-        std::fs::write(&path, broken.join("\n") + "\n").unwrap();
-        assert!(!warden_certifies(&model, &path), "line {line}");
-        if let Some(ch) = Checkers::get() {
-            let scratch = path.parent().unwrap();
-            let verdict = ch.certcheck(&model, &path, scratch);
-            assert!(
-                matches!(verdict, Check::Rejected(_)),
-                "line {line}: {verdict:?}"
-            );
+    for engine in ["klive", "ic3"] {
+        let cert = scratch_file("live", &format!("fair.{engine}.cert.aag"));
+        let (got, _) = check_cert(&model, &cert, engine);
+        assert_eq!(got, ["unsat"]);
+        let text = std::fs::read_to_string(&cert).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let h: Vec<usize> = (lines[0].split_whitespace().skip(1))
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let (i, l, o, b, c, j, f) = (h[1], h[2], h[3], h[5], h[6], h[7], h[8]);
+        assert_eq!(
+            (j, f),
+            (1, 1),
+            "the model's shape: one justice literal, one fairness"
+        );
+        // After the header: inputs, latches, outputs, bad, constraints, the justice size,
+        // then the justice literal and the fairness literal.
+        let justice_line = 1 + i + l + o + b + c + j;
+        for line in [justice_line, justice_line + 1] {
+            let mut broken: Vec<&str> = lines.clone();
+            broken[line] = "1";
+            let path = scratch_file("live", &format!("fair.{engine}.broken{line}.aag"));
+            std::fs::write(&path, broken.join("\n") + "\n").unwrap();
+            assert!(!warden_certifies(&model, &path), "{engine} line {line}");
+            if let Some(ch) = Checkers::get() {
+                let scratch = path.parent().unwrap();
+                let verdict = ch.certcheck(&model, &path, scratch);
+                assert!(
+                    matches!(verdict, Check::Rejected(_)),
+                    "{engine} line {line}: {verdict:?}"
+                );
+            }
         }
     }
 }

@@ -12,7 +12,7 @@
 mod witness_circuit;
 
 pub use witness_circuit::{certify, witness_circuit, CertifyError};
-pub(crate) use witness_circuit::{embed, name_for_certifaiger};
+pub(crate) use witness_circuit::{embed, intervention, intervention_inputs, name_for_certifaiger};
 
 use crate::aig::Lit;
 use crate::sat::{Cadical, SatResult, Solver};

@@ -96,8 +96,10 @@ pub(crate) fn name_for_certifaiger(
     n_model: usize,
     good: Lit,
 ) {
+    // Inputs beyond the model's are a liveness witness's intervention inputs: unnamed, so
+    // Certifaiger takes them for the witness's own.
     for (i, name) in sys.names.inputs.iter_mut().enumerate() {
-        *name = Some(format!("= {}", model.inputs[i]));
+        *name = model.inputs.get(i).map(|l| format!("= {l}"));
     }
     for (i, name) in sys.names.latches.iter_mut().enumerate() {
         *name = Some(match i < n_model {
@@ -118,11 +120,14 @@ pub(crate) fn embed(
     cert: &Aiger,
     budget: &Budget,
 ) -> Result<Embedding, CertifyError> {
-    // Every witness input must be a model input. Checked on the file first: a binary
-    // header can announce millions of implicit inputs in a few bytes, and building their
-    // system would take gigabytes before the first one is found not to map.
+    // Every witness input must be a model input or an intervention input. Checked on the file
+    // first: a binary header can announce millions of implicit inputs in a few bytes, and
+    // building their system would take gigabytes before the first one is found not to map.
+    let interventions = intervention_inputs(cert);
     for i in 0..cert.inputs.len() {
-        witness_input(cert.symbols.inputs.get(i).unwrap_or(&None), i, file)?;
+        if !interventions.contains(&i) {
+            witness_input(cert.symbols.inputs.get(i).unwrap_or(&None), i, file)?;
+        }
     }
     let (w, w_resets) = aiger::read(cert);
     if w.bad.len() != 1 {
@@ -142,8 +147,12 @@ pub(crate) fn embed(
     };
     let mut map: Vec<Option<Lit>> = vec![None; w.aig.num_vars()];
     for (i, v) in w.inputs.iter().enumerate() {
-        let target = witness_input(&w.names.inputs[i], i, file)?;
-        map[v.index()] = Some(model.inputs[target].lit());
+        // An intervention input stands for a latch of the second state in the liveness
+        // literals only; the safety part must not read it (checked below), so any value does.
+        map[v.index()] = Some(match interventions.contains(&i) {
+            true => Lit::FALSE,
+            false => model.inputs[witness_input(&w.names.inputs[i], i, file)?].lit(),
+        });
     }
     let file_latches: Vec<u32> = file.latches.iter().map(|l| l.lit).collect();
     let mut shared = Vec::new();
@@ -175,6 +184,14 @@ pub(crate) fn embed(
     roots.extend(&w.constraints);
     roots.push(w.bad[0]);
     roots.extend(w_resets.iter().map(|&(_, r)| r));
+    let cone = w.aig.cone(roots.iter().copied());
+    if interventions.iter().any(|&i| cone[w.inputs[i].index()]) {
+        return Err(CertifyError::Invalid(
+            "an intervention input feeds a next-state function, a constraint, the property or \
+             a reset"
+                .into(),
+        ));
+    }
     let images = w.aig.copy_cone(&mut ext.aig, &mut map, &roots);
     let (nexts, rest) = images.split_at(w.latches.len());
     let (constraints, rest) = rest.split_at(w.constraints.len());
@@ -250,8 +267,22 @@ pub(crate) fn embed(
     })
 }
 
-/// The model index a witness input or latch simulates: its `= <literal>` symbol, or its
-/// position when it has no such symbol.
+/// The positions of the witness inputs that a latch names as its intervention (`<N`, `N` the
+/// input's literal): Certifaiger reads them as that latch's value in the second state.
+pub(crate) fn intervention_inputs(cert: &Aiger) -> Vec<usize> {
+    let named = cert.symbols.latches.iter().flatten();
+    let targets = named.filter_map(|n| intervention(n));
+    targets
+        .filter_map(|lit| cert.inputs.iter().position(|&i| i == lit))
+        .collect()
+}
+
+/// The literal `N` of a symbol that names an intervention (`... <N`).
+pub(crate) fn intervention(name: &str) -> Option<u32> {
+    let (_, n) = name.split_once('<')?;
+    n.trim().parse().ok()
+}
+
 /// The model input that witness input `i` (named `name`) stands for.
 fn witness_input(name: &Option<String>, i: usize, file: &Aiger) -> Result<usize, CertifyError> {
     mapped(name, i, &file.inputs).ok_or_else(|| {
@@ -261,10 +292,12 @@ fn witness_input(name: &Option<String>, i: usize, file: &Aiger) -> Result<usize,
     })
 }
 
+/// The model index a witness input or latch simulates: its `= <literal>` symbol (which an
+/// intervention `<N` may follow), or its position when it has no such symbol.
 fn mapped(name: &Option<String>, position: usize, model_lits: &[u32]) -> Option<usize> {
     match name.as_deref().and_then(|n| n.strip_prefix('=')) {
         Some(lit) => {
-            let lit: u32 = lit.trim().parse().ok()?;
+            let lit: u32 = lit.split_whitespace().next()?.parse().ok()?;
             model_lits.iter().position(|&l| l == lit)
         }
         None => (position < model_lits.len()).then_some(position),

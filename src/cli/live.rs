@@ -4,9 +4,9 @@
 //! Each property gets an equal share of the time left when its turn comes.
 //!
 //! With `--cert`, one witness circuit certifies every property of the model at once (the
-//! form Certifaiger checks, see [`crate::live::certificate`]), so it is written only for a model with
-//! one justice property whose every property holds: its justice property proved by
-//! k-liveness (which runs after an l2s proof to get one) and each bad-state property by an
+//! form Certifaiger checks, see [`crate::live::certificate`]), so it is written only when every
+//! property holds: each justice property proved by k-liveness or by l2s with an invariant
+//! (k-liveness runs after an l2s proof that has none), each bad-state property by an
 //! invariant. It is checked ([`certificate::certify`]) before it is written.
 
 use super::counterexample::counterexample;
@@ -18,7 +18,7 @@ use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::{ExitCode, InternalError};
 use crate::front::aiger;
 use crate::front::{btor2, Model, Source};
-use crate::live::{self, certificate, KliveProof, LiveAnswer};
+use crate::live::{self, certificate, LiveAnswer, LiveProof};
 use crate::witness;
 use crate::wl;
 use crate::Budget;
@@ -43,22 +43,20 @@ pub(super) fn check_each(
         return ExitCode::Usage;
     }
     let ts = &model.ts;
-    if args.cert.is_some() && ts.justice.len() != 1 {
-        eprintln!(
-            "warden: --cert is written for models with one justice property (this one \
-             has {}): leave it out",
-            ts.justice.len()
-        );
-        return ExitCode::Usage;
-    }
     let certify = args.cert.is_some();
-    let (mut invariants, mut ranking, mut all_unsat) = (Vec::new(), None, true);
+    let (mut invariants, mut ranks, mut all_unsat) = (Vec::new(), Vec::new(), true);
     let total = ts.bad.len() + ts.justice.len();
     let (mut out, mut witnesses) = (String::new(), String::new());
     budget.progress().batch(total);
+    // With --cert, a fifth of the time is kept for building and checking the certificate,
+    // which comes after every property is answered: a proof found late is still certified.
+    let reserve = budget.remaining().filter(|_| certify).map(|t| t / 5);
     for p in 0..total {
         let share = match budget.remaining() {
-            Some(left) => budget.child_for(left / (total - p) as u32),
+            Some(left) => {
+                let left = left.saturating_sub(reserve.unwrap_or_default());
+                budget.child_for(left / (total - p) as u32)
+            }
             None => budget.child(),
         };
         let shown = crate::progress::show(budget.progress());
@@ -68,7 +66,7 @@ pub(super) fn check_each(
                 v
             }),
             Some(j) => justice(model, j, opts, &share, certify).map(|(v, proof)| {
-                ranking = proof;
+                ranks.extend(proof);
                 v
             }),
         };
@@ -99,16 +97,18 @@ pub(super) fn check_each(
     }
     print_verdict(&out);
     if let Some(path) = &args.cert {
-        match (&ranking, invariants.len() == ts.bad.len()) {
-            (Some(proof), true) => {
-                if let Err(code) = write_certificate(model, proof, &invariants, path, budget) {
+        let proved = ranks.len() == ts.justice.len() && invariants.len() == ts.bad.len();
+        match proved {
+            true => {
+                if let Err(code) = write_certificate(model, &ranks, &invariants, path, budget) {
                     return code;
                 }
             }
             _ if !all_unsat => eprintln!("warden: no certificate: not every property holds"),
             _ => eprintln!(
-                "warden: no certificate: a property was proved without an invariant or \
-                 k-liveness proof (liveness-to-safety proofs are not certified yet)"
+                "warden: no certificate: a property was proved without an invariant (a \
+                 k-induction or bounded proof, or an l2s proof whose invariant has auxiliary \
+                 latches), and k-liveness did not prove it in time"
             ),
         }
     }
@@ -118,14 +118,14 @@ pub(super) fn check_each(
 /// Builds the liveness certificate, checks it as read back from its bytes, and writes it.
 fn write_certificate(
     model: &Model,
-    proof: &KliveProof,
+    proofs: &[LiveProof],
     invariants: &[Invariant],
     path: &std::path::Path,
     budget: &Budget,
 ) -> Result<(), ExitCode> {
     let file = model.aiger();
     let circuit =
-        certificate::witness_circuit(&model.ts, &file, proof, invariants).map_err(|e| {
+        certificate::witness_circuit(&model.ts, &file, proofs, invariants).map_err(|e| {
             eprintln!("warden: no certificate: {e}");
             ExitCode::Internal
         })?;
@@ -183,26 +183,27 @@ fn safety(
 }
 
 /// Justice property `j`: its lasso in the model's witness format, or when it holds and
-/// `prove` asks for it, a k-liveness proof (the portfolio keeps k-liveness running after an
-/// l2s proof; with an l2s engine, k-liveness runs on what is left of `budget` afterwards).
+/// `prove` asks for it, a proof that makes a certificate (when l2s proves it without one, the
+/// portfolio keeps k-liveness running; with an l2s engine, k-liveness runs on what is left of
+/// `budget` afterwards).
 fn justice(
     model: &Model,
     j: usize,
     opts: &Options,
     budget: &Budget,
     prove: bool,
-) -> Result<(Verdict, Option<KliveProof>), InternalError> {
+) -> Result<(Verdict, Option<LiveProof>), InternalError> {
     let mut report = match prove {
         true => live::check_for_certificate(&model.ts, j, opts, budget)?,
         false => live::check(&model.ts, j, opts, budget)?,
     };
-    if prove && matches!(report.answer, LiveAnswer::Unsat { klive: None }) {
+    if prove && matches!(report.answer, LiveAnswer::Unsat { proof: None }) {
         let klive = Options {
             engine: EngineKind::Klive,
             ..opts.clone()
         };
         let by_klive = live::check(&model.ts, j, &klive, budget)?;
-        if let LiveAnswer::Unsat { klive: Some(_) } = by_klive.answer {
+        if let LiveAnswer::Unsat { proof: Some(_) } = by_klive.answer {
             report.answer = by_klive.answer;
             report.engine = format!("{} then klive", report.engine);
         }
@@ -238,7 +239,7 @@ fn justice(
         witness.as_ref().map_or("", |w| w.1.as_str())
     ));
     let proof = match report.answer {
-        LiveAnswer::Unsat { klive } => klive.map(|p| *p),
+        LiveAnswer::Unsat { proof } => proof.map(|p| *p),
         _ => None,
     };
     Ok(((word, witness.map(|w| w.0)), proof))

@@ -1,13 +1,13 @@
 //! Liveness certificates: witness circuits for justice properties in the form Certifaiger
-//! checks, written from a k-liveness proof, and their re-check.
+//! checks, written from k-liveness and liveness-to-safety proofs, and their re-check.
 //!
 //! Certifaiger reads the justice and fairness literals of a witness circuit as a relation
-//! between two states `x` and `y`: each literal is evaluated in `x`, except that the
-//! next-state function of every latch named `<N>` (an *intervention*, `N` the literal of that
-//! function) is replaced by the latch's value in `y`. Calling `q` the negation of a literal
-//! and `Q(x, y)` "some literal of the (single) justice property or some fairness literal is
-//! false", the witness must, besides simulating the model and having an inductive property
-//! `P` as a safety certificate does, satisfy for states in `P`:
+//! between two states `x` and `y`: each literal is evaluated in `x`, except that every
+//! literal `N` named by a latch as `<N` (an *intervention*) reads that latch's value in `y`.
+//! Calling `q` the negation of a literal and `Q(x, y)` "every justice property has a false
+//! literal or some fairness literal is false", the witness must, besides simulating the model
+//! and having an inductive property `P` as a safety certificate does, satisfy for states in
+//! `P`:
 //! - liveness: along a step `s -> t`, each witness literal holds wherever the model's literal
 //!   in the same position holds in `s`;
 //! - decrease: along a step `s -> t`, `Q(t, s)`;
@@ -17,185 +17,113 @@
 //!
 //! Read `Q(x, y)` as "`y` is not ranked above `x`": the rank never drops along a path
 //! (decrease, closure), and while it stays level the set of false literals only grows
-//! (consistency), so on an infinite path some literal is false from some step on, and by the
-//! liveness condition so is the model's literal in its position: no path is fair.
+//! (consistency), so on an infinite path some literal of each property is false from some
+//! step on, and by the liveness condition so is the model's literal in its position: no path
+//! is fair for any justice property.
 //!
-//! From k-liveness. The `k`-th counter system ([`crate::live::klive::counter_system`]) has a
-//! `seen` latch per literal and a counter `c` of acceptances; its checked invariant `I`
-//! excludes "`c = k` and accepting". The witness is that system with the property
-//! `I ∧ ¬bad ∧ c ≤ k ∧ ¬(every literal seen)`, which is inductive: the counter cannot pass
-//! `k`, and a step that would leave every literal seen accepts instead, which clears them.
-//! The rank of a state is the pair (`c`, set of seen literals): `y` is *ahead* of `x` when
-//! `c(y) > c(x)`, or the counts are equal and `y` has seen strictly more. Every step keeps the
-//! rank or moves it ahead (an acceptance increments `c`, which cannot overflow below `k`;
-//! otherwise `seen` only grows). The witness literal in the position of model literal `j` is
-//! "`y` ahead of `x`, or `j` seen in `y`", so `Q(x, y)` is "`y` not ahead of `x` and some
-//! literal unseen in `y`". A step where model literal `j` holds either accepts (ahead) or
-//! records `j` as seen; a level step changes no `seen` latch, which gives consistency. The
-//! `seen` latches and the counter bits are the interventions (but those whose next state is
-//! a constant). The witness has exactly the model's literals: Certifaiger would also take
-//! extra justice literals, but it leaves them out of the liveness condition, so the argument
-//! above would not cover them.
+//! The witness is the model plus one rank component per justice property ([`rank`]), from its
+//! k-liveness or liveness-to-safety proof: `ahead_i(x, y)` and, per literal, `seen_i(y)`.
+//! With `ahead` the disjunction of the components', the witness literal of justice literal
+//! `l` of property `i` is `ahead ∨ seen_i,l` and that of fairness constraint `f` is
+//! `ahead ∨ ∧_i seen_i,f`. Then `Q(x, y)` implies that no component is ahead, so a step with
+//! `Q` is level in every component and changes no `seen` (consistency); the components'
+//! conditions ([`rank`]) give the other three. Every `y` value is read through an input of
+//! the witness named by its latch (`<N`), which the safety part of the witness never reads.
+//! The witness has exactly the model's literals: Certifaiger would also take extra justice
+//! literals, but it leaves them out of the liveness condition, so the argument above would
+//! not cover them.
 //!
 //! Bad-state properties of the same model are certified by their invariants, whose auxiliary
 //! latches and predicates join the witness: one certificate covers every property of the
 //! model, so it is written only when all of them hold.
 
-use super::klive::counter_width;
-use super::KliveProof;
-use crate::aig::{Aig, Lit};
-use crate::cert::{embed, name_for_certifaiger, CertifyError, Invariant};
+pub use super::rank::UncertifiedError;
+use super::rank::{Component, Witness};
+use super::LiveProof;
+use crate::aig::Lit;
+use crate::cert::{
+    embed, intervention, intervention_inputs, name_for_certifaiger, CertifyError, Invariant,
+};
 use crate::front::aiger::{from_transition_system, Aiger};
 use crate::sat::{Cadical, SatResult, Solver};
 use crate::ts::TransitionSystem;
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
 
-/// Why no liveness certificate can be written.
-#[derive(Debug, thiserror::Error)]
-pub enum UncertifiedError {
-    #[error("the model has {0} justice properties: a certificate covers exactly one")]
-    Justice(usize),
-    /// A rank latch's next-state function is not a gate of its own, so naming it as an
-    /// intervention would replace another signal too.
-    #[error("a next-state function of the k-liveness counter is not a gate of its own")]
-    SharedNext,
-}
-
-/// The witness circuit for `model` (read from `file`, with one justice property) from the
-/// k-liveness proof `proof` of that property and the invariants `safety[b]` of its bad-state
-/// properties (each over an extension of `model`).
+/// The witness circuit for `model` (read from `file`) from `proofs`, one per justice property
+/// in order, and the invariants `safety[b]` of its bad-state properties (each over an
+/// extension of `model`).
 pub fn witness_circuit(
     model: &TransitionSystem,
     file: &Aiger,
-    proof: &KliveProof,
+    proofs: &[LiveProof],
     safety: &[Invariant],
 ) -> Result<Aiger, UncertifiedError> {
-    if model.justice.len() != 1 {
-        return Err(UncertifiedError::Justice(model.justice.len()));
-    }
-    let mut sys = proof.invariant.system.clone();
-    let n = model.latches.len();
-    let (n_justice, n_fair) = (model.justice[0].len(), model.fairness.len());
-    let ranked: Vec<usize> = (n..n + n_justice + n_fair + counter_width(proof.k)).collect();
-    let now: Vec<Lit> = ranked.iter().map(|&i| sys.latches[i].var.lit()).collect();
-    let then: Vec<Lit> = ranked.iter().map(|&i| sys.latches[i].next).collect();
-    let m = n_justice + n_fair;
-    let (seen_x, count_x) = now.split_at(m);
-    let (seen_y, count_y) = then.split_at(m);
-    let ahead = ahead(&mut sys.aig, seen_x, count_x, seen_y, count_y);
-    let literal: Vec<Lit> = (seen_y.iter()).map(|&s| sys.aig.or(ahead, s)).collect();
-    sys.justice = vec![literal[..n_justice].to_vec()];
-    sys.fairness = literal[n_justice..].to_vec();
-
-    let at_most_k = !greater_than(&mut sys.aig, count_x, proof.k);
-    let all_seen = sys.aig.and_all(seen_x.iter().copied());
-    let counter_bad = sys.bad[0];
-    let mut good = vec![
-        proof.invariant.predicate,
-        !counter_bad,
-        at_most_k,
-        !all_seen,
-    ];
-    for (b, inv) in safety.iter().enumerate() {
-        good.push(join(&mut sys, model, inv));
-        good.push(!model.bad[b]);
-    }
-    let good = sys.aig.and_all(good);
-    name_for_certifaiger(&mut sys, file, n, good);
-    let mut a = from_transition_system(&sys, &[]);
-    // The interventions: each rank latch's next-state function, which must be a gate no
-    // other rank latch shares. A constant one (the `seen` latch of a lone literal, which
-    // acceptance clears at once) needs none: the relation reads the constant, as a step does.
-    let first_gate = 2 * (a.inputs.len() + a.latches.len()) as u32 + 2;
-    let mut nexts = Vec::new();
-    for &i in &ranked {
-        let next = a.latches[i].next;
-        if next < 2 {
-            continue;
-        }
-        if next < first_gate || nexts.contains(&(next & !1)) {
-            return Err(UncertifiedError::SharedNext);
-        }
-        nexts.push(next & !1);
-        a.symbols.latches[i] = Some(format!("witness{} <{next}", i - n));
-    }
-    a.comments = vec![format!(
-        "WITNESS j0 warden k-liveness (k = {}): rank latches named <next>",
-        proof.k
-    )];
-    Ok(a)
-}
-
-/// "`y` is ahead of `x`": a larger count, or the same count and strictly more seen.
-fn ahead(aig: &mut Aig, seen_x: &[Lit], count_x: &[Lit], seen_y: &[Lit], count_y: &[Lit]) -> Lit {
-    // Unsigned comparison from the least significant bit up: `gt` is "y > x" on the bits so
-    // far.
-    let mut gt = Lit::FALSE;
-    let mut same = Vec::new();
-    for (&x, &y) in count_x.iter().zip(count_y) {
-        let y_only = aig.and(y, !x);
-        let equal = !aig.xor(x, y);
-        let keep = aig.and(equal, gt);
-        gt = aig.or(y_only, keep);
-        same.push(equal);
-    }
-    let mut level = same;
-    for (&x, &y) in seen_x.iter().zip(seen_y) {
-        level.push(!aig.and(x, !y));
-    }
-    let gained: Vec<Lit> = (seen_x.iter().zip(seen_y))
-        .map(|(&x, &y)| aig.and(y, !x))
-        .collect();
-    let gained = aig.or_all(gained);
-    level.push(gained);
-    let more = aig.and_all(level);
-    aig.or(gt, more)
-}
-
-/// "`bits` (least significant first) > `k`", unsigned.
-fn greater_than(aig: &mut Aig, bits: &[Lit], k: u64) -> Lit {
-    let mut gt = Lit::FALSE;
-    for (i, &b) in bits.iter().enumerate() {
-        gt = match k >> i & 1 == 1 {
-            true => aig.and(b, gt),
-            false => aig.or(b, gt),
-        };
-    }
-    gt
-}
-
-/// Adds the auxiliary latches of `inv` (an invariant over an extension of `model`, whose
-/// inputs and latches `sys` shares) to `sys` and returns its predicate there.
-fn join(sys: &mut TransitionSystem, model: &TransitionSystem, inv: &Invariant) -> Lit {
-    let src = &inv.system;
-    let mut map: Vec<Option<Lit>> = vec![None; src.aig.num_vars()];
-    for &v in &src.inputs {
-        map[v.index()] = Some(v.lit());
-    }
-    let n = model.latches.len();
-    for (i, l) in src.latches.iter().enumerate() {
-        map[l.var.index()] = Some(match i < n {
-            true => l.var.lit(),
-            false => sys.add_latch(l.init, None).lit(),
+    let mut w = Witness {
+        sys: model.without_properties(),
+        model,
+        then: Vec::new(),
+        good: Vec::new(),
+    };
+    let n_fair = model.fairness.len();
+    let mut components: Vec<Component> = Vec::new();
+    for (j, proof) in proofs.iter().enumerate() {
+        let literals = model.justice[j].len() + n_fair;
+        components.push(match proof {
+            LiveProof::Klive(p) => w.klive(p, literals),
+            LiveProof::L2s(inv) => w.l2s(inv, j, literals)?,
         });
     }
-    let mut roots: Vec<Lit> = src.latches[n..].iter().map(|l| l.next).collect();
-    roots.push(inv.predicate);
-    let mut images = src.aig.copy_cone(&mut sys.aig, &mut map, &roots);
-    let predicate = images.pop().unwrap_or(Lit::TRUE);
-    let base = sys.latches.len() - images.len();
-    for (j, next) in images.into_iter().enumerate() {
-        sys.set_next(base + j, next);
+    for (b, inv) in safety.iter().enumerate() {
+        let holds = w.join(inv);
+        w.good.extend([holds, !model.bad[b]]);
     }
-    predicate
+    let aig = &mut w.sys.aig;
+    let ahead = aig.or_all(components.iter().map(|c| c.ahead));
+    let mut justice = Vec::new();
+    for (j, c) in components.iter().enumerate() {
+        let seen = &c.seen[..model.justice[j].len()];
+        justice.push(seen.iter().map(|&s| aig.or(ahead, s)).collect());
+    }
+    let mut fairness = Vec::new();
+    for f in 0..n_fair {
+        let all = components.iter().map(|c| c.seen[c.seen.len() - n_fair + f]);
+        let all = aig.and_all(all.collect::<Vec<_>>());
+        fairness.push(aig.or(ahead, all));
+    }
+    let good = aig.and_all(w.good.clone());
+    let mut sys = w.sys;
+    sys.justice = justice;
+    sys.fairness = fairness;
+    let n = model.latches.len();
+    name_for_certifaiger(&mut sys, file, n, good);
+    let mut a = from_transition_system(&sys, &[]);
+    // The interventions: each latch read in the second state names the input standing for it.
+    for &(latch, y) in &w.then {
+        let input = sys.inputs.iter().position(|v| v.lit() == y);
+        let input = input.expect("intervention inputs are inputs");
+        let name = a.symbols.latches[latch].take().unwrap_or_default();
+        a.symbols.latches[latch] = Some(format!("{name} <{}", a.inputs[input]));
+    }
+    let kinds: Vec<&str> = (proofs.iter())
+        .map(|p| match p {
+            LiveProof::Klive(_) => "k-liveness",
+            LiveProof::L2s(_) => "l2s",
+        })
+        .collect();
+    a.comments = vec![format!(
+        "WITNESS warden liveness ranks ({}): intervened latches named <input>",
+        kinds.join(", ")
+    )];
+    Ok(a)
 }
 
 /// Checks that `cert` is a valid liveness witness circuit for `model` (read from `file`):
 /// the safety part as for every witness circuit, then the liveness, decrease, closure and
 /// consistency conditions of the module documentation, with every intervention of `cert` a
-/// latch named `<N>` with `N` its own next-state literal. Closure is checked for every `u`,
-/// not only those in the witness's property, which is stronger.
+/// latch named `<N`, `N` an input of the witness's own (which its safety part does not read)
+/// or the latch's own next-state gate. Closure is checked for every `u`, not only those in
+/// the witness's property, which is stronger.
 pub fn certify(
     model: &TransitionSystem,
     file: &Aiger,
@@ -209,25 +137,39 @@ pub fn certify(
     // its value in `y`.
     let mut map = e.leaves.clone();
     let mut ys = Vec::new();
+    let inputs = intervention_inputs(cert);
+    let mut intervened = Vec::new();
     for (i, l) in e.w.latches.iter().enumerate() {
         let Some(name) = cert.symbols.latches.get(i).cloned().flatten() else {
             continue;
         };
-        let Some((_, n)) = name.split_once('<') else {
+        if !name.contains('<') {
             continue;
+        }
+        let n = intervention(&name)
+            .ok_or_else(|| invalid("intervention check: an intervention names no literal"))?;
+        // An intervention input (free in the safety part, checked by `embed`) or the latch's
+        // own next-state function, which must be a gate of its own.
+        let target = match cert.inputs.iter().position(|&x| x == n) {
+            Some(p) if inputs.contains(&p) => e.w.inputs[p].lit(),
+            _ if n == cert.latches[i].next => l.next,
+            _ => {
+                return Err(invalid(
+                    "intervention check: an intervention is neither an input of the witness's \
+                     own nor its latch's next-state function",
+                ))
+            }
         };
-        if n.trim().parse::<u32>().ok() != Some(cert.latches[i].next) {
+        let input = e.w.inputs.iter().any(|v| v.lit() == target);
+        let leaf = !input && map[target.var().index()].is_some();
+        if target.is_const() || leaf || intervened.contains(&target.var()) {
             return Err(invalid(
-                "intervention check: an intervention is not its latch's next-state function",
+                "intervention check: an intervened literal is not a gate or input of its own",
             ));
         }
-        if l.next.is_const() || map[l.next.var().index()].is_some() {
-            return Err(invalid(
-                "intervention check: an intervened next-state function is not a gate",
-            ));
-        }
+        intervened.push(target.var());
         let y = sys.add_input(None).lit();
-        map[l.next.var().index()] = Some(y.xor_sign(l.next.is_negated()));
+        map[target.var().index()] = Some(y.xor_sign(target.is_negated()));
         ys.push((e.leaves[l.var.index()].expect("latches are mapped"), y));
     }
     // Certifaiger takes witnesses of other shapes, but an extra justice literal escapes the
@@ -360,10 +302,10 @@ mod tests {
         let budget = Budget::new(None);
         let opts = Options::new(EngineKind::Klive);
         let report = live::check(&model, 0, &opts, &budget).unwrap();
-        let LiveAnswer::Unsat { klive: Some(proof) } = report.answer else {
+        let LiveAnswer::Unsat { proof: Some(proof) } = report.answer else {
             panic!("k-liveness proves it: {:?}", report.answer)
         };
-        let cert = witness_circuit(&model, &file, &proof, &[]).unwrap();
+        let cert = witness_circuit(&model, &file, &[*proof], &[]).unwrap();
         let mut bytes = Vec::new();
         crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
         certify(&model, &file, &parse(&bytes).unwrap(), &budget).unwrap();
@@ -373,6 +315,29 @@ mod tests {
         unfair.fairness = vec![1];
         let err = certify(&model, &file, &unfair, &budget).unwrap_err();
         assert!(err.to_string().contains("decrease"), "{err}");
+    }
+
+    /// Two justice properties sharing a fairness constraint, one proved by k-liveness, the
+    /// other by liveness to safety: one certificate combines both kinds of rank.
+    #[test]
+    fn k_liveness_and_l2s_ranks_combine_in_one_certificate() {
+        let file = parse(include_bytes!("../../circuits/live/two_justice_unsat.aag")).unwrap();
+        let model = to_transition_system(&file);
+        let budget = Budget::new(None);
+        let proof = |j: usize, engine| {
+            let opts = Options::new(engine);
+            let report = live::check_for_certificate(&model, j, &opts, &budget).unwrap();
+            match report.answer {
+                LiveAnswer::Unsat { proof: Some(p) } => *p,
+                a => panic!("j{j} is proved with a certificate: {a:?}"),
+            }
+        };
+        let proofs = [proof(0, EngineKind::Klive), proof(1, EngineKind::Ic3)];
+        assert!(matches!(proofs[1], LiveProof::L2s(_)));
+        let cert = witness_circuit(&model, &file, &proofs, &[]).unwrap();
+        let mut bytes = Vec::new();
+        crate::front::aiger::write_binary(&cert, &mut bytes).unwrap();
+        certify(&model, &file, &parse(&bytes).unwrap(), &budget).unwrap();
     }
 
     /// A latch that toggles for ever with the justice literal "true": the property fails.

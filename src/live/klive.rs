@@ -90,19 +90,7 @@ pub fn check(
 /// then the fairness constraints), then the [`counter_width`]`(k)` bits of the counter, least
 /// significant first: the certificate ([`super::certificate`]) reads the rank from them.
 pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> TransitionSystem {
-    let mut out = ts.without_properties();
-    let mut now_or_seen = Vec::new();
-    let mut seen = Vec::new();
-    for &lit in ts.justice[justice].iter().chain(&ts.fairness) {
-        let (at, s) = add_latch(&mut out, "klive_seen");
-        now_or_seen.push(out.aig.or(s, lit));
-        seen.push(at);
-    }
-    let acc = out.aig.and_all(now_or_seen.iter().copied());
-    for (&at, &either) in seen.iter().zip(&now_or_seen) {
-        let next = out.aig.and(!acc, either);
-        out.set_next(at, next);
-    }
+    let (mut out, acc) = degeneralized(ts, justice);
     // A binary counter of the frames with `acc` so far, wide enough to hold `k`.
     let width = counter_width(k);
     let mut carry = acc;
@@ -119,6 +107,29 @@ pub fn counter_system(ts: &TransitionSystem, justice: usize, k: u64) -> Transiti
     out.bad.push(bad);
     out.names.bad.push(Some(format!("klive_j{justice}_k{k}")));
     out
+}
+
+/// `ts` without properties, plus one `seen` latch per literal of justice property `justice`
+/// (its literals, then the fairness constraints), and the acceptance signal `acc`: every
+/// literal holds now or was seen since the last acceptance, which clears them. A path is fair
+/// exactly when `acc` holds infinitely often on it, so one literal stands for them all (the
+/// generalised-Büchi construction): k-liveness counts `acc`, and a liveness-to-safety proof
+/// made for a certificate is of this system ([`super::l2s::certifiable`]).
+pub fn degeneralized(ts: &TransitionSystem, justice: usize) -> (TransitionSystem, Lit) {
+    let mut out = ts.without_properties();
+    let mut now_or_seen = Vec::new();
+    let mut seen = Vec::new();
+    for &lit in ts.justice[justice].iter().chain(&ts.fairness) {
+        let (at, s) = add_latch(&mut out, "klive_seen");
+        now_or_seen.push(out.aig.or(s, lit));
+        seen.push(at);
+    }
+    let acc = out.aig.and_all(now_or_seen.iter().copied());
+    for (&at, &either) in seen.iter().zip(&now_or_seen) {
+        let next = out.aig.and(!acc, either);
+        out.set_next(at, next);
+    }
+    (out, acc)
 }
 
 /// The number of bits of the counter of the `k`-th counter system: enough to hold `k`.

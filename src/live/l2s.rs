@@ -52,6 +52,20 @@ pub fn l2s(ts: &TransitionSystem, justice: usize) -> TransitionSystem {
     out
 }
 
+/// The liveness-to-safety system from which a certificate can be made: [`l2s`] of the
+/// degeneralized system ([`super::klive::degeneralized`]), whose one justice literal is the
+/// acceptance signal. Its latches are the model's, the `seen` latches of the degeneralization
+/// (`m`, one per literal), `l2s_saved`, one shadow per latch before it, and one `l2s_seen`:
+/// the rank of [`crate::live::certificate`] compares whole states of the degeneralized system, so
+/// the shadow must cover its `seen` latches too.
+pub fn certifiable(ts: &TransitionSystem, justice: usize) -> TransitionSystem {
+    let (mut degeneralized, acc) = super::klive::degeneralized(ts, justice);
+    degeneralized.justice = vec![vec![acc]];
+    let mut out = l2s(&degeneralized, 0);
+    out.names.bad = vec![Some(format!("l2s_j{justice}"))];
+    out
+}
+
 /// A new latch of `ts` initialised to 0: its position (for [`TransitionSystem::set_next`])
 /// and its output.
 pub(super) fn add_latch(ts: &mut TransitionSystem, name: &str) -> (usize, Lit) {

@@ -26,6 +26,7 @@
 //! liveness certificate embeds safety's) and below; only the command line sits above it.
 
 pub mod certificate;
+mod rank;
 pub mod klive;
 pub mod l2s;
 pub mod lasso;
@@ -33,7 +34,7 @@ pub mod lasso;
 use std::time::{Duration, Instant};
 
 use crate::cert::Invariant;
-use crate::check::{self, Answer, EngineKind, Options};
+use crate::check::{self, Answer, EngineKind, Options, Proof};
 use crate::error::InternalError;
 use crate::ts::{replay, Trace, TransitionSystem};
 use crate::Budget;
@@ -51,11 +52,11 @@ pub struct Lasso {
 pub enum LiveAnswer {
     /// The property fails: the lasso replayed on the original system.
     Sat(Lasso),
-    /// The property holds: an invariant of the reduced safety system passed its check. When
-    /// k-liveness proved it, `klive` keeps the proof, which makes a certificate
-    /// ([`certificate`]); an l2s invariant does not.
+    /// The property holds: an invariant of the reduced safety system passed its check.
+    /// `proof` keeps it when it makes a certificate ([`certificate`]): a k-liveness
+    /// proof, or an l2s proof of [`l2s::certifiable`] (asked for by [`check_for_certificate`]).
     Unsat {
-        klive: Option<Box<KliveProof>>,
+        proof: Option<Box<LiveProof>>,
     },
     Unknown,
 }
@@ -66,6 +67,14 @@ pub enum LiveAnswer {
 pub struct KliveProof {
     pub k: u64,
     pub invariant: Invariant,
+}
+
+/// A proof of one justice property from which a certificate is made.
+#[derive(Clone, Debug)]
+pub enum LiveProof {
+    Klive(KliveProof),
+    /// A checked invariant of [`l2s::certifiable`] of the property, without auxiliary latches.
+    L2s(Invariant),
 }
 
 /// The answer, the method that gave it and the time it took.
@@ -88,8 +97,8 @@ pub fn check(
     answer(ts, justice, opts, budget, false)
 }
 
-/// [`check`] for a certificate: the portfolio keeps k-liveness running after l2s proves the
-/// property, since only a k-liveness proof makes a certificate ([`certificate`]).
+/// [`check`] for a certificate: l2s checks [`l2s::certifiable`], and the portfolio keeps
+/// k-liveness running after an l2s proof that makes no certificate ([`certificate`]).
 pub fn check_for_certificate(
     ts: &TransitionSystem,
     justice: usize,
@@ -104,13 +113,13 @@ fn answer(
     justice: usize,
     opts: &Options,
     budget: &Budget,
-    want_klive: bool,
+    for_cert: bool,
 ) -> Result<LiveReport, InternalError> {
     let start = Instant::now();
     let (answer, engine) = match opts.engine {
         EngineKind::Klive => (via_klive(ts, justice, opts, budget)?, "klive".to_owned()),
-        EngineKind::Portfolio => race(ts, justice, opts, budget, want_klive)?,
-        e => (via_l2s(ts, justice, opts, budget)?, l2s_name(e)),
+        EngineKind::Portfolio => race(ts, justice, opts, budget, for_cert)?,
+        e => (via_l2s(ts, justice, opts, budget, for_cert)?, l2s_name(e)),
     };
     Ok(LiveReport {
         answer,
@@ -123,14 +132,20 @@ fn l2s_name(engine: EngineKind) -> String {
     format!("l2s+{}", engine.name())
 }
 
-/// The liveness-to-safety method with the safety engine of `opts`.
+/// The liveness-to-safety method with the safety engine of `opts`; `for_cert` checks
+/// [`l2s::certifiable`] and keeps its invariant when it has no auxiliary latches (those of
+/// k-induction stand for past states, which the certificate's rank cannot evaluate).
 fn via_l2s(
     ts: &TransitionSystem,
     justice: usize,
     opts: &Options,
     budget: &Budget,
+    for_cert: bool,
 ) -> Result<LiveAnswer, InternalError> {
-    let system = l2s::l2s(ts, justice);
+    let system = match for_cert {
+        true => l2s::certifiable(ts, justice),
+        false => l2s::l2s(ts, justice),
+    };
     let report = check::run(&system, opts, budget)?;
     let broken = |reason: String| InternalError::TraceDoesNotReplay {
         engine: report.engine,
@@ -144,7 +159,12 @@ fn via_l2s(
             let loop_start = lasso::check(ts, &trace).map_err(|e| broken(e.to_string()))?;
             LiveAnswer::Sat(Lasso { trace, loop_start })
         }
-        Answer::Unsat(_) => LiveAnswer::Unsat { klive: None },
+        Answer::Unsat(Proof::Invariant(inv)) if for_cert && inv.aux_latches(&system) == 0 => {
+            LiveAnswer::Unsat {
+                proof: Some(Box::new(LiveProof::L2s(inv.clone()))),
+            }
+        }
+        Answer::Unsat(_) => LiveAnswer::Unsat { proof: None },
         Answer::Unknown { .. } => LiveAnswer::Unknown,
     })
 }
@@ -159,10 +179,10 @@ fn via_klive(
         klive::Outcome::Holds { k, invariant } => {
             crate::log::info(1, format_args!("klive: j{justice} holds with k = {k}"));
             LiveAnswer::Unsat {
-                klive: Some(Box::new(KliveProof {
+                proof: Some(Box::new(LiveProof::Klive(KliveProof {
                     k,
                     invariant: *invariant,
-                })),
+                }))),
             }
         }
         klive::Outcome::Unknown { .. } => LiveAnswer::Unknown,
@@ -171,13 +191,13 @@ fn via_klive(
 
 /// The portfolio on a justice property: l2s with the safety portfolio of `opts` (whose BMC
 /// finds lassos early) and k-liveness in parallel; the first definite answer stops the other,
-/// but with `want_klive` an l2s proof does not stop k-liveness.
+/// but with `for_cert` an l2s proof that makes no certificate does not stop k-liveness.
 fn race(
     ts: &TransitionSystem,
     justice: usize,
     opts: &Options,
     budget: &Budget,
-    want_klive: bool,
+    for_cert: bool,
 ) -> Result<(LiveAnswer, String), InternalError> {
     let (l2s_budget, klive_budget) = (budget.child(), budget.child());
     let definite = |a: &Result<LiveAnswer, InternalError>| !matches!(a, Ok(LiveAnswer::Unknown));
@@ -189,9 +209,9 @@ fn race(
             }
             a
         });
-        let a = via_l2s(ts, justice, opts, &l2s_budget);
-        let proved = matches!(a, Ok(LiveAnswer::Unsat { .. }));
-        if definite(&a) && !(want_klive && proved) {
+        let a = via_l2s(ts, justice, opts, &l2s_budget, for_cert);
+        let uncertified = matches!(a, Ok(LiveAnswer::Unsat { proof: None }));
+        if definite(&a) && !(for_cert && uncertified) {
             klive_budget.stop();
         }
         let b = klive
@@ -205,8 +225,8 @@ fn race(
             engine: "klive",
             reason: "a replayed lasso contradicts its proof".into(),
         }),
-        // k-liveness's proof is preferred: it makes a certificate.
-        (LiveAnswer::Unknown | LiveAnswer::Unsat { .. }, b @ LiveAnswer::Unsat { .. }) => {
+        // k-liveness's proof is preferred when l2s has none: it makes a certificate.
+        (LiveAnswer::Unknown | LiveAnswer::Unsat { proof: None }, b @ LiveAnswer::Unsat { .. }) => {
             Ok((b, "klive".to_owned()))
         }
         (a, _) => Ok((a, l2s_name(EngineKind::Portfolio))),
