@@ -192,7 +192,12 @@ pub(super) fn give_up(why: &'static str) {
 /// The verdict `unknown` in the form of stdout: what [`shaped`] makes of it, without
 /// allocating.
 fn unknown_line() -> &'static str {
-    match witness_form() {
+    unknown_in(witness_form())
+}
+
+/// The verdict `unknown` in the witness convention `form` (`None`: the verdict form).
+fn unknown_in(form: Option<WitnessForm>) -> &'static str {
+    match form {
         Some(WitnessForm::Aiger) => "2\n",
         Some(WitnessForm::Btor2) | None => "unknown\n",
     }
@@ -279,6 +284,14 @@ mod tests {
         );
         assert_eq!(shape(w, "unsat\nunsat\n"), "0\n");
         assert_eq!(shape(w, "unsat\nunknown\n"), "2\n");
+    }
+
+    #[test]
+    fn the_watchdogs_unknown_is_the_shaped_one() {
+        assert_eq!(unknown_in(None), "unknown\n");
+        for form in [WitnessForm::Aiger, WitnessForm::Btor2] {
+            assert_eq!(unknown_in(Some(form)), shape(form, "unknown\n"));
+        }
     }
 
     #[test]
