@@ -117,6 +117,9 @@ fn the_watchdog_ends_a_run_past_its_verdict_without_a_second_one() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(stdout.starts_with("sat\n1\nb0\n"), "{stdout}");
-    assert!(stdout.ends_with(".\n") && !stdout.contains("unknown"), "{stdout}");
+    assert!(
+        stdout.ends_with(".\n") && !stdout.contains("unknown"),
+        "{stdout}"
+    );
     assert!(!err.contains("still running"), "{err}");
 }
