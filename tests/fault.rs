@@ -104,3 +104,22 @@ fn the_watchdog_ends_a_run_whose_engine_does_not_stop() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n", "{err}");
     assert!(err.contains("still running"), "{err}");
 }
+
+/// A run that printed its verdict and then does not end (`hang:printed`: what follows the
+/// verdict, statistics and freeing memory, taking long) is ended by the watchdog at its
+/// limit without a second verdict: stdout carries the verdict and its witness alone.
+#[test]
+fn the_watchdog_ends_a_run_past_its_verdict_without_a_second_one() {
+    let model = circuit("counter4_sat.aag");
+    let args = ["check", &model, "--timeout", "1"];
+    let out = warden_with_fault("hang:printed", &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(stdout.starts_with("sat\n1\nb0\n"), "{stdout}");
+    assert!(
+        stdout.ends_with(".\n") && !stdout.contains("unknown"),
+        "{stdout}"
+    );
+    assert!(!err.contains("still running"), "{err}");
+}

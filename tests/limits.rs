@@ -7,7 +7,7 @@
 //! with a 32-bit multiplier commutativity miter (`a * b != b * a`, so every SAT query on a frame
 //! is hard). Timing: the machine these run on is shared and loaded, so the elapsed-time bound
 //! is the limit plus 3 s; what shows that an engine stopped on its own is that the overrun
-//! watchdog (which prints `unknown` 200 ms after the limit, or 1 s after a signal, when code
+//! watchdog (which prints `unknown` at the limit, or 1 s after a signal, when code
 //! does not poll the budget) never had to speak.
 
 use std::path::PathBuf;

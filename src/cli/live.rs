@@ -95,7 +95,8 @@ pub(super) fn check_each(
     if let Err(code) = write_file(args.witness.as_deref(), witnesses.as_bytes()) {
         return code;
     }
-    print_verdict(&out);
+    // The certificate is written before the verdict is printed: a run past its limit ends
+    // once its verdict is out (see `give_up`).
     if let Some(path) = &args.cert {
         let proved = ranks.len() == ts.justice.len() && invariants.len() == ts.bad.len();
         match proved {
@@ -112,6 +113,7 @@ pub(super) fn check_each(
             ),
         }
     }
+    print_verdict(&out);
     ExitCode::Verdict
 }
 

@@ -152,20 +152,22 @@ pub(super) fn run(
     if print_witness {
         out.push_str(first_witness.as_deref().unwrap_or(""));
     }
-    print_verdict(match witness_form() {
-        Some(_) => &each,
-        None => &out,
-    });
-    summary(&rows, cover);
     let lines: String = rows
         .iter()
         .enumerate()
         .map(|(i, r)| json_line(&args.model, i, r, compiled) + "\n")
         .collect();
-    match write_file(args.json.as_deref(), lines.as_bytes()) {
-        Ok(()) => ExitCode::Verdict,
-        Err(code) => code,
+    // Written before the verdict is printed: a run past its limit ends once its verdict is
+    // out (see `give_up`).
+    if let Err(code) = write_file(args.json.as_deref(), lines.as_bytes()) {
+        return code;
     }
+    print_verdict(match witness_form() {
+        Some(_) => &each,
+        None => &out,
+    });
+    summary(&rows, cover);
+    ExitCode::Verdict
 }
 
 /// `report`'s answer, a counterexample made the shortest there is: a portfolio's may come

@@ -134,6 +134,7 @@ pub(super) fn println_verdict(verdict: &str) {
     crate::progress::close();
     write_stdout(&format!("{verdict}\n"));
     say_svcomp(verdict);
+    PRINTED.store(true, Ordering::SeqCst);
 }
 
 /// Writes `text` to stdout. A reader that closed it (`warden check ... | head -1`) wants no
@@ -162,17 +163,43 @@ fn say_svcomp(verdict: &str) {
     }
 }
 
-/// The last resort of the watchdogs: prints `unknown` (unless a verdict is being printed) and
-/// ends the process, saying why on stderr.
+/// The last resort of the watchdogs: prints `unknown` and ends the process, saying why on
+/// stderr; when a verdict was printed already, ends the process once it is out (the run is
+/// past its limit, whatever it still does after the verdict: writing statistics, freeing its
+/// memory).
 ///
-/// The exit is [`crate::exit::exit_now`]: nothing waits for the engine threads, which are
-/// still running.
-pub(super) fn give_up(why: std::fmt::Arguments) {
-    if claim_stdout() {
-        crate::progress::close();
-        eprintln!("warden: {why}: stopping");
-        println_verdict("unknown");
-        crate::exit::exit_now(0);
+/// Makes only system calls ([`crate::exit::write_raw`], [`crate::exit::end`]) besides
+/// erasing the status line, which waits a bounded time: an engine thread may hold any lock,
+/// the allocator's among them, and on a machine with more busy threads than cores a holder
+/// can wait long for its turn. Nothing waits for the engine threads, which are still running.
+pub(super) fn give_up(why: &'static str) {
+    if !claim_stdout() {
+        // The normal path claimed stdout: it writes the verdict at once.
+        while !PRINTED.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        crate::exit::end(0);
+    }
+    crate::progress::close();
+    crate::exit::write_raw(2, &[b"warden: ", why.as_bytes(), b": stopping\n"]);
+    crate::exit::write_raw(1, &[unknown_line().as_bytes()]);
+    if SVCOMP_PROPERTY.get().is_some() {
+        crate::exit::write_raw(2, &[b"warden: SV-COMP verdict: unknown\n"]);
+    }
+    crate::exit::end(0);
+}
+
+/// The verdict `unknown` in the form of stdout: what [`shaped`] makes of it, without
+/// allocating.
+fn unknown_line() -> &'static str {
+    unknown_in(witness_form())
+}
+
+/// The verdict `unknown` in the witness convention `form` (`None`: the verdict form).
+fn unknown_in(form: Option<WitnessForm>) -> &'static str {
+    match form {
+        Some(WitnessForm::Aiger) => "2\n",
+        Some(WitnessForm::Btor2) | None => "unknown\n",
     }
 }
 
@@ -183,6 +210,9 @@ pub(super) fn claim_stdout() -> bool {
     static CLAIMED: AtomicBool = AtomicBool::new(false);
     !CLAIMED.swap(true, Ordering::SeqCst)
 }
+
+/// Whether the verdict the normal path claimed stdout for is out (see [`give_up`]).
+static PRINTED: AtomicBool = AtomicBool::new(false);
 
 /// Prints `text` (the verdict line and the witness) unless the overrun watchdog printed
 /// `unknown` first, in which case it is ending the process and this thread waits for that.
@@ -195,6 +225,7 @@ pub(super) fn print_verdict(text: &str) {
     crate::progress::close();
     write_stdout(text);
     say_svcomp(text.lines().next().unwrap_or(""));
+    PRINTED.store(true, Ordering::SeqCst);
 }
 
 /// Exit code 2 for bad input; an unsupported construct, or a stop (timeout, memory, signal)
@@ -253,6 +284,14 @@ mod tests {
         );
         assert_eq!(shape(w, "unsat\nunsat\n"), "0\n");
         assert_eq!(shape(w, "unsat\nunknown\n"), "2\n");
+    }
+
+    #[test]
+    fn the_watchdogs_unknown_is_the_shaped_one() {
+        assert_eq!(unknown_in(None), "unknown\n");
+        for form in [WitnessForm::Aiger, WitnessForm::Btor2] {
+            assert_eq!(unknown_in(Some(form)), shape(form, "unknown\n"));
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use std::time::Duration;
 
@@ -114,6 +114,8 @@ impl Engine for Portfolio {
         // Each worker's own budget, so that one can be shed alone.
         let own: Vec<Budget> = (0..workers).map(|_| race.child()).collect();
         let done: Vec<AtomicBool> = (0..workers).map(|_| AtomicBool::new(false)).collect();
+        // Whether each worker's memory went back (after it returned: see below).
+        let freed: Vec<Arc<AtomicBool>> = (0..workers).map(|_| Arc::default()).collect();
         let names: Vec<&'static str> = self.workers.iter().map(|w| w.name()).collect();
         let shed = AtomicU64::new(0);
         std::thread::scope(|s| {
@@ -122,8 +124,8 @@ impl Engine for Portfolio {
                 .filter(|&n| n < self.workers.len())
                 .map(Gate::new);
             if let Some(limit) = self.shed_mib.filter(|_| workers > 1) {
-                let (own, done, names, shed) = (&own, &done, &names, &shed);
-                s.spawn(move || shed_on_memory(limit, own, done, names, shed));
+                let (own, done, freed, names, shed) = (&own, &done, &freed, &names, &shed);
+                s.spawn(move || shed_on_memory(limit, own, done, freed, names, shed));
             }
             for (i, mut worker) in self.workers.drain(..).enumerate() {
                 let (tx, stats) = (tx.clone(), &stats);
@@ -131,7 +133,7 @@ impl Engine for Portfolio {
                 // first turns (a shallow bug is found by them, not by bmc-deep's jumps).
                 let ticket = gate.as_ref().map(|g| g.ticket());
                 let slice = SLICE * self.shares[i];
-                let (budget, done) = (&own[i], &done[i]);
+                let (budget, done, freed) = (&own[i], &done[i], freed[i].clone());
                 s.spawn(move || {
                     let name = worker.name();
                     // On the status line while it runs or waits for its turn.
@@ -155,14 +157,21 @@ impl Engine for Portfolio {
                     if v.is_ok() {
                         stats.lock().unwrap().extend(worker.stats());
                     }
-                    drop(worker);
                     drop(running);
+                    // What the worker holds is freed on a thread that nothing waits for:
+                    // freeing a large unrolling takes seconds on a loaded machine, and the
+                    // portfolio's answer, or at the time limit the process's exit, must not
+                    // wait for it. A stopped worker's (shed, lost the race, or out of budget)
+                    // goes back to the system for the workers still running.
+                    let stopped = budget.expired();
+                    std::thread::spawn(move || {
+                        drop(worker);
+                        if stopped {
+                            release_free_memory();
+                        }
+                        freed.store(true, Ordering::SeqCst);
+                    });
                     done.store(true, Ordering::SeqCst);
-                    if budget.expired() {
-                        // Stopped (shed, lost the race, or out of budget): what it held goes
-                        // back to the system for the workers still running.
-                        release_free_memory();
-                    }
                     let _ = tx.send((name, v));
                 });
             }
@@ -206,12 +215,14 @@ impl Engine for Portfolio {
 }
 
 /// Stops the last worker of the order that still runs (one at a time, never the last one)
-/// while the resident memory is above `limit_mib`, until every worker has returned. Counts
-/// the workers it stopped in `shed`.
+/// while the resident memory is above `limit_mib`, until every worker has returned; the next
+/// one only once the last one stopped has returned its memory. Counts the workers it stopped
+/// in `shed`.
 fn shed_on_memory(
     limit_mib: u64,
     budgets: &[Budget],
     done: &[AtomicBool],
+    freed: &[Arc<AtomicBool>],
     names: &[&'static str],
     shed: &AtomicU64,
 ) {
@@ -221,7 +232,7 @@ fn shed_on_memory(
             .filter(|&i| !done[i].load(Ordering::SeqCst))
             .collect();
         let Some(&last) = live.last() else { return };
-        if unwinding.is_some_and(|i| !live.contains(&i)) {
+        if unwinding.is_some_and(|i| freed[i].load(Ordering::SeqCst)) {
             unwinding = None;
         }
         if unwinding.is_none() && live.len() > 1 {
