@@ -243,7 +243,10 @@ mod tests {
     #[test]
     fn a_longer_slice_gets_a_larger_share() {
         fn thread_cpu() -> Duration {
-            let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            let mut t = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
             // SAFETY: `t` is a valid timespec for the call to fill.
             unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
             Duration::new(t.tv_sec as u64, t.tv_nsec as u32)

@@ -26,10 +26,10 @@
 //! liveness certificate embeds safety's) and below; only the command line sits above it.
 
 pub mod certificate;
-mod rank;
 pub mod klive;
 pub mod l2s;
 pub mod lasso;
+mod rank;
 
 use std::time::{Duration, Instant};
 

@@ -10,8 +10,8 @@
 //! 3. along a step `s -> t` where a literal holds in `s`, `ahead(s, t)` or its `seen` in `t`;
 //! 4. some literal of the property is not seen (the property carries this fact).
 
-use crate::cert::Invariant;
 use crate::aig::{Aig, Lit};
+use crate::cert::Invariant;
 use crate::live::klive::counter_width;
 use crate::live::KliveProof;
 use crate::ts::TransitionSystem;
