@@ -253,6 +253,21 @@ pub(crate) struct Bounded<'a> {
     query_conflicts: Option<u32>,
 }
 
+impl Drop for Bounded<'_> {
+    /// Past the deadline, frees the solver on a thread of its own: a large unrolling is
+    /// gigabytes of clauses, and freeing them on a loaded machine held the engine's result
+    /// (and so the run's end) for a second and more.
+    fn drop(&mut self) {
+        if self.budget.expired() {
+            let solver = std::mem::replace(&mut self.solver, Cadical::new(&Budget::new(None)));
+            // Nothing waits for it: the run ends without it if it comes last.
+            let _ = std::thread::Builder::new()
+                .name("free".into())
+                .spawn(move || drop(solver));
+        }
+    }
+}
+
 impl<'a> Bounded<'a> {
     pub(crate) fn new(ts: &'a TransitionSystem, budget: &Budget) -> Bounded<'a> {
         Bounded {
@@ -262,7 +277,9 @@ impl<'a> Bounded<'a> {
                 Cadical::new(budget)
             },
             budget: budget.clone(),
-            un: Unroller::new(ts, Start::Init).merging_gates(),
+            un: Unroller::new(ts, Start::Init)
+                .merging_gates()
+                .stopping_on(budget),
             constrained: 0,
             query_conflicts: None,
         }
@@ -289,6 +306,11 @@ impl<'a> Bounded<'a> {
             for &b in &ts.bad {
                 self.un.lit(&mut self.solver, b, k);
             }
+            if self.un.interrupted() {
+                // Frame `k` is half-encoded: its constraints may be missing.
+                self.constrained = k;
+                return SatResult::Interrupted;
+            }
             if self.budget.expired() {
                 self.constrained = k + 1;
                 return SatResult::Interrupted;
@@ -299,6 +321,9 @@ impl<'a> Bounded<'a> {
             for &b in &ts.bad {
                 bad.push(self.un.lit(&mut self.solver, b, k));
             }
+        }
+        if self.un.interrupted() {
+            return SatResult::Interrupted;
         }
         // Allocated after the frames, as when every frame was its own query.
         let act = self.solver.new_var().pos_lit();

@@ -32,11 +32,16 @@ use rustc_hash::FxHashMap;
 use self::shape::{Operands, SingleUse};
 
 use crate::aig::{self, Node};
+use crate::budget::Budget;
 use crate::sat::tseitin::Gates;
 use crate::sat::{self, Solver};
 use crate::ts::TransitionSystem;
 
 const NONE: u32 = u32::MAX;
+
+/// Nodes [`Unroller::var`] encodes between two polls of its budget (see
+/// [`Unroller::stopping_on`]): a poll reads the clock, a node costs a few clauses.
+const POLL_EVERY: usize = 1024;
 
 /// How frame 0 is constrained.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -59,6 +64,12 @@ pub struct Unroller<'a> {
     gates: Gates,
     /// Which gates may merge into wide ones (none unless [`Self::merging_gates`]).
     single: Option<SingleUse>,
+    /// The budget the encoding loop polls ([`Unroller::stopping_on`]).
+    budget: Option<Budget>,
+    /// Whether an encoding stopped half-way because the budget ran out.
+    interrupted: bool,
+    /// Nodes encoded since the last poll of `budget` (across calls: cones are often small).
+    since_poll: usize,
 }
 
 impl<'a> Unroller<'a> {
@@ -75,7 +86,26 @@ impl<'a> Unroller<'a> {
             frames: Vec::new(),
             gates: Gates::default(),
             single: None,
+            budget: None,
+            interrupted: false,
+            since_poll: 0,
         }
+    }
+
+    /// This unroller stopping an encoding half-way when `budget` runs out: a frame of a large
+    /// circuit is hundreds of thousands of gates, seconds on a loaded machine, and an engine
+    /// must be back by its deadline. The literal such an encoding returns is a fresh variable
+    /// bound to nothing (nothing half-encoded is recorded), so the caller must check
+    /// [`Unroller::interrupted`] and give up the query, never trust its answer.
+    pub fn stopping_on(mut self, budget: &Budget) -> Unroller<'a> {
+        self.budget = Some(budget.clone());
+        self
+    }
+
+    /// Whether an encoding stopped half-way because the budget of
+    /// [`Unroller::stopping_on`] ran out: the literals returned since mean nothing.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
     }
 
     /// The same unrolling with single-use gates merged into wide ANDs and multiplexers
@@ -190,6 +220,9 @@ impl<'a> Unroller<'a> {
         if let Some(l) = self.frames.get(k).and_then(|f| decode(f.get(v.index()))) {
             return l;
         }
+        if self.interrupted {
+            return s.new_var().pos_lit();
+        }
         // Iterative post-order over (variable, frame) pairs: cones can be millions deep. A
         // gate's inputs are encoded one at a time, so that an input that turns out false
         // (reset values propagate) saves the others' whole cones, and a multiplexer whose
@@ -198,6 +231,14 @@ impl<'a> Unroller<'a> {
         while let Some((v, k)) = stack.pop() {
             if self.frame(k).get(v.index()) != NONE {
                 continue;
+            }
+            self.since_poll += 1;
+            if self.since_poll >= POLL_EVERY {
+                self.since_poll = 0;
+                if self.budget.as_ref().is_some_and(Budget::expired) {
+                    self.interrupted = true;
+                    return s.new_var().pos_lit();
+                }
             }
             let lit = match self.ts.aig.node(v) {
                 Node::False => self.gates.false_lit(s),
@@ -355,6 +396,31 @@ mod tests {
         let mut free = Unroller::new(&ts, Start::Free);
         free.lit(&mut s, bad, 0);
         assert!([xy, x, y].iter().all(|&l| free.encoded(l, 0).is_some()));
+    }
+
+    #[test]
+    fn a_stopped_budget_interrupts_a_large_encoding_and_records_nothing_of_it() {
+        // A chain of 3 * POLL_EVERY gates over free inputs: the encoding polls the budget.
+        let mut ts = TransitionSystem::default();
+        let mut top = ts.add_input(None).lit();
+        for _ in 0..3 * POLL_EVERY {
+            let i = ts.add_input(None).lit();
+            top = ts.aig.and(top, i);
+        }
+        let budget = crate::Budget::new(None);
+        let mut s = crate::sat::Cadical::new(&crate::Budget::new(None));
+        let mut whole = Unroller::new(&ts, Start::Free).stopping_on(&budget);
+        whole.lit(&mut s, top, 0);
+        assert!(!whole.interrupted() && whole.encoded(top, 0).is_some());
+        budget.stop();
+        let mut un = Unroller::new(&ts, Start::Free).stopping_on(&budget);
+        un.lit(&mut s, top, 0);
+        assert!(un.interrupted(), "a stopped budget ends the encoding");
+        assert_eq!(
+            un.encoded(top, 0),
+            None,
+            "a half-encoded cone is not recorded"
+        );
     }
 
     #[test]
