@@ -29,6 +29,8 @@ usage: cargo bench --bench difftest -- [--aiger N] [--btor2 M] [options]
   --resets R       random AIGER circuits with reset functions (default 0); ABC checks an
                    equivalent circuit without them
   --seed S         campaign seed (default 1); model i is reproduced by (S, i) alone
+  --skip N         start at model N (to finish a campaign that was stopped: the
+                   progress lines say how far it got)
   --jobs J         models checked at once (default 1)
   --timeout T      seconds per warden and ABC run (default 5)
   --max-depth K    warden --max-depth (default 25)
@@ -58,6 +60,7 @@ fn main() {
                 "--btor2" => c.btor2 = number(value())? as usize,
                 "--resets" => c.resets = number(value())? as usize,
                 "--seed" => c.seed = number(value())?,
+                "--skip" => c.skip = number(value())? as usize,
                 "--jobs" => c.jobs = number(value())? as usize,
                 "--timeout" => timeout_s = number(value())?.max(1),
                 "--max-depth" => max_depth = number(value())? as usize,

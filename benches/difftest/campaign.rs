@@ -21,6 +21,8 @@ pub struct Campaign {
     /// AIGER circuits with reset functions.
     pub resets: usize,
     pub seed: u64,
+    /// Models before this index are not run (a stopped campaign resumed).
+    pub skip: usize,
     pub jobs: usize,
     /// Weights of the AIGER size classes (tiny, small, medium, large).
     pub aiger_sizes: [u64; 4],
@@ -116,6 +118,7 @@ impl Campaign {
             btor2,
             resets: 0,
             seed,
+            skip: 0,
             jobs: 1,
             aiger_sizes: [3, 4, 2, 1],
             btor2_ops: 40,
@@ -133,10 +136,10 @@ impl Campaign {
             CAMPAIGNS.fetch_add(1, Ordering::Relaxed)
         ));
         let total = self.aiger + self.btor2 + self.resets;
-        let next = AtomicUsize::new(0);
+        let next = AtomicUsize::new(self.skip);
         let summary = Mutex::new(Summary::default());
         std::thread::scope(|s| {
-            for _ in 0..self.jobs.clamp(1, total.max(1)) {
+            for _ in 0..self.jobs.clamp(1, total.saturating_sub(self.skip).max(1)) {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= total {
