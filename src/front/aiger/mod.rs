@@ -19,6 +19,7 @@
 //! in any order), latch resets in range. [`write_ascii`] writes an [`Aiger`] as it is;
 //! [`write_binary`] renumbers variables canonically, as the binary format requires.
 
+mod checks;
 mod from_ts;
 mod parse;
 mod reader;

@@ -8,7 +8,8 @@
 
 use std::io::{self, BufWriter, Write};
 
-use super::parse::{topo_order, MAX_VAR};
+use super::checks::topo_order;
+use super::parse::MAX_VAR;
 use super::var_table::VarTable;
 use super::Aiger;
 
