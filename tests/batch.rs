@@ -1,7 +1,7 @@
 //! `warden batch`: the campaign of `circuits/manifest.tsv` (AIGER, BTOR2 and C tasks) is
 //! answered and checked, one record per run; a restart runs only what has no whole record;
-//! `--vs` adds a column; a crash injected into one task (fault-injection build) is that
-//! task's error alone.
+//! `--vs` adds a column (a HWMCC-convention command, ABC's pdr, ABC's bmc3); a crash
+//! injected into one task (fault-injection build) is that task's error alone.
 
 mod common;
 
@@ -147,6 +147,56 @@ fn a_hwmcc_command_is_another_checked_column() {
         assert_eq!(r["result"], "solved", "{r}");
         if !r["task"].as_str().unwrap().ends_with(".c") {
             assert_eq!(r["check"], "accepted", "{r}");
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// `--vs abc` (pdr) and `--vs abc-bmc3` are two columns of their own, `abc-pdr` and
+/// `abc-bmc3`: bmc3 refutes every refutable AIGER and BTOR2 counter (its counterexamples
+/// replayed), pdr answers each of them, neither is ever wrong, and neither reads C.
+#[test]
+fn abc_pdr_and_bmc3_are_columns_of_their_own() {
+    if let Err(e) = warden::abc::find_binary(None) {
+        eprintln!("skipping: no ABC ({e})");
+        return;
+    }
+    let out = out_dir("abc");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("batch")
+        .arg(root().join("circuits/manifest.tsv"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--timeout", "5", "--parallel", "2", "--jobs", "1"])
+        .args(["--filter", "counter", "--vs", "abc", "--vs", "abc-bmc3"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let recs = records(&out);
+    let of = |tool: &str| recs.iter().filter(|r| r["tool"] == tool).count();
+    assert!(of("warden") >= 10, "{err}");
+    assert_eq!(
+        (of("abc-pdr"), of("abc-bmc3")),
+        (of("warden"), of("warden"))
+    );
+    for r in recs.iter().filter(|r| r["tool"] != "warden") {
+        assert_ne!(r["result"], "wrong", "{r}");
+        let task = r["task"].as_str().unwrap();
+        if task.ends_with(".c") {
+            assert_eq!(r["verdict"], "unknown", "{r}");
+            assert!(
+                r["note"].as_str().unwrap().contains("not applicable"),
+                "{r}"
+            );
+        } else if r["tool"] == "abc-pdr" {
+            assert_eq!(r["result"], "solved", "{r}");
+        } else if r["expected"] == "sat" {
+            assert_eq!(
+                (&r["verdict"], &r["check"]),
+                (&"sat".into(), &"accepted".into()),
+                "{r}"
+            );
         }
     }
     std::fs::remove_dir_all(&out).unwrap();

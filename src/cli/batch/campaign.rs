@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use serde_json::{json, Value};
 
 use super::record::{self, Record};
+use super::report::Table;
 use super::tasks::Task;
 use super::tool::{self, Settings, Tool};
 use crate::verdict::Verdict;
@@ -130,6 +131,12 @@ impl Campaign {
             .flat_map(|t| (0..self.tools.len()).map(move |k| (t, k)))
             .filter(|&(t, k)| !done.contains(&(self.tasks[t].key.as_str(), self.tools[k].name())))
             .collect()
+    }
+
+    /// The summary table of this campaign's runs among `records`.
+    pub fn table<'a>(&'a self, records: &[Record]) -> Table<'a> {
+        let tools = self.tools.iter().map(|t| t.name().to_owned()).collect();
+        Table::new(&self.tasks, tools, records, self.settings.timeout)
     }
 
     /// The number of runs: tasks times tools.

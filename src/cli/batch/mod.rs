@@ -6,10 +6,10 @@
 
 mod campaign;
 mod local;
-pub mod proc;
+mod proc;
 mod progress;
-mod record;
-mod report;
+pub mod record;
+pub mod report;
 mod slurm;
 mod split;
 pub mod tasks;
@@ -45,10 +45,12 @@ pub(super) struct BatchArgs {
     /// Tasks run at once [default: the number of cores divided by --jobs].
     #[arg(long, value_name = "N")]
     parallel: Option<usize>,
-    /// Also runs another tool on every task, as a column of its own: `abc` (ABC's pdr), or
-    /// a command in the HWMCC calling convention (`CMD MODEL CEX_FILE CERT_FILE`, the
-    /// verdict on the first line of stdout); its witnesses and certificates are checked as
-    /// warden's are. Repeatable.
+    /// Also runs another tool on every task, as a column of its own: `abc` or `abc-pdr`
+    /// (ABC's pdr, which proves and refutes), `abc-bmc3` (ABC's bmc3: finds counterexamples,
+    /// proves only what it explores completely), or a command in the HWMCC calling convention
+    /// (`CMD MODEL CEX_FILE CERT_FILE`, the verdict on the first line of stdout); its
+    /// witnesses and certificates are checked as warden's are. Repeatable: `--vs abc-pdr --vs
+    /// abc-bmc3` runs both.
     #[arg(long, value_name = "TOOL")]
     vs: Vec<String>,
     /// Extra `warden check` flags for every task, split at white space.

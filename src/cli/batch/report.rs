@@ -1,5 +1,6 @@
 //! The summary of a campaign (per tool, per family and, for split models, per design) and
-//! its CSV file.
+//! its CSV file; also the corpus runner's (`benches/corpus.rs`), over the columns of several
+//! campaigns.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -8,10 +9,11 @@ use std::path::Path;
 
 use super::record::Record;
 use super::tasks::{family, Task};
-use super::tool::{Check, Tool};
+use super::tool::Check;
 use crate::verdict::Verdict;
 
-/// The campaign's runs, per task and tool (the last record of each wins).
+/// The runs of `tasks` by the columns `tools`, per task and tool (the last record of each
+/// wins; records of other tasks or tools are left out).
 pub struct Table<'a> {
     tasks: &'a [Task],
     tools: Vec<String>,
@@ -32,7 +34,12 @@ struct Stats {
 }
 
 impl<'a> Table<'a> {
-    pub fn new(tasks: &'a [Task], tools: &[Tool], records: &[Record], timeout: u64) -> Table<'a> {
+    pub fn new(
+        tasks: &'a [Task],
+        tools: Vec<String>,
+        records: &[Record],
+        timeout: u64,
+    ) -> Table<'a> {
         let keys: HashMap<&str, &'a str> = tasks
             .iter()
             .map(|t| (t.key.as_str(), t.key.as_str()))
@@ -45,13 +52,14 @@ impl<'a> Table<'a> {
         }
         Table {
             tasks,
-            tools: tools.iter().map(|t| t.name().to_owned()).collect(),
+            tools,
             runs,
             timeout,
         }
     }
 
-    fn get(&self, task: &'a Task, tool: &str) -> Option<&Record> {
+    /// The record of `tool` on `task`, if it has one.
+    pub fn get(&self, task: &'a Task, tool: &str) -> Option<&Record> {
         self.runs.get(&(task.key.as_str(), tool.to_owned()))
     }
 
@@ -108,16 +116,17 @@ impl<'a> Table<'a> {
             all.len(),
             self.timeout
         );
+        let w = self.name_width();
         let _ = writeln!(
             out,
-            "{:<12} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10}",
+            "{:<w$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10}",
             "tool", "solved", "sat", "unsat", "wrong", "unknown", "unchecked", "not run", "PAR-2"
         );
         for tool in &self.tools {
             let s = self.stats(tool, &all);
             let _ = writeln!(
                 out,
-                "{tool:<12} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10.1}",
+                "{tool:<w$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10.1}",
                 s.solved, s.sat, s.unsat, s.wrong, s.unknown, s.unchecked, s.missing, s.par2
             );
         }
@@ -136,6 +145,16 @@ impl<'a> Table<'a> {
         );
         self.designs(&mut out);
         out
+    }
+
+    /// The width of the summary's tool column: the longest tool name, at least 12.
+    pub fn name_width(&self) -> usize {
+        self.widest_tool(12)
+    }
+
+    /// The length of the longest tool name, or `at_least`.
+    fn widest_tool(&self, at_least: usize) -> usize {
+        (self.tools.iter().map(String::len).max()).map_or(at_least, |w| w.max(at_least))
     }
 
     /// The designs split into properties (`--split-properties`), grouped back: per tool the
@@ -181,14 +200,15 @@ impl<'a> Table<'a> {
     ) {
         let width = groups.keys().map(|k| k.len()).max().unwrap_or(0).max(32);
         let _ = write!(out, "\n{title}\n{name:<width$} {count:>5}");
+        let cw = self.widest_tool(10);
         for tool in &self.tools {
-            let _ = write!(out, " {tool:>10}");
+            let _ = write!(out, " {tool:>cw$}");
         }
         out.push('\n');
         for (group, members) in groups {
             let _ = write!(out, "{group:<width$} {:>5}", members.len());
             for tool in &self.tools {
-                let _ = write!(out, " {:>10}", cell(tool, members));
+                let _ = write!(out, " {:>cw$}", cell(tool, members));
             }
             out.push('\n');
         }
@@ -202,7 +222,7 @@ impl<'a> Table<'a> {
 
     /// One row per task and tool: `task,family,tool,expected,verdict,result,check,time_s,
     /// rss_mib,note` (a run without a record has an empty verdict).
-    fn write_csv(&self, path: &Path) -> std::io::Result<()> {
+    pub fn write_csv(&self, path: &Path) -> std::io::Result<()> {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         writeln!(
             out,

@@ -17,8 +17,9 @@ use crate::verdict::Verdict;
 pub enum Tool {
     /// `warden check` (this binary) with the campaign's limits and extra flags.
     Warden,
-    /// ABC (`berkeley-abc`) with pdr, on the binary AIGER of the model.
-    Abc(PathBuf),
+    /// ABC (the `berkeley-abc` binary found) running pdr or bmc3 on the binary AIGER of the
+    /// model.
+    Abc(PathBuf, AbcCmd),
     /// A checker in the HWMCC calling convention `CMD MODEL CEX_FILE CERT_FILE`: the verdict
     /// on the first line of stdout, the witness and certificate (if any) to the files.
     Hwmcc { name: String, argv: Vec<String> },
@@ -29,18 +30,25 @@ impl Tool {
     pub fn name(&self) -> &str {
         match self {
             Tool::Warden => "warden",
-            Tool::Abc(_) => "abc-pdr",
+            Tool::Abc(_, cmd) => cmd.tool_name(),
             Tool::Hwmcc { name, .. } => name,
         }
     }
 
-    /// The tool of `--vs VALUE`: `abc`, or a command line in the HWMCC convention (named by
-    /// its program's file name).
+    /// The tool of `--vs VALUE`: `abc` or `abc-pdr` (ABC's pdr), `abc-bmc3` (ABC's bmc3,
+    /// which finds counterexamples and proves only small state spaces), or a command line in
+    /// the HWMCC convention (named by its program's file name).
     pub fn parse_vs(value: &str) -> Result<Tool, String> {
-        if value == "abc" {
-            let bin = abc::find_binary(None)
-                .map_err(|e| format!("--vs abc: {e} (on Debian: apt-get install berkeley-abc)"))?;
-            return Ok(Tool::Abc(bin));
+        let abc_cmd = match value {
+            "abc" | "abc-pdr" => Some(AbcCmd::Pdr),
+            "abc-bmc3" => Some(AbcCmd::Bmc3),
+            _ => None,
+        };
+        if let Some(cmd) = abc_cmd {
+            let bin = abc::find_binary(None).map_err(|e| {
+                format!("--vs {value}: {e} (on Debian: apt-get install berkeley-abc)")
+            })?;
+            return Ok(Tool::Abc(bin, cmd));
         }
         let argv: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
         let program = argv.first().ok_or("--vs: empty command")?;
@@ -141,14 +149,14 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
             }
             c
         }
-        Tool::Abc(bin) => {
+        Tool::Abc(bin, abc_cmd) => {
             model = match abc_input(task, dir, &s.warden) {
                 Ok(m) => m,
                 Err(e) => return Some(failed(e)),
             };
             // ABC splits its script at spaces and `;`: it runs in the scratch directory and
             // names its files relative to it.
-            let script = match AbcCmd::Pdr.script(Path::new("model.aig"), s.timeout, None) {
+            let script = match abc_cmd.script(Path::new("model.aig"), s.timeout, None) {
                 Ok(script) => script,
                 Err(e) => return Some(failed(e)),
             };
@@ -174,7 +182,7 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
         note: String::new(),
     };
     run.verdict = match tool {
-        Tool::Abc(_) => abc::parse_verdict(&stdout),
+        Tool::Abc(..) => abc::parse_verdict(&stdout),
         _ => parse_verdict(stdout.lines().next().unwrap_or("")),
     };
     match (&o.exit, run.verdict) {
@@ -303,7 +311,7 @@ pub fn failed(note: String) -> Run {
     }
 }
 
-pub fn exit_note(exit: &Exit) -> String {
+fn exit_note(exit: &Exit) -> String {
     match exit {
         Exit::Code(c) => format!("exit {c}"),
         Exit::Signal(s) => format!("signal {s}"),
