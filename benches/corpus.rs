@@ -17,12 +17,20 @@
 //!
 //! ```text
 //! warden batch LIST --out DIR/COLUMN --timeout T --parallel J --warden-args "COLUMN'S FLAGS ..."
-//!     [--filter S] [--limit N] [--vs abc-pdr] [--vs abc-bmc3]
+//!     --checkers CHECKERS [--filter S] [--limit N] [--vs abc-pdr] [--vs abc-bmc3]
 //! ```
 //! (ABC runs once, in the first column's campaign.) So every run is what `warden batch`
 //! makes of it (docs/lab/batch.md): a process of its own killed at T + 10 s, wall time from
 //! spawn to exit and peak RSS (`wait4`), every `sat` replayed by `warden sim` and every
-//! `unsat` certificate checked by `warden certify` (a rejected one is a wrong answer), ABC's
+//! `unsat` certificate checked by `warden certify` (a rejected one is a wrong answer), and
+//! by the independent checkers: every `sat` witness by aigsim (AIGER) or btorsim (BTOR2),
+//! every `unsat` certificate by Certifaiger's certcheck against the model (AIGER) or
+//! `warden blast` of it (BTOR2); a rejection is a wrong answer, a checker that gives no
+//! answer leaves it unchecked (`warden batch --checkers`, src/cli/batch/independent.rs).
+//! `CHECKERS` is `--tools DIR`, else `$WARDEN_CHECKERS`, else `target/checkers`, built
+//! there by `../shared/tools/build.sh` when missing (`tests/common/checkers.rs`); without
+//! them the runner fails (in CI a checker that cannot be built is a failure, not a skip),
+//! unless `--no-check` leaves the independent checks out. ABC's
 //! model converted to binary AIGER or bit-blasted from BTOR2, C programs left to warden, and
 //! one record per run in `DIR/COLUMN/results.jsonl`. The runner reads those records back,
 //! renames warden's column to the column's name (`warden` for one engine, `warden-ENGINE`
@@ -42,26 +50,33 @@
 //!   them (`report.rs`).
 //! - Times and memory per column: runs without a verdict at the time limit (`timeout`) and
 //!   runs whose process failed (`error`), the median time of the solved runs, median and
-//!   maximum peak RSS, and how many answers their check accepted or rejected.
+//!   maximum peak RSS, and how many answers their check (`warden sim` / `warden certify`)
+//!   accepted or rejected; then per warden column, per independent checker (aigsim,
+//!   btorsim, certcheck), how many answers it checked, accepted, rejected and left
+//!   unchecked (also in the summary, per column).
 //! - The tasks one column solves and another does not, and tasks the columns disagree on.
 //! - With several warden columns, the greedy report (`greedy.rs`).
 //!
 //! `--csv FILE` writes one row per task and column in the format of `warden batch`'s
-//! `results.csv` (`task,family,tool,expected,verdict,result,check,time_s,rss_mib,note`), which
+//! `results.csv` (`task,family,tool,expected,verdict,result,check,time_s,rss_mib,note,
+//! checker,checker_result`), which
 //! `--matrix` reads back (as well as the CSV files of the runner before it ran `warden
 //! batch`, with a `correct` column instead of `result`).
 
 #[path = "corpus/args.rs"]
 mod args;
+#[path = "../tests/common/checkers.rs"]
+mod checkers;
 #[path = "corpus/greedy.rs"]
 mod greedy;
 #[path = "corpus/report.rs"]
 mod report;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use args::{parse_args, Args, USAGE};
+use checkers::Checkers;
 use warden::cli::batch::record::{read_all, Record};
 use warden::cli::batch::tasks::{read_list, Task};
 use warden::options::configs;
@@ -128,13 +143,35 @@ fn abc_columns(args: &Args) -> Vec<&'static str> {
     vs
 }
 
-/// Runs the campaign of `column` in `dir` (with the other tools `vs`): its progress on
-/// stderr, its own summary (of this column alone) into `dir/summary.txt`. Returns its
-/// records, warden's renamed to the column.
+/// The folder of the independent checkers for `warden batch --checkers`: `--tools`, else
+/// `$WARDEN_CHECKERS`, else `target/checkers` (built there when missing); `None` with
+/// `--no-check`. Without them the runner fails: a checker that cannot be built is not a
+/// reason to report unchecked answers.
+fn checkers(args: &Args) -> Result<Option<PathBuf>, String> {
+    if args.no_check {
+        return Ok(None);
+    }
+    match &args.tools {
+        Some(dir) => (Checkers::at(dir).map(|c| Some(c.dir))).map_err(|e| format!("--tools: {e}")),
+        None => match Checkers::get() {
+            Some(c) => Ok(Some(c.dir.clone())),
+            None => Err(
+                "the independent checkers are unavailable (see above): build them \
+                 with ../shared/tools/build.sh DIR and pass --tools DIR, or run with \
+                 --no-check"
+                    .to_owned(),
+            ),
+        },
+    }
+}
+
+/// Runs the campaign of `column` in `dir` (with the other tools `vs`, and the independent
+/// checkers in `checkers`): its progress on stderr, its own summary (of this column alone)
+/// into `dir/summary.txt`. Returns its records, warden's renamed to the column.
 fn run_column(
     args: &Args,
     column: &Column,
-    vs: &[&str],
+    (vs, checkers): (&[&str], Option<&Path>),
     dir: &Path,
 ) -> Result<Vec<Record>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -160,6 +197,9 @@ fn run_column(
     }
     for v in vs {
         cmd.args(["--vs", v]);
+    }
+    if let Some(c) = checkers {
+        cmd.arg("--checkers").arg(c);
     }
     eprintln!("corpus: column {} in {}", column.name, dir.display());
     let status = cmd
@@ -199,6 +239,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let tasks = tasks(args)?;
     let columns = warden_columns(args)?;
+    let checkers = checkers(args)?;
     let vs = abc_columns(args);
     let (root, temporary) = match &args.out {
         Some(dir) => (dir.clone(), false),
@@ -210,7 +251,8 @@ fn run(args: &Args) -> Result<(), String> {
     let ran: Result<Vec<Vec<Record>>, String> = (columns.iter().enumerate())
         .map(|(i, column)| {
             let vs = if i == 0 { &vs[..] } else { &[] };
-            run_column(args, column, vs, &root.join(&column.name))
+            let tools = (vs, checkers.as_deref());
+            run_column(args, column, tools, &root.join(&column.name))
         })
         .collect();
     if temporary {

@@ -25,7 +25,13 @@ usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --warden-bin P     the warden binary whose `batch` runs everything (default: the one cargo
                      built)
   --warden-args A    extra flags for `warden check`, split at white space
-                     (e.g. '--domain pred-cart --refinement seq-itp')";
+                     (e.g. '--domain pred-cart --refinement seq-itp')
+  --tools DIR        the independent checkers (aigsim, btorsim, certcheck, aigtoaig), passed
+                     as `warden batch --checkers DIR` (default: $WARDEN_CHECKERS, else
+                     target/checkers, built there by ../shared/tools/build.sh when missing;
+                     the runner fails without them)
+  --no-check         no independent checks (warden's own sim and certify still check every
+                     answer)";
 
 pub(super) struct Args {
     pub(super) set: PathBuf,
@@ -46,6 +52,10 @@ pub(super) struct Args {
     pub(super) warden_bin: PathBuf,
     /// Extra flags for `warden check` (e.g. the CEGAR axes), as given.
     pub(super) warden_args: String,
+    /// The independent checkers' folder (`--tools`).
+    pub(super) tools: Option<PathBuf>,
+    /// No independent checks (`--no-check`).
+    pub(super) no_check: bool,
 }
 
 /// `Ok(None)`: neither `--set` nor `--matrix` (plain `cargo bench`), or `--help`.
@@ -66,6 +76,8 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
         out: None,
         warden_bin: PathBuf::from(env!("CARGO_BIN_EXE_warden")),
         warden_args: String::new(),
+        tools: None,
+        no_check: false,
     };
     let mut it = argv.iter();
     while let Some(arg) = it.next() {
@@ -89,11 +101,13 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
                 | "--out"
                 | "--warden-bin"
                 | "--warden-args"
+                | "--tools"
         );
         if !takes_value {
             match flag {
                 "--help" | "-h" => return Ok(None),
                 "--bench" => {} // passed by cargo
+                "--no-check" => args.no_check = true,
                 _ => eprintln!("corpus: ignoring argument {arg}"),
             }
             continue;
@@ -132,6 +146,7 @@ pub(super) fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             "--out" => args.out = Some(PathBuf::from(value)),
             "--warden-bin" => args.warden_bin = PathBuf::from(value),
             "--warden-args" => args.warden_args = value,
+            "--tools" => args.tools = Some(PathBuf::from(value)),
             _ => unreachable!("{flag}"),
         }
     }

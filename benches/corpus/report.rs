@@ -85,7 +85,8 @@ impl<'a> Runs<'a> {
 
     /// Per column: runs that hit the time limit or failed, the median time of the solved
     /// runs, the median and maximum peak RSS over all runs, and the answers whose check
-    /// accepted or rejected them.
+    /// (warden's `sim` or `certify`) accepted or rejected them; then per warden column what
+    /// each independent checker said.
     fn times(&self) {
         let w = self.table.name_width();
         println!(
@@ -122,6 +123,13 @@ impl<'a> Runs<'a> {
                 checked(Check::Accepted),
                 checked(Check::Rejected)
             );
+        }
+        println!(
+            "independent checks of warden's answers (a rejected answer is wrong; unchecked: \
+             no answer from the checker):"
+        );
+        for column in &self.warden {
+            println!("  {column:<w$} {}", self.table.checker_line(column));
         }
         println!();
     }
@@ -213,6 +221,7 @@ fn virtual_best<'r>(runs: impl Iterator<Item = &'r Record>) -> Option<Record> {
             result: "unknown",
             time: runs.iter().map(|r| r.time).fold(0.0, f64::max),
             note: String::new(),
+            independent: None,
             ..(*runs.first()?).clone()
         },
     };

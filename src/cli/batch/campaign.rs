@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde_json::{json, Value};
 
+use super::independent;
 use super::record::{self, Record};
 use super::report::Table;
 use super::tasks::Task;
@@ -73,6 +74,7 @@ impl Campaign {
         let v = json!({
             "timeout": s.timeout, "mem_limit": s.mem_limit, "jobs": s.jobs,
             "warden_args": s.warden_args, "vs": self.vs, "tasks": tasks,
+            "checkers": s.checkers,
         });
         let path = out.join(FILE);
         std::fs::write(&path, v.to_string())
@@ -112,6 +114,10 @@ impl Campaign {
             mem_limit: v["mem_limit"].as_u64(),
             jobs: v["jobs"].as_u64().map(|j| j as usize),
             warden_args: strings(&v["warden_args"]).ok_or_else(bad)?,
+            // Checked again: on SLURM, the nodes must see the folder too.
+            checkers: (v["checkers"].as_str())
+                .map(|d| independent::checkers_at(Path::new(d)))
+                .transpose()?,
         };
         let vs = strings(&v["vs"]).ok_or_else(bad)?;
         Campaign::new(out, tasks, vs, settings)

@@ -21,6 +21,10 @@ pub struct Table<'a> {
     timeout: u64,
 }
 
+/// An independent checker and how many answers it checked, accepted, rejected and left
+/// unchecked.
+pub type CheckerCount = (String, [usize; 4]);
+
 #[derive(Default)]
 struct Stats {
     solved: usize,
@@ -130,6 +134,7 @@ impl<'a> Table<'a> {
                 s.solved, s.sat, s.unsat, s.wrong, s.unknown, s.unchecked, s.missing, s.par2
             );
         }
+        self.checkers(&mut out);
         let mut families: BTreeMap<&str, Vec<&Task>> = BTreeMap::new();
         for task in self.tasks {
             families
@@ -145,6 +150,65 @@ impl<'a> Table<'a> {
         );
         self.designs(&mut out);
         out
+    }
+
+    /// Per independent checker of `tool`'s runs (`--checkers`), in the order of the tasks:
+    /// the checker and how many answers it checked, accepted, rejected and left unchecked.
+    pub fn checker_counts(&self, tool: &str) -> Vec<CheckerCount> {
+        let mut counts: Vec<CheckerCount> = Vec::new();
+        let checks = (self.tasks.iter()).filter_map(|t| self.get(t, tool)?.independent.as_ref());
+        for i in checks {
+            let at = match counts.iter().position(|(c, _)| *c == i.checker) {
+                Some(at) => at,
+                None => {
+                    counts.push((i.checker.clone(), [0; 4]));
+                    counts.len() - 1
+                }
+            };
+            let c = &mut counts[at].1;
+            c[0] += 1;
+            match i.result {
+                Check::Accepted => c[1] += 1,
+                Check::Rejected => c[2] += 1,
+                _ => c[3] += 1,
+            }
+        }
+        counts
+    }
+
+    /// `aigsim 12 checked: 12 accepted, 0 rejected, 0 unchecked; ...`, or `none`.
+    pub fn checker_line(&self, tool: &str) -> String {
+        let cells: Vec<String> = (self.checker_counts(tool).into_iter())
+            .map(|(c, [n, ok, bad, no])| {
+                format!("{c} {n} checked: {ok} accepted, {bad} rejected, {no} unchecked")
+            })
+            .collect();
+        match cells.is_empty() {
+            true => "none".to_owned(),
+            false => cells.join("; "),
+        }
+    }
+
+    /// The independent checkers' counts per tool, when any record has them.
+    fn checkers(&self, out: &mut String) {
+        let rows: Vec<(&String, Vec<CheckerCount>)> = (self.tools.iter())
+            .map(|t| (t, self.checker_counts(t)))
+            .collect();
+        if rows.iter().all(|(_, c)| c.is_empty()) {
+            return;
+        }
+        let w = self.name_width();
+        let _ = writeln!(
+            out,
+            "\nindependent checkers (--checkers): a rejected answer is wrong; unchecked: no \
+             answer from the checker, or none it can check\n{:<w$} {:<9} {:>7} {:>8} {:>8} {:>9}",
+            "tool", "checker", "checked", "accepted", "rejected", "unchecked"
+        );
+        for (tool, counts) in rows {
+            for (c, [n, ok, bad, no]) in counts {
+                let _ = writeln!(out, "{tool:<w$} {c:<9} {n:>7} {ok:>8} {bad:>8} {no:>9}");
+            }
+        }
     }
 
     /// The width of the summary's tool column: the longest tool name, at least 12.
@@ -221,12 +285,14 @@ impl<'a> Table<'a> {
     }
 
     /// One row per task and tool: `task,family,tool,expected,verdict,result,check,time_s,
-    /// rss_mib,note` (a run without a record has an empty verdict).
+    /// rss_mib,note,checker,checker_result` (a run without a record has an empty verdict;
+    /// `checker` is empty where no independent checker ran).
     pub fn write_csv(&self, path: &Path) -> std::io::Result<()> {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         writeln!(
             out,
-            "task,family,tool,expected,verdict,result,check,time_s,rss_mib,note"
+            "task,family,tool,expected,verdict,result,check,time_s,rss_mib,note,checker,\
+             checker_result"
         )?;
         for task in self.tasks {
             for tool in &self.tools {
@@ -235,15 +301,17 @@ impl<'a> Table<'a> {
                 match self.get(task, tool) {
                     Some(r) => writeln!(
                         out,
-                        "{key},{fam},{tool},{exp},{},{},{},{:.3},{:.1},{}",
+                        "{key},{fam},{tool},{exp},{},{},{},{:.3},{:.1},{},{},{}",
                         r.verdict.as_str(),
                         r.result,
                         r.check.as_str(),
                         r.time,
                         r.rss_mib,
-                        csv_field(&r.note)
+                        csv_field(&r.note),
+                        (r.independent.as_ref()).map_or("", |i| i.checker.as_str()),
+                        (r.independent.as_ref()).map_or("", |i| i.result.as_str()),
                     )?,
-                    None => writeln!(out, "{key},{fam},{tool},{exp},,,,,,")?,
+                    None => writeln!(out, "{key},{fam},{tool},{exp},,,,,,,,")?,
                 }
             }
         }

@@ -1,12 +1,14 @@
 //! One tool's run on one task, and the check of its answer: every `sat` replayed by
-//! `warden sim`, every `unsat` certificate checked by `warden certify`, each a process of its
-//! own under the task's time limit (not counted in the task's time).
+//! `warden sim`, every `unsat` certificate checked by `warden certify` and, with
+//! `--checkers`, by the independent checkers too ([`super::independent`]), each a process of
+//! its own under the task's time limit (not counted in the task's time).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::independent::{self, Independent};
 use super::proc::{run_limited, Exit};
 use super::tasks::Task;
 use crate::abc::{self, AbcCmd};
@@ -103,6 +105,8 @@ pub struct Run {
     pub rss_mib: f64,
     /// Why there is no verdict or what the check said (`timeout`, `exit 3: ...`), or empty.
     pub note: String,
+    /// What the independent checker of the answer said (`--checkers`), if one ran.
+    pub independent: Option<Independent>,
 }
 
 /// The campaign's settings a run needs.
@@ -112,11 +116,13 @@ pub struct Settings {
     pub mem_limit: Option<u64>,
     pub jobs: Option<usize>,
     pub warden_args: Vec<String>,
+    /// The folder of the independent checkers (`--checkers`), absolute.
+    pub checkers: Option<PathBuf>,
 }
 
 impl Settings {
     /// Processes are killed 10 s after the time limit they were given.
-    fn limit(&self) -> Duration {
+    pub(super) fn limit(&self) -> Duration {
         Duration::from_secs(self.timeout + 10)
     }
 }
@@ -132,23 +138,6 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
     let (out, err) = (dir.join("stdout"), dir.join("stderr"));
     let mut model = task.path.clone();
     let cmd = match tool {
-        Tool::Warden => {
-            let mut c = Command::new(&s.warden);
-            c.arg("check").arg(&task.path).arg("-q");
-            c.args(["--timeout", &s.timeout.to_string()]);
-            if let Some(m) = s.mem_limit {
-                c.args(["--mem-limit", &m.to_string()]);
-            }
-            if let Some(j) = s.jobs {
-                c.args(["--jobs", &j.to_string()]);
-            }
-            c.args(&s.warden_args).args(&task.options);
-            c.arg("--witness").arg(&witness);
-            if certified(&task.format) {
-                c.arg("--cert").arg(&cert);
-            }
-            c
-        }
         Tool::Abc(bin, abc_cmd) => {
             model = match abc_input(task, dir, &s.warden) {
                 Ok(m) => m,
@@ -166,11 +155,7 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
                 .arg(format!("{script}; write_cex witness"));
             c
         }
-        Tool::Hwmcc { argv, .. } => {
-            let mut c = Command::new(&argv[0]);
-            c.args(&argv[1..]).arg(&task.path).arg(&witness).arg(&cert);
-            c
-        }
+        _ => command(tool, task, &task.path, s, (&witness, &cert)),
     };
     let o = run_limited(cmd, &out, &err, s.limit(), cancel);
     let stdout = std::fs::read_to_string(&out).unwrap_or_default();
@@ -180,6 +165,7 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
         time: o.wall.as_secs_f64(),
         rss_mib: o.rss_kib as f64 / 1024.0,
         note: String::new(),
+        independent: None,
     };
     run.verdict = match tool {
         Tool::Abc(..) => abc::parse_verdict(&stdout),
@@ -226,12 +212,60 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
         let said = std::fs::read_to_string(dir.join("check.out")).unwrap_or_default();
         run.note = format!("check failed: {}", said.lines().next().unwrap_or("").trim());
     }
+    let files = (witness.as_path(), cert.as_path());
+    run.independent = independent::check(tool, task, run.verdict, s, files, dir, cancel)?;
+    if let Some(i) = run
+        .independent
+        .as_ref()
+        .filter(|i| i.result == Check::Rejected)
+    {
+        if run.check != Check::Rejected {
+            run.note = format!("rejected by {}", i.note);
+        }
+    }
     Some(run)
+}
+
+/// The command of warden or a HWMCC command on `model` (the task's model, or its
+/// re-encoding for an independent check), writing its witness and certificate to `files`.
+/// ABC's command is made by [`run`], on the model converted for it.
+pub(super) fn command(
+    tool: &Tool,
+    task: &Task,
+    model: &Path,
+    s: &Settings,
+    (witness, cert): (&Path, &Path),
+) -> Command {
+    match tool {
+        Tool::Warden => {
+            let mut c = Command::new(&s.warden);
+            c.arg("check").arg(model).arg("-q");
+            c.args(["--timeout", &s.timeout.to_string()]);
+            if let Some(m) = s.mem_limit {
+                c.args(["--mem-limit", &m.to_string()]);
+            }
+            if let Some(j) = s.jobs {
+                c.args(["--jobs", &j.to_string()]);
+            }
+            c.args(&s.warden_args).args(&task.options);
+            c.arg("--witness").arg(witness);
+            if certified(&task.format) {
+                c.arg("--cert").arg(cert);
+            }
+            c
+        }
+        Tool::Abc(..) => unreachable!("ABC's command is made by run"),
+        Tool::Hwmcc { argv, .. } => {
+            let mut c = Command::new(&argv[0]);
+            c.args(&argv[1..]).arg(model).arg(witness).arg(cert);
+            c
+        }
+    }
 }
 
 /// `sat`/`unsat` as warden, ABC's HWMCC wrapper and SV-COMP tools print them, and the
 /// AIGER result lines `1` (a witness follows) and `0`.
-fn parse_verdict(line: &str) -> Verdict {
+pub(super) fn parse_verdict(line: &str) -> Verdict {
     match line.trim() {
         "1" => Verdict::Sat,
         "0" => Verdict::Unsat,
@@ -308,10 +342,11 @@ pub fn failed(note: String) -> Run {
         time: 0.0,
         rss_mib: 0.0,
         note,
+        independent: None,
     }
 }
 
-fn exit_note(exit: &Exit) -> String {
+pub(super) fn exit_note(exit: &Exit) -> String {
     match exit {
         Exit::Code(c) => format!("exit {c}"),
         Exit::Signal(s) => format!("signal {s}"),
