@@ -10,7 +10,7 @@
 //! when any model had a problem. The default test suite runs a slice of 200 models
 //! (`tests/difftest.rs`).
 
-#[path = "corpus/abc.rs"]
+#[path = "difftest/abc.rs"]
 mod abc;
 #[path = "../tests/common/checkers.rs"]
 mod checkers;

@@ -1,7 +1,8 @@
 //! `warden batch`: the campaign of `circuits/manifest.tsv` (AIGER, BTOR2 and C tasks) is
 //! answered and checked, one record per run; a restart runs only what has no whole record;
-//! `--vs` adds a column; a crash injected into one task (fault-injection build) is that
-//! task's error alone.
+//! `--vs` adds a column (a HWMCC-convention command, ABC's pdr, ABC's bmc3); a crash
+//! injected into one task (fault-injection build) is that task's error alone; with
+//! `--checkers` the independent checkers check every answer, and one they reject is wrong.
 
 mod common;
 
@@ -40,6 +41,16 @@ fn records(out: &Path) -> Vec<serde_json::Value> {
     text.lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
+}
+
+/// Writes the shell script `body` to `path`, executable.
+fn write_script(path: &Path, body: &str) {
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    let chmod = std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(path)
+        .status();
+    assert!(chmod.unwrap().success());
 }
 
 fn tasks_in_manifest() -> usize {
@@ -126,12 +137,7 @@ fn a_hwmcc_command_is_another_checked_column() {
     std::fs::create_dir_all(&out).unwrap();
     let script = out.join("hwmcc.sh");
     let me = env!("CARGO_BIN_EXE_warden");
-    std::fs::write(&script, format!("#!/bin/sh\nexec {me} \"$@\"\n")).unwrap();
-    let chmod = std::process::Command::new("chmod")
-        .arg("+x")
-        .arg(&script)
-        .status();
-    assert!(chmod.unwrap().success());
+    write_script(&script, &format!("exec {me} \"$@\""));
     let campaign = out.join("campaign");
     let o = batch(
         &campaign,
@@ -147,6 +153,56 @@ fn a_hwmcc_command_is_another_checked_column() {
         assert_eq!(r["result"], "solved", "{r}");
         if !r["task"].as_str().unwrap().ends_with(".c") {
             assert_eq!(r["check"], "accepted", "{r}");
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// `--vs abc` (pdr) and `--vs abc-bmc3` are two columns of their own, `abc-pdr` and
+/// `abc-bmc3`: bmc3 refutes every refutable AIGER and BTOR2 counter (its counterexamples
+/// replayed), pdr answers each of them, neither is ever wrong, and neither reads C.
+#[test]
+fn abc_pdr_and_bmc3_are_columns_of_their_own() {
+    if let Err(e) = warden::abc::find_binary(None) {
+        eprintln!("skipping: no ABC ({e})");
+        return;
+    }
+    let out = out_dir("abc");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("batch")
+        .arg(root().join("circuits/manifest.tsv"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--timeout", "5", "--parallel", "2", "--jobs", "1"])
+        .args(["--filter", "counter", "--vs", "abc", "--vs", "abc-bmc3"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let recs = records(&out);
+    let of = |tool: &str| recs.iter().filter(|r| r["tool"] == tool).count();
+    assert!(of("warden") >= 10, "{err}");
+    assert_eq!(
+        (of("abc-pdr"), of("abc-bmc3")),
+        (of("warden"), of("warden"))
+    );
+    for r in recs.iter().filter(|r| r["tool"] != "warden") {
+        assert_ne!(r["result"], "wrong", "{r}");
+        let task = r["task"].as_str().unwrap();
+        if task.ends_with(".c") {
+            assert_eq!(r["verdict"], "unknown", "{r}");
+            assert!(
+                r["note"].as_str().unwrap().contains("not applicable"),
+                "{r}"
+            );
+        } else if r["tool"] == "abc-pdr" {
+            assert_eq!(r["result"], "solved", "{r}");
+        } else if r["expected"] == "sat" {
+            assert_eq!(
+                (&r["verdict"], &r["check"]),
+                (&"sat".into(), &"accepted".into()),
+                "{r}"
+            );
         }
     }
     std::fs::remove_dir_all(&out).unwrap();
@@ -197,5 +253,158 @@ fn a_crash_in_one_task_is_that_tasks_error() {
             false => assert_eq!(r["result"], "solved", "{r}"),
         }
     }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A task list of `circuits/` models in `dir`: (path relative to `circuits/`, expected).
+fn task_list(dir: &Path, tasks: &[(&str, &str)]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let list = dir.join("tasks.tsv");
+    let c = root().join("circuits");
+    let rows: String = (tasks.iter())
+        .map(|(path, expected)| format!("{}/{path}\t{expected}\n", c.display()))
+        .collect();
+    std::fs::write(&list, format!("path\texpected\n{rows}")).unwrap();
+    list
+}
+
+fn batch_with_checkers(list: &Path, out: &Path, checkers: &Path) -> Output {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("batch")
+        .arg(list)
+        .arg("--out")
+        .arg(out)
+        .args(["--timeout", "30", "--parallel", "2", "--jobs", "1"])
+        .arg("--checkers")
+        .arg(checkers)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// `--checkers DIR`: every AIGER and BTOR2 answer is checked by the independent checkers
+/// as well (aigsim and btorsim replay the witnesses, certcheck checks the certificates, of
+/// an ASCII model's re-encoding too), each record says which one ran and what it said, and
+/// the summary counts them per tool and checker.
+#[test]
+fn the_independent_checkers_accept_warden_s_answers() {
+    let Some(checkers) = common::checkers::Checkers::get() else {
+        return;
+    };
+    let out = out_dir("checkers");
+    let list = task_list(
+        &out,
+        &[
+            ("counter4_sat.aag", "sat"),
+            ("counter4_wrap_unsat.aag", "unsat"),
+            ("btor2/counter_sat.btor2", "sat"),
+            ("btor2/counter_mod6_unsat.btor2", "unsat"),
+        ],
+    );
+    let campaign = out.join("campaign");
+    let o = batch_with_checkers(&list, &campaign, &checkers.dir);
+    let recs = records(&campaign);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        let task = r["task"].as_str().unwrap();
+        let checker = match (task.ends_with(".aag"), r["expected"].as_str().unwrap()) {
+            (true, "sat") => "aigsim",
+            (false, "sat") => "btorsim",
+            _ => "certcheck",
+        };
+        assert_eq!(
+            (
+                &r["result"],
+                &r["check"],
+                &r["checker"],
+                &r["checker_result"]
+            ),
+            (
+                &"solved".into(),
+                &"accepted".into(),
+                &checker.into(),
+                &"accepted".into()
+            ),
+            "{r}"
+        );
+    }
+    let summary = String::from_utf8_lossy(&o.stdout);
+    for row in [
+        "warden aigsim 1 1 0 0",
+        "warden certcheck 2 2 0 0",
+        "warden btorsim 1 1 0 0",
+    ] {
+        let found =
+            (summary.lines()).any(|l| l.split_whitespace().collect::<Vec<_>>().join(" ") == row);
+        assert!(found, "no row {row:?} in\n{summary}");
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A checker that rejects makes the answer wrong, even when warden's own check accepts it;
+/// one that fails to answer (certcheck's exit 2: a tool error) leaves it unchecked, and
+/// solved. The checkers here are the real ones but for two scripts standing in for aigsim
+/// and certcheck.
+#[test]
+fn an_answer_a_checker_rejects_is_wrong() {
+    let Some(checkers) = common::checkers::Checkers::get() else {
+        return;
+    };
+    let out = out_dir("rejected");
+    let fake = out.join("checkers");
+    std::fs::create_dir_all(&fake).unwrap();
+    for entry in std::fs::read_dir(&checkers.dir).unwrap() {
+        let path = entry.unwrap().path();
+        std::os::unix::fs::symlink(&path, fake.join(path.file_name().unwrap())).unwrap();
+    }
+    let scripts = [
+        ("aigsim", "echo '[aigsim] no bad state reached' >&2; exit 1"),
+        ("certcheck", "echo 'certcheck: kissat crashed' >&2; exit 2"),
+    ];
+    for (name, body) in scripts {
+        let path = fake.join(name);
+        std::fs::remove_file(&path).unwrap();
+        write_script(&path, body);
+    }
+    let list = task_list(
+        &out,
+        &[
+            ("counter4_sat.aag", "sat"),
+            ("btor2/counter_mod6_unsat.btor2", "unsat"),
+        ],
+    );
+    let campaign = out.join("campaign");
+    let o = batch_with_checkers(&list, &campaign, &fake);
+    let recs = records(&campaign);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        let sat = r["expected"] == "sat";
+        // warden's answer is right, and its own check accepts it.
+        assert_eq!(
+            (&r["verdict"], &r["check"]),
+            (&r["expected"], &"accepted".into())
+        );
+        let (result, checker, said) = match sat {
+            true => ("wrong", "aigsim", "rejected"),
+            false => ("solved", "certcheck", "unchecked"),
+        };
+        assert_eq!(
+            (&r["result"], &r["checker"], &r["checker_result"]),
+            (&result.into(), &checker.into(), &said.into()),
+            "{r}"
+        );
+        let note = r["checker_note"].as_str().unwrap();
+        let expected_note = match sat {
+            true => "no bad state reached",
+            false => "kissat crashed",
+        };
+        assert!(note.contains(expected_note), "{r}");
+    }
+    let summary = String::from_utf8_lossy(&o.stdout);
+    let warden = summary.lines().find(|l| l.starts_with("warden ")).unwrap();
+    let cells: Vec<&str> = warden.split_whitespace().collect();
+    // solved 1, wrong 1.
+    assert_eq!((cells[1], cells[4]), ("1", "1"), "{summary}");
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -133,9 +133,16 @@ fn the_circuits_campaign_runs_as_a_slurm_array_job() {
     let (expected, n) = verdicts(&local);
 
     let on_slurm = [&common[..], &["--out", slurm_s, "--on", "slurm"]].concat();
+    // The independent checkers, passed through `campaign.json` to the elements.
+    let checkers = common::checkers::Checkers::get().map(|c| c.dir.display().to_string());
+    let checked: Vec<&str> = match &checkers {
+        Some(dir) => vec!["--checkers", dir],
+        None => Vec::new(),
+    };
     let submit = [
         &on_slurm[..],
         &["--runs-per-element", "8", "--mem-limit", "2000"],
+        &checked,
     ]
     .concat();
     let o = cluster.batch(&submit);
@@ -159,6 +166,18 @@ fn the_circuits_campaign_runs_as_a_slurm_array_job() {
         "{status}"
     );
     assert!(status.contains("per design"), "{status}");
+    if checkers.is_some() {
+        // Every AIGER and BTOR2 answer accepted by its independent checker as well.
+        assert!(status.contains("independent checkers"), "{status}");
+        let row = |checker: &str| {
+            (status.lines()).find(|l| l.starts_with("warden ") && l.contains(checker))
+        };
+        for checker in ["aigsim", "btorsim", "certcheck"] {
+            let row = row(checker).unwrap_or_else(|| panic!("no {checker} row: {status}"));
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            assert_eq!(cells[2], cells[3], "all accepted: {status}");
+        }
+    }
     let (answered, records) = verdicts(&slurm);
     assert_eq!(records, n, "one record per run");
     assert_eq!(answered, expected, "the same verdicts as on this machine");

@@ -3,7 +3,7 @@
 //! engine and ABC, with every witness replayed (warden sim and aigsim/btorsim) and every
 //! certificate checked (certcheck). Skips with a message where the checkers cannot be built.
 
-#[path = "../benches/corpus/abc.rs"]
+#[path = "../benches/difftest/abc.rs"]
 mod abc;
 mod common;
 #[path = "../benches/difftest/mod.rs"]

@@ -101,8 +101,10 @@ impl Matrix {
 }
 
 /// The matrix of the runner's CSV files (`--csv`), one column per tool but the virtual
-/// best, tasks and columns in their first order of appearance. A task and tool in two files
-/// is an error: the parts of a matrix do not overlap.
+/// best, tasks and columns in their first order of appearance. The columns are found by the
+/// header: `task`, `tool`, `expected`, `time_s`, and `result` (`solved`; `warden batch`'s
+/// format, written since the runner runs it) or `correct` (`true`; the runner's own format
+/// before). A task and tool in two files is an error: the parts of a matrix do not overlap.
 pub(super) fn read_csvs(files: &[PathBuf]) -> Result<Matrix, String> {
     let mut matrix = Matrix {
         columns: Vec::new(),
@@ -113,51 +115,79 @@ pub(super) fn read_csvs(files: &[PathBuf]) -> Result<Matrix, String> {
     for file in files {
         let text = std::fs::read_to_string(file)
             .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        for (n, line) in text.lines().enumerate().skip(1) {
-            // task,tool,expected,verdict,correct,time_s,...: no field but the task is quoted.
-            let (task, rest) = match line.strip_prefix('"') {
-                Some(quoted) => quoted
-                    .split_once("\",")
-                    .map(|(t, r)| (t.replace("\"\"", "\""), r)),
-                None => line.split_once(',').map(|(t, r)| (t.to_owned(), r)),
-            }
-            .ok_or_else(|| format!("{}:{}: not a row of --csv", file.display(), n + 1))?;
-            let cells: Vec<&str> = rest.split(',').collect();
-            let [tool, expected, _verdict, correct, time, ..] = cells[..] else {
-                return Err(format!("{}:{}: not a row of --csv", file.display(), n + 1));
-            };
+        let mut lines = text.lines().enumerate();
+        let header = fields(lines.next().map_or("", |(_, l)| l));
+        let col = |name: &str| header.iter().position(|h| h == name);
+        let (solved_col, solved_value) = match (col("result"), col("correct")) {
+            (Some(c), _) => (c, "solved"),
+            (None, Some(c)) => (c, "true"),
+            (None, None) => return Err(format!("{}: not a --csv file", file.display())),
+        };
+        let named = [col("task"), col("tool"), col("expected"), col("time_s")];
+        let [Some(c_task), Some(c_tool), Some(c_expected), Some(c_time)] = named else {
+            return Err(format!("{}: not a --csv file", file.display()));
+        };
+        for (n, line) in lines {
+            let cells = fields(line);
+            let cell = |c: usize| cells.get(c).map_or("", String::as_str);
+            let (task, tool, time) = (cell(c_task), cell(c_tool), cell(c_time));
             if tool == "virtual-best" {
                 continue;
             }
             let c = index(&mut matrix.columns, tool);
-            let t = match matrix.tasks.iter().position(|(k, _)| *k == task) {
+            let t = match matrix.tasks.iter().position(|(k, _)| k == task) {
                 Some(t) => t,
                 None => {
-                    matrix.tasks.push((task, expected.to_owned()));
+                    matrix
+                        .tasks
+                        .push((task.to_owned(), cell(c_expected).to_owned()));
                     matrix.tasks.len() - 1
                 }
             };
             if let Some(other) = seen.insert((t, c), file.clone()) {
                 return Err(format!(
-                    "{}: {tool} on {} again (also in {})",
+                    "{}: {tool} on {task} again (also in {})",
                     file.display(),
-                    matrix.tasks[t].0,
                     other.display()
                 ));
             }
-            let time: f64 = time
-                .parse()
-                .map_err(|_| format!("{}:{}: time {time}", file.display(), n + 1))?;
+            let solved = cell(solved_col) == solved_value;
+            let time: Option<f64> = match solved {
+                true => Some(
+                    (time.parse())
+                        .map_err(|_| format!("{}:{}: time {time}", file.display(), n + 1))?,
+                ),
+                false => None,
+            };
             matrix.solved.resize(matrix.tasks.len(), Vec::new());
             let row = &mut matrix.solved[t];
             row.resize(matrix.columns.len(), None);
-            row[c] = (correct == "true").then_some(time);
+            row[c] = time;
         }
     }
     for row in &mut matrix.solved {
         row.resize(matrix.columns.len(), None);
     }
     Ok(matrix)
+}
+
+/// The fields of a CSV line: separated by `,`, each possibly in double quotes (with `""`
+/// for a quote inside).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let (mut quoted, mut chars) = (false, line.chars().peekable());
+    while let Some(ch) = chars.next() {
+        match (ch, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().unwrap().push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(String::new()),
+            (ch, _) => out.last_mut().unwrap().push(ch),
+        }
+    }
+    out
 }
 
 fn index(names: &mut Vec<String>, name: &str) -> usize {

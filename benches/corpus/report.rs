@@ -1,59 +1,234 @@
-//! The corpus runner's report: the tables of solved counts, PAR-2, times and memory per
-//! tool (the virtual best of several warden columns among them), per family, the
-//! independent checks' counts, and the CSV file.
+//! The corpus runner's report on the records of its campaigns: `warden batch`'s summary over
+//! all the columns (with the virtual best of several warden columns as one more), then what
+//! that summary leaves out: times and memory, the tasks one column solves and another does
+//! not, disagreements, and the greedy report of several warden columns.
 
-use std::io::Write as _;
 use std::path::Path;
 
-use super::checkers::Check;
-use super::{family, independent, judge, Judgement, Run, Runner, Task, Tool, Verdict};
+use warden::cli::batch::record::Record;
+use warden::cli::batch::report::Table;
+use warden::cli::batch::tasks::Task;
+use warden::cli::batch::tool::Check;
+use warden::verdict::Verdict;
 
-#[derive(Default)]
-struct Stats {
-    tasks: usize,
-    solved: usize,
-    sat: usize,
-    unsat: usize,
-    wrong: usize,
-    no_verdict: usize,
-    timeouts: usize,
-    errors: usize,
-    par2: f64,
-    solved_times: Vec<f64>,
-    rss_mib: Vec<f64>,
+use super::greedy::Matrix;
+
+/// The column of the virtual best of several warden columns.
+const VIRTUAL_BEST: &str = "virtual-best";
+
+/// The runs of every column on the tasks.
+pub(super) struct Runs<'a> {
+    tasks: &'a [Task],
+    /// The warden columns, in order.
+    warden: Vec<String>,
+    /// Every column: the warden ones, the virtual best of them when there are several,
+    /// then the other tools'.
+    columns: Vec<String>,
+    table: Table<'a>,
+    timeout: u64,
 }
 
-impl Stats {
-    fn add(&mut self, expected: Verdict, run: &Run, timeout: u64) {
-        self.tasks += 1;
-        self.rss_mib.push(run.rss_kib as f64 / 1024.0);
-        match judge(expected, run) {
-            Judgement::Solved => {
-                self.solved += 1;
-                match run.verdict {
-                    Verdict::Sat => self.sat += 1,
-                    _ => self.unsat += 1,
-                }
-                self.par2 += run.time;
-                self.solved_times.push(run.time);
+impl<'a> Runs<'a> {
+    /// The runs of `records` by the `warden` and `others` columns on `tasks`, with the
+    /// virtual best of the warden columns when there are several.
+    pub(super) fn new(
+        tasks: &'a [Task],
+        warden: Vec<String>,
+        others: Vec<String>,
+        mut records: Vec<Record>,
+        timeout: u64,
+    ) -> Runs<'a> {
+        let mut columns = warden.clone();
+        if warden.len() > 1 {
+            let table = Table::new(tasks, warden.clone(), &records, timeout);
+            let best: Vec<Record> = (tasks.iter())
+                .filter_map(|t| virtual_best(warden.iter().filter_map(|c| table.get(t, c))))
+                .collect();
+            records.extend(best);
+            columns.push(VIRTUAL_BEST.to_owned());
+        }
+        columns.extend(others);
+        let table = Table::new(tasks, columns.clone(), &records, timeout);
+        Runs {
+            tasks,
+            warden,
+            columns,
+            table,
+            timeout,
+        }
+    }
+
+    /// `N sat, M unsat, K unknown expected`.
+    pub(super) fn expected_counts(&self) -> String {
+        let count = |v: Verdict| self.tasks.iter().filter(|t| t.expected == v).count();
+        format!(
+            "{} sat, {} unsat, {} unknown expected (any verdict solves these)",
+            count(Verdict::Sat),
+            count(Verdict::Unsat),
+            count(Verdict::Unknown)
+        )
+    }
+
+    fn solved(&self, task: &'a Task, column: &str) -> Option<&Record> {
+        (self.table.get(task, column)).filter(|r| r.result == "solved")
+    }
+
+    pub(super) fn print(&self) {
+        print!("{}", self.table.summary());
+        self.times();
+        self.differences();
+        self.disagreements();
+        if self.warden.len() > 1 {
+            self.matrix().print(self.timeout as f64);
+        }
+    }
+
+    /// Per column: runs that hit the time limit or failed, the median time of the solved
+    /// runs, the median and maximum peak RSS over all runs, and the answers whose check
+    /// (warden's `sim` or `certify`) accepted or rejected them; then per warden column what
+    /// each independent checker said.
+    fn times(&self) {
+        let w = self.table.name_width();
+        println!(
+            "\ntimes (s) and memory (MiB): timeout = no verdict at the limit, error = the \
+             process failed; med t over solved runs, RSS over all runs\n\
+             {:<w$} {:>7} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "tool", "timeout", "error", "med t", "RSS med", "RSS max", "accepted", "rejected"
+        );
+        for column in &self.columns {
+            let runs: Vec<&Record> = (self.tasks.iter())
+                .filter_map(|t| self.table.get(t, column))
+                .collect();
+            let unknown = runs.iter().filter(|r| r.result == "unknown");
+            // Killed at T + 10 s, or gave up at its own limit T.
+            let at_limit = |r: &&&Record| {
+                r.note == "timeout" || (r.note.is_empty() && r.time >= self.timeout as f64)
+            };
+            let timeouts = unknown.clone().filter(at_limit).count();
+            let errors = unknown
+                .filter(|r| !at_limit(r) && !r.note.is_empty())
+                .count();
+            let times: Vec<f64> = (runs.iter())
+                .filter(|r| r.result == "solved")
+                .map(|r| r.time)
+                .collect();
+            let rss: Vec<f64> = runs.iter().map(|r| r.rss_mib).collect();
+            let checked = |c: Check| runs.iter().filter(|r| r.check == c).count();
+            let rss_max = rss.iter().copied().fold(f64::NAN, f64::max);
+            println!(
+                "{column:<w$} {timeouts:>7} {errors:>5} {:>8} {:>8} {:>8} {:>8} {:>8}",
+                fmt_or_dash(median(&times), 2),
+                fmt_or_dash(median(&rss), 1),
+                fmt_or_dash(rss_max, 1),
+                checked(Check::Accepted),
+                checked(Check::Rejected)
+            );
+        }
+        println!(
+            "independent checks of warden's answers (a rejected answer is wrong; unchecked: \
+             no answer from the checker):"
+        );
+        for column in &self.warden {
+            println!("  {column:<w$} {}", self.table.checker_line(column));
+        }
+        println!();
+    }
+
+    /// The tasks solved by one column and not by another: each warden column against each
+    /// other tool's, or against each other warden column when no other tool ran.
+    fn differences(&self) {
+        let others: Vec<&String> = (self.columns.iter())
+            .filter(|c| !self.warden.contains(c) && *c != VIRTUAL_BEST)
+            .collect();
+        let mut pairs = Vec::new();
+        for (i, a) in self.warden.iter().enumerate() {
+            match others.is_empty() {
+                true => pairs.extend(self.warden[i + 1..].iter().map(|b| (a, b))),
+                false => pairs.extend(others.iter().map(|&b| (a, b))),
             }
-            Judgement::Wrong => {
-                self.wrong += 1;
-                self.par2 += 2.0 * timeout as f64;
-            }
-            Judgement::NoVerdict => {
-                self.no_verdict += 1;
-                // Killed at T + 10 s, or gave up at its own limit T.
-                let at_limit = run.note.is_empty() && run.time >= timeout as f64;
-                if run.note == "timeout" || at_limit {
-                    self.timeouts += 1;
-                } else if !run.note.is_empty() {
-                    self.errors += 1;
+        }
+        for (a, b) in pairs {
+            for (x, y) in [(a, b), (b, a)] {
+                let names: Vec<&str> = (self.tasks.iter())
+                    .filter(|&t| self.solved(t, x).is_some() && self.solved(t, y).is_none())
+                    .map(|t| t.short_name())
+                    .collect();
+                println!("Solved by {x} but not {y} ({}):", names.len());
+                for n in names {
+                    println!("  {n}");
                 }
-                self.par2 += 2.0 * timeout as f64;
             }
         }
     }
+
+    /// The tasks on which columns gave contradicting verdicts.
+    fn disagreements(&self) {
+        for task in self.tasks {
+            let given: Vec<(&str, Verdict)> = (self.columns.iter())
+                .filter(|c| *c != VIRTUAL_BEST)
+                .filter_map(|c| Some((c.as_str(), self.table.get(task, c)?.verdict)))
+                .filter(|&(_, v)| v != Verdict::Unknown)
+                .collect();
+            if given.windows(2).any(|w| w[0].1 != w[1].1) {
+                let cells: Vec<String> = (given.iter())
+                    .map(|(c, v)| format!("{c}={}", v.as_str()))
+                    .collect();
+                println!(
+                    "Columns disagree on {}: {}",
+                    task.short_name(),
+                    cells.join(" ")
+                );
+            }
+        }
+    }
+
+    /// The warden columns' solved times per task, for the greedy report.
+    fn matrix(&self) -> Matrix {
+        Matrix {
+            columns: self.warden.clone(),
+            tasks: (self.tasks.iter())
+                .map(|t| (t.key.clone(), t.expected.as_str().to_owned()))
+                .collect(),
+            solved: (self.tasks.iter())
+                .map(|t| {
+                    (self.warden.iter())
+                        .map(|c| self.solved(t, c).map(|r| r.time))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// One row per task and column, as `warden batch`'s `results.csv`.
+    pub(super) fn write_csv(&self, path: &Path) -> std::io::Result<()> {
+        self.table.write_csv(path)
+    }
+}
+
+/// The virtual best of a task's `runs` (by the warden columns): the fastest solved one,
+/// else no verdict after as long as the slowest run took (a wrong answer of one column is
+/// not the virtual best's); `None` without runs.
+fn virtual_best<'r>(runs: impl Iterator<Item = &'r Record>) -> Option<Record> {
+    let runs: Vec<&Record> = runs.collect();
+    let fastest = (runs.iter())
+        .filter(|r| r.result == "solved")
+        .min_by(|a, b| a.time.total_cmp(&b.time));
+    let best = match fastest {
+        Some(&r) => r.clone(),
+        None => Record {
+            verdict: Verdict::Unknown,
+            check: Check::None,
+            result: "unknown",
+            time: runs.iter().map(|r| r.time).fold(0.0, f64::max),
+            note: String::new(),
+            independent: None,
+            ..(*runs.first()?).clone()
+        },
+    };
+    Some(Record {
+        tool: VIRTUAL_BEST.to_owned(),
+        ..best
+    })
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -77,225 +252,4 @@ fn fmt_or_dash(x: f64, digits: usize) -> String {
     } else {
         format!("{x:.digits$}")
     }
-}
-
-fn print_table(title: &str, tools: &[Tool], stats: &[Stats]) {
-    println!("{title}");
-    println!(
-        "  {:<16} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5} {:>10} {:>8} {:>8} {:>8} {:>8}",
-        "tool",
-        "solved",
-        "sat",
-        "unsat",
-        "wrong",
-        "unknown",
-        "timeout",
-        "error",
-        "PAR-2 sum",
-        "mean",
-        "med t",
-        "RSS med",
-        "RSS max"
-    );
-    for (tool, s) in tools.iter().zip(stats) {
-        let rss_max = s.rss_mib.iter().copied().fold(f64::NAN, f64::max);
-        println!(
-            "  {:<16} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7} {:>5} {:>10.1} {:>8.2} {:>8} {:>8.1} {:>8.1}",
-            tool.name(),
-            s.solved,
-            s.sat,
-            s.unsat,
-            s.wrong,
-            s.no_verdict,
-            s.timeouts,
-            s.errors,
-            s.par2,
-            s.par2 / s.tasks.max(1) as f64,
-            fmt_or_dash(median(&s.solved_times), 2),
-            median(&s.rss_mib),
-            rss_max
-        );
-    }
-}
-
-/// The tools and runs with a virtual-best column added when there are several warden
-/// columns: per task, the fastest solved run among them (by [`judge`]), else the first
-/// warden run without a verdict (a wrong answer of one column is not the virtual best's).
-pub(super) fn with_virtual_best(
-    tools: &[Tool],
-    tasks: &[Task],
-    mut results: Vec<Vec<Run>>,
-) -> (Vec<Tool>, Vec<Vec<Run>>) {
-    let warden: Vec<usize> = (0..tools.len()).filter(|&i| tools[i].is_warden()).collect();
-    if warden.len() < 2 {
-        return (tools.to_vec(), results);
-    }
-    for (task, runs) in tasks.iter().zip(&mut results) {
-        let solved = (warden.iter().map(|&i| &runs[i]))
-            .filter(|r| judge(task.expected, r) == Judgement::Solved)
-            .min_by(|a, b| a.time.total_cmp(&b.time));
-        // Unsolved: no verdict, as long as the slowest column took (a timeout if that did).
-        let slowest = warden.iter().map(|&i| runs[i].time).fold(0.0, f64::max);
-        let unsolved = Run {
-            time: slowest,
-            ..Run::failed(String::new())
-        };
-        let best = solved.cloned().unwrap_or(unsolved);
-        runs.push(best);
-    }
-    let mut tools = tools.to_vec();
-    tools.push(Tool::VirtualBest);
-    (tools, results)
-}
-
-pub(super) fn summarize(runner: &Runner, tools: &[Tool], tasks: &[Task], results: &[Vec<Run>]) {
-    let t = runner.args.timeout;
-    let known = |task: &Task| task.expected != Verdict::Unknown;
-    let count = |v: Verdict| tasks.iter().filter(|t| t.expected == v).count();
-    println!(
-        "\ncorpus {}: {} tasks ({} sat, {} unsat, {} unknown expected), timeout {t} s, \
-         warden {}",
-        runner.args.set.display(),
-        tasks.len(),
-        count(Verdict::Sat),
-        count(Verdict::Unsat),
-        count(Verdict::Unknown),
-        match runner.args.configs.is_empty() {
-            true => format!("--engine {}", runner.args.engines.join(",")),
-            false => format!("--configs {}", runner.args.configs.join(",")),
-        }
-    );
-    println!(
-        "(times in s, RSS in MiB; PAR-2 = sum of times of solved tasks + 2*{t} per unsolved; \
-         med t over solved; unknown = no verdict, of which timeout = at the limit, \
-         error = process failed)\n"
-    );
-    for (title, want_known) in [
-        ("Tasks with an expected verdict:", true),
-        (
-            "Tasks with an unknown expected verdict (any verdict counts as solved):",
-            false,
-        ),
-    ] {
-        if !tasks.iter().any(|task| known(task) == want_known) {
-            continue;
-        }
-        let mut stats: Vec<Stats> = tools.iter().map(|_| Stats::default()).collect();
-        for (task, runs) in tasks.iter().zip(results) {
-            if known(task) == want_known {
-                for (s, run) in stats.iter_mut().zip(runs) {
-                    s.add(task.expected, run, t);
-                }
-            }
-        }
-        print_table(title, tools, &stats);
-        println!();
-    }
-    println!("Independent checks of warden's answers:");
-    for (i, tool) in tools.iter().enumerate().filter(|(_, t)| t.is_warden()) {
-        let mut tally = independent::Tally::default();
-        for run in results.iter().map(|runs| &runs[i]) {
-            if let Some((checker, check)) = &run.independent {
-                tally.add(checker, check);
-            }
-        }
-        println!("  {:<16} {}", tool.name(), tally.line());
-    }
-    println!();
-    let names: Vec<&str> = tasks.iter().map(|t| t.short_name()).collect();
-    family::print_table(&names, tools, |task, tool| {
-        judge(tasks[task].expected, &results[task][tool]) == Judgement::Solved
-    });
-    // Tasks solved by one tool and not by another: each warden engine against each ABC
-    // command (against each other warden engine when ABC did not run).
-    let any_abc = tools.iter().any(|t| matches!(t, Tool::Abc(_)));
-    let pairs = (0..tools.len()).flat_map(|i| (i + 1..tools.len()).map(move |j| (i, j)));
-    let compared =
-        pairs.filter(|&(i, j)| tools[i].is_warden() && (tools[j].is_warden() != any_abc));
-    for (i, j) in compared {
-        for (a, b) in [(i, j), (j, i)] {
-            let names: Vec<&str> = tasks
-                .iter()
-                .zip(results)
-                .filter(|(task, runs)| {
-                    judge(task.expected, &runs[a]) == Judgement::Solved
-                        && judge(task.expected, &runs[b]) != Judgement::Solved
-                })
-                .map(|(task, _)| task.short_name())
-                .collect();
-            let (na, nb) = (tools[a].name(), tools[b].name());
-            println!("Solved by {na} but not {nb} ({}):", names.len());
-            for n in names {
-                println!("  {n}");
-            }
-        }
-    }
-    // Tools contradicting each other where the expected verdict is unknown.
-    for (task, runs) in tasks.iter().zip(results) {
-        let given: Vec<Verdict> = runs
-            .iter()
-            .map(|r| r.verdict)
-            .filter(|&v| v != Verdict::Unknown)
-            .collect();
-        if given.windows(2).any(|w| w[0] != w[1]) {
-            let cells: Vec<String> = tools
-                .iter()
-                .zip(runs)
-                .map(|(tool, r)| format!("{}={}", tool.name(), r.verdict.as_str()))
-                .collect();
-            println!(
-                "Tools disagree on {}: {}",
-                task.short_name(),
-                cells.join(" ")
-            );
-        }
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
-
-pub(super) fn write_csv(
-    path: &Path,
-    tools: &[Tool],
-    tasks: &[Task],
-    results: &[Vec<Run>],
-) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    writeln!(
-        out,
-        "task,tool,expected,verdict,correct,time_s,rss_mib,witness_ok,checker,checker_ok"
-    )?;
-    for (task, runs) in tasks.iter().zip(results) {
-        for (tool, run) in tools.iter().zip(runs) {
-            let correct = match judge(task.expected, run) {
-                Judgement::Solved => "true",
-                Judgement::Wrong => "false",
-                Judgement::NoVerdict => "",
-            };
-            let witness = run.witness_ok.map(|w| w.to_string()).unwrap_or_default();
-            let (checker, checked) = match &run.independent {
-                Some((t, Check::Accepted)) => (*t, "true"),
-                Some((t, Check::Rejected(_))) => (*t, "false"),
-                Some((t, Check::Failed(_))) => (*t, ""),
-                None => ("", ""),
-            };
-            writeln!(
-                out,
-                "{},{},{},{},{correct},{:.3},{:.1},{witness},{checker},{checked}",
-                csv_field(&task.key),
-                tool.name(),
-                task.expected.as_str(),
-                run.verdict.as_str(),
-                run.time,
-                run.rss_kib as f64 / 1024.0
-            )?;
-        }
-    }
-    out.flush()
 }

@@ -8,7 +8,9 @@ use std::sync::atomic::AtomicBool;
 
 use serde_json::{json, Value};
 
+use super::independent;
 use super::record::{self, Record};
+use super::report::Table;
 use super::tasks::Task;
 use super::tool::{self, Settings, Tool};
 use crate::verdict::Verdict;
@@ -72,6 +74,7 @@ impl Campaign {
         let v = json!({
             "timeout": s.timeout, "mem_limit": s.mem_limit, "jobs": s.jobs,
             "warden_args": s.warden_args, "vs": self.vs, "tasks": tasks,
+            "checkers": s.checkers,
         });
         let path = out.join(FILE);
         std::fs::write(&path, v.to_string())
@@ -111,6 +114,10 @@ impl Campaign {
             mem_limit: v["mem_limit"].as_u64(),
             jobs: v["jobs"].as_u64().map(|j| j as usize),
             warden_args: strings(&v["warden_args"]).ok_or_else(bad)?,
+            // Checked again: on SLURM, the nodes must see the folder too.
+            checkers: (v["checkers"].as_str())
+                .map(|d| independent::checkers_at(Path::new(d)))
+                .transpose()?,
         };
         let vs = strings(&v["vs"]).ok_or_else(bad)?;
         Campaign::new(out, tasks, vs, settings)
@@ -130,6 +137,12 @@ impl Campaign {
             .flat_map(|t| (0..self.tools.len()).map(move |k| (t, k)))
             .filter(|&(t, k)| !done.contains(&(self.tasks[t].key.as_str(), self.tools[k].name())))
             .collect()
+    }
+
+    /// The summary table of this campaign's runs among `records`.
+    pub fn table<'a>(&'a self, records: &[Record]) -> Table<'a> {
+        let tools = self.tools.iter().map(|t| t.name().to_owned()).collect();
+        Table::new(&self.tasks, tools, records, self.settings.timeout)
     }
 
     /// The number of runs: tasks times tools.

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use super::campaign::Campaign;
 use super::progress::Progress;
 use super::record::{self, RESULTS};
-use super::{catch_signals, report, INTERRUPTED};
+use super::{catch_signals, INTERRUPTED};
 use crate::error::ExitCode;
 
 pub fn run(c: &Campaign, parallel: Option<usize>) -> Result<ExitCode, String> {
@@ -32,7 +32,7 @@ pub fn run(c: &Campaign, parallel: Option<usize>) -> Result<ExitCode, String> {
     let sink = record::open_for_append(&results)?;
     let mut progress = Progress::new(runs);
     // The runs of this campaign recorded before: counted once each (the last record wins).
-    let before = report::Table::new(&c.tasks, &c.tools, &recorded, c.settings.timeout);
+    let before = c.table(&recorded);
     before.records().for_each(|r| progress.count(r));
     progress.start();
     let progress = Mutex::new(progress);
@@ -64,7 +64,7 @@ pub fn run(c: &Campaign, parallel: Option<usize>) -> Result<ExitCode, String> {
     progress.lock().unwrap().clear();
 
     let records = c.records()?;
-    let table = report::Table::new(&c.tasks, &c.tools, &records, c.settings.timeout);
+    let table = c.table(&records);
     table.write_csv_in(&c.out)?;
     print!("{}", table.summary());
     if INTERRUPTED.load(Ordering::Relaxed) {

@@ -1,15 +1,17 @@
 //! `warden batch`: a campaign of many models, each task a `warden check` process of its own
-//! (and, with `--vs`, another tool's), every answer checked, every finished run appended as
+//! (and, with `--vs`, another tool's), every answer checked (by warden's `sim` / `certify`
+//! and, with `--checkers`, by the independent checkers), every finished run appended as
 //! one JSON line to the campaign's folder the moment it ends. A second start with the same
 //! `--out` skips the runs recorded there, so a stopped campaign resumes where it was. The
 //! runs go on this machine ([`local`]) or as a SLURM array job ([`slurm`]).
 
 mod campaign;
+pub mod independent;
 mod local;
-pub mod proc;
+mod proc;
 mod progress;
-mod record;
-mod report;
+pub mod record;
+pub mod report;
 mod slurm;
 mod split;
 pub mod tasks;
@@ -45,12 +47,24 @@ pub(super) struct BatchArgs {
     /// Tasks run at once [default: the number of cores divided by --jobs].
     #[arg(long, value_name = "N")]
     parallel: Option<usize>,
-    /// Also runs another tool on every task, as a column of its own: `abc` (ABC's pdr), or
-    /// a command in the HWMCC calling convention (`CMD MODEL CEX_FILE CERT_FILE`, the
-    /// verdict on the first line of stdout); its witnesses and certificates are checked as
-    /// warden's are. Repeatable.
+    /// Also runs another tool on every task, as a column of its own: `abc` or `abc-pdr`
+    /// (ABC's pdr, which proves and refutes), `abc-bmc3` (ABC's bmc3: finds counterexamples,
+    /// proves only what it explores completely), or a command in the HWMCC calling convention
+    /// (`CMD MODEL CEX_FILE CERT_FILE`, the verdict on the first line of stdout); its
+    /// witnesses and certificates are checked as warden's are. Repeatable: `--vs abc-pdr --vs
+    /// abc-bmc3` runs both.
     #[arg(long, value_name = "TOOL")]
     vs: Vec<String>,
+    /// The folder holding the independent checkers aigsim, btorsim, certcheck and aigtoaig,
+    /// as built from the sources of Certifaiger, AIGER and btor2tools (e.g. by
+    /// `../shared/tools/build.sh DIR`). With it, every `sat` witness is also replayed by aigsim
+    /// (AIGER) or btorsim (BTOR2) and every `unsat` certificate checked by certcheck, in
+    /// addition to warden's own `sim` and `certify`: a rejected answer counts as wrong, one
+    /// a checker fails to answer stays unchecked. The records say which checker ran and what
+    /// it said; the summary counts them per tool. C programs have no independent checker,
+    /// and ABC's answers are left unchecked (its counterexamples are of its own network).
+    #[arg(long, value_name = "DIR")]
+    checkers: Option<PathBuf>,
     /// Extra `warden check` flags for every task, split at white space.
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     warden_args: Option<String>,
@@ -148,6 +162,9 @@ fn start(args: BatchArgs) -> Result<ExitCode, String> {
             .split_whitespace()
             .map(str::to_owned)
             .collect(),
+        checkers: (args.checkers.as_deref())
+            .map(independent::checkers_at)
+            .transpose()?,
     };
     let campaign = Campaign::new(&args.out, tasks, args.vs, settings)?;
     match args.on {

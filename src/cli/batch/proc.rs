@@ -1,6 +1,6 @@
 //! Running one external process under a wall-clock limit, measuring its wall time and peak
-//! resident set size with `wait4`: each task of a batch (and of the corpus benchmark) is a
-//! process of its own, so a crash or a limit hit in one never touches another.
+//! resident set size with `wait4`: each task of a batch is a process of its own, so a crash
+//! or a limit hit in one never touches another.
 
 use std::fs::File;
 use std::path::Path;

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use super::independent::Independent;
 use super::tasks::{family, Task};
 use super::tool::{Check, Run};
 use crate::verdict::Verdict;
@@ -26,6 +27,10 @@ pub struct Record {
     pub time: f64,
     pub rss_mib: f64,
     pub note: String,
+    /// What the independent checker said (`--checkers`): the fields `checker`,
+    /// `checker_result` and `checker_note`, absent when none ran (and in the records of
+    /// campaigns before the option).
+    pub independent: Option<Independent>,
 }
 
 impl Record {
@@ -41,17 +46,25 @@ impl Record {
             time: run.time,
             rss_mib: run.rss_mib,
             note: run.note.clone(),
+            independent: run.independent.clone(),
         };
         r.result = r.judge();
         r
     }
 
-    /// `wrong`: a rejected witness or certificate, or a verdict other than the expected
-    /// one; `solved`: any other verdict (on a task without an expected verdict, any
-    /// verdict whose check did not reject it); `unknown`: no verdict.
+    /// `wrong`: a witness or certificate rejected by warden's check or the independent
+    /// checker, or a verdict other than the expected one; `solved`: any other verdict (on a
+    /// task without an expected verdict, any verdict whose checks did not reject it);
+    /// `unknown`: no verdict.
     fn judge(&self) -> &'static str {
-        match (self.check, self.expected, self.verdict) {
-            (Check::Rejected, _, _) => "wrong",
+        let rejected = |c: Check| c == Check::Rejected;
+        let by_checker = (self.independent.as_ref()).is_some_and(|i| rejected(i.result));
+        match (
+            rejected(self.check) || by_checker,
+            self.expected,
+            self.verdict,
+        ) {
+            (true, _, _) => "wrong",
             (_, _, Verdict::Unknown) => "unknown",
             (_, Verdict::Unknown, _) => "solved",
             (_, e, v) if e == v => "solved",
@@ -71,7 +84,7 @@ impl Record {
     }
 
     fn to_json(&self) -> String {
-        json!({
+        let mut v = json!({
             "task": self.task,
             "family": self.family,
             "tool": self.tool,
@@ -82,8 +95,13 @@ impl Record {
             "time_s": (self.time * 1000.0).round() / 1000.0,
             "rss_mib": (self.rss_mib * 10.0).round() / 10.0,
             "note": self.note,
-        })
-        .to_string()
+        });
+        if let Some(i) = &self.independent {
+            v["checker"] = json!(i.checker);
+            v["checker_result"] = json!(i.result.as_str());
+            v["checker_note"] = json!(i.note);
+        }
+        v.to_string()
     }
 
     fn from_json(v: &Value) -> Option<Record> {
@@ -99,6 +117,11 @@ impl Record {
             time: v.get("time_s")?.as_f64()?,
             rss_mib: v.get("rss_mib")?.as_f64()?,
             note: s("note").unwrap_or("").to_owned(),
+            independent: s("checker").map(|checker| Independent {
+                checker: checker.to_owned(),
+                result: Check::parse(s("checker_result").unwrap_or("")),
+                note: s("checker_note").unwrap_or("").to_owned(),
+            }),
         };
         r.result = r.judge();
         Some(r)

@@ -1,5 +1,6 @@
 //! The summary of a campaign (per tool, per family and, for split models, per design) and
-//! its CSV file.
+//! its CSV file; also the corpus runner's (`benches/corpus.rs`), over the columns of several
+//! campaigns.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -8,16 +9,21 @@ use std::path::Path;
 
 use super::record::Record;
 use super::tasks::{family, Task};
-use super::tool::{Check, Tool};
+use super::tool::Check;
 use crate::verdict::Verdict;
 
-/// The campaign's runs, per task and tool (the last record of each wins).
+/// The runs of `tasks` by the columns `tools`, per task and tool (the last record of each
+/// wins; records of other tasks or tools are left out).
 pub struct Table<'a> {
     tasks: &'a [Task],
     tools: Vec<String>,
     runs: HashMap<(&'a str, String), Record>,
     timeout: u64,
 }
+
+/// An independent checker and how many answers it checked, accepted, rejected and left
+/// unchecked.
+pub type CheckerCount = (String, [usize; 4]);
 
 #[derive(Default)]
 struct Stats {
@@ -32,7 +38,12 @@ struct Stats {
 }
 
 impl<'a> Table<'a> {
-    pub fn new(tasks: &'a [Task], tools: &[Tool], records: &[Record], timeout: u64) -> Table<'a> {
+    pub fn new(
+        tasks: &'a [Task],
+        tools: Vec<String>,
+        records: &[Record],
+        timeout: u64,
+    ) -> Table<'a> {
         let keys: HashMap<&str, &'a str> = tasks
             .iter()
             .map(|t| (t.key.as_str(), t.key.as_str()))
@@ -45,13 +56,14 @@ impl<'a> Table<'a> {
         }
         Table {
             tasks,
-            tools: tools.iter().map(|t| t.name().to_owned()).collect(),
+            tools,
             runs,
             timeout,
         }
     }
 
-    fn get(&self, task: &'a Task, tool: &str) -> Option<&Record> {
+    /// The record of `tool` on `task`, if it has one.
+    pub fn get(&self, task: &'a Task, tool: &str) -> Option<&Record> {
         self.runs.get(&(task.key.as_str(), tool.to_owned()))
     }
 
@@ -108,19 +120,21 @@ impl<'a> Table<'a> {
             all.len(),
             self.timeout
         );
+        let w = self.name_width();
         let _ = writeln!(
             out,
-            "{:<12} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10}",
+            "{:<w$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10}",
             "tool", "solved", "sat", "unsat", "wrong", "unknown", "unchecked", "not run", "PAR-2"
         );
         for tool in &self.tools {
             let s = self.stats(tool, &all);
             let _ = writeln!(
                 out,
-                "{tool:<12} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10.1}",
+                "{tool:<w$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>9} {:>7} {:>10.1}",
                 s.solved, s.sat, s.unsat, s.wrong, s.unknown, s.unchecked, s.missing, s.par2
             );
         }
+        self.checkers(&mut out);
         let mut families: BTreeMap<&str, Vec<&Task>> = BTreeMap::new();
         for task in self.tasks {
             families
@@ -136,6 +150,75 @@ impl<'a> Table<'a> {
         );
         self.designs(&mut out);
         out
+    }
+
+    /// Per independent checker of `tool`'s runs (`--checkers`), in the order of the tasks:
+    /// the checker and how many answers it checked, accepted, rejected and left unchecked.
+    pub fn checker_counts(&self, tool: &str) -> Vec<CheckerCount> {
+        let mut counts: Vec<CheckerCount> = Vec::new();
+        let checks = (self.tasks.iter()).filter_map(|t| self.get(t, tool)?.independent.as_ref());
+        for i in checks {
+            let at = match counts.iter().position(|(c, _)| *c == i.checker) {
+                Some(at) => at,
+                None => {
+                    counts.push((i.checker.clone(), [0; 4]));
+                    counts.len() - 1
+                }
+            };
+            let c = &mut counts[at].1;
+            c[0] += 1;
+            match i.result {
+                Check::Accepted => c[1] += 1,
+                Check::Rejected => c[2] += 1,
+                _ => c[3] += 1,
+            }
+        }
+        counts
+    }
+
+    /// `aigsim 12 checked: 12 accepted, 0 rejected, 0 unchecked; ...`, or `none`.
+    pub fn checker_line(&self, tool: &str) -> String {
+        let cells: Vec<String> = (self.checker_counts(tool).into_iter())
+            .map(|(c, [n, ok, bad, no])| {
+                format!("{c} {n} checked: {ok} accepted, {bad} rejected, {no} unchecked")
+            })
+            .collect();
+        match cells.is_empty() {
+            true => "none".to_owned(),
+            false => cells.join("; "),
+        }
+    }
+
+    /// The independent checkers' counts per tool, when any record has them.
+    fn checkers(&self, out: &mut String) {
+        let rows: Vec<(&String, Vec<CheckerCount>)> = (self.tools.iter())
+            .map(|t| (t, self.checker_counts(t)))
+            .collect();
+        if rows.iter().all(|(_, c)| c.is_empty()) {
+            return;
+        }
+        let w = self.name_width();
+        let _ = writeln!(
+            out,
+            "\nindependent checkers (--checkers): a rejected answer is wrong; unchecked: no \
+             answer from the checker, or none it can check\n{:<w$} {:<9} {:>7} {:>8} {:>8} {:>9}",
+            "tool", "checker", "checked", "accepted", "rejected", "unchecked"
+        );
+        for (tool, counts) in rows {
+            for (c, [n, ok, bad, no]) in counts {
+                let _ = writeln!(out, "{tool:<w$} {c:<9} {n:>7} {ok:>8} {bad:>8} {no:>9}");
+            }
+        }
+    }
+
+    /// The width of the summary's tool column: the longest tool name, at least 12.
+    pub fn name_width(&self) -> usize {
+        self.widest_tool(12)
+    }
+
+    /// The length of the longest tool name, or `at_least`.
+    fn widest_tool(&self, at_least: usize) -> usize {
+        (self.tools.iter().map(String::len).max()).map_or(at_least, |w| w.max(at_least))
     }
 
     /// The designs split into properties (`--split-properties`), grouped back: per tool the
@@ -181,14 +264,15 @@ impl<'a> Table<'a> {
     ) {
         let width = groups.keys().map(|k| k.len()).max().unwrap_or(0).max(32);
         let _ = write!(out, "\n{title}\n{name:<width$} {count:>5}");
+        let cw = self.widest_tool(10);
         for tool in &self.tools {
-            let _ = write!(out, " {tool:>10}");
+            let _ = write!(out, " {tool:>cw$}");
         }
         out.push('\n');
         for (group, members) in groups {
             let _ = write!(out, "{group:<width$} {:>5}", members.len());
             for tool in &self.tools {
-                let _ = write!(out, " {:>10}", cell(tool, members));
+                let _ = write!(out, " {:>cw$}", cell(tool, members));
             }
             out.push('\n');
         }
@@ -201,12 +285,14 @@ impl<'a> Table<'a> {
     }
 
     /// One row per task and tool: `task,family,tool,expected,verdict,result,check,time_s,
-    /// rss_mib,note` (a run without a record has an empty verdict).
-    fn write_csv(&self, path: &Path) -> std::io::Result<()> {
+    /// rss_mib,note,checker,checker_result` (a run without a record has an empty verdict;
+    /// `checker` is empty where no independent checker ran).
+    pub fn write_csv(&self, path: &Path) -> std::io::Result<()> {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         writeln!(
             out,
-            "task,family,tool,expected,verdict,result,check,time_s,rss_mib,note"
+            "task,family,tool,expected,verdict,result,check,time_s,rss_mib,note,checker,\
+             checker_result"
         )?;
         for task in self.tasks {
             for tool in &self.tools {
@@ -215,15 +301,17 @@ impl<'a> Table<'a> {
                 match self.get(task, tool) {
                     Some(r) => writeln!(
                         out,
-                        "{key},{fam},{tool},{exp},{},{},{},{:.3},{:.1},{}",
+                        "{key},{fam},{tool},{exp},{},{},{},{:.3},{:.1},{},{},{}",
                         r.verdict.as_str(),
                         r.result,
                         r.check.as_str(),
                         r.time,
                         r.rss_mib,
-                        csv_field(&r.note)
+                        csv_field(&r.note),
+                        (r.independent.as_ref()).map_or("", |i| i.checker.as_str()),
+                        (r.independent.as_ref()).map_or("", |i| i.result.as_str()),
                     )?,
-                    None => writeln!(out, "{key},{fam},{tool},{exp},,,,,,")?,
+                    None => writeln!(out, "{key},{fam},{tool},{exp},,,,,,,,")?,
                 }
             }
         }

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::campaign::{Campaign, RunId};
 use super::record::{self, ELEMENT_RECORDS};
-use super::{catch_signals, report, INTERRUPTED};
+use super::{catch_signals, INTERRUPTED};
 use crate::error::ExitCode;
 
 #[derive(clap::Args)]
@@ -247,7 +247,7 @@ pub fn element(out: &Path, i: usize) -> Result<ExitCode, String> {
 pub fn status(out: &Path) -> Result<ExitCode, String> {
     let c = Campaign::load(out)?;
     let records = c.records()?;
-    let table = report::Table::new(&c.tasks, &c.tools, &records, c.settings.timeout);
+    let table = c.table(&records);
     let (runs, recorded) = (c.runs(), table.recorded());
     println!(
         "campaign {}: {} tasks x {} tools, {recorded} of {runs} runs recorded, {} to run",

@@ -1,12 +1,14 @@
 //! One tool's run on one task, and the check of its answer: every `sat` replayed by
-//! `warden sim`, every `unsat` certificate checked by `warden certify`, each a process of its
-//! own under the task's time limit (not counted in the task's time).
+//! `warden sim`, every `unsat` certificate checked by `warden certify` and, with
+//! `--checkers`, by the independent checkers too ([`super::independent`]), each a process of
+//! its own under the task's time limit (not counted in the task's time).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::independent::{self, Independent};
 use super::proc::{run_limited, Exit};
 use super::tasks::Task;
 use crate::abc::{self, AbcCmd};
@@ -17,8 +19,9 @@ use crate::verdict::Verdict;
 pub enum Tool {
     /// `warden check` (this binary) with the campaign's limits and extra flags.
     Warden,
-    /// ABC (`berkeley-abc`) with pdr, on the binary AIGER of the model.
-    Abc(PathBuf),
+    /// ABC (the `berkeley-abc` binary found) running pdr or bmc3 on the binary AIGER of the
+    /// model.
+    Abc(PathBuf, AbcCmd),
     /// A checker in the HWMCC calling convention `CMD MODEL CEX_FILE CERT_FILE`: the verdict
     /// on the first line of stdout, the witness and certificate (if any) to the files.
     Hwmcc { name: String, argv: Vec<String> },
@@ -29,18 +32,25 @@ impl Tool {
     pub fn name(&self) -> &str {
         match self {
             Tool::Warden => "warden",
-            Tool::Abc(_) => "abc-pdr",
+            Tool::Abc(_, cmd) => cmd.tool_name(),
             Tool::Hwmcc { name, .. } => name,
         }
     }
 
-    /// The tool of `--vs VALUE`: `abc`, or a command line in the HWMCC convention (named by
-    /// its program's file name).
+    /// The tool of `--vs VALUE`: `abc` or `abc-pdr` (ABC's pdr), `abc-bmc3` (ABC's bmc3,
+    /// which finds counterexamples and proves only small state spaces), or a command line in
+    /// the HWMCC convention (named by its program's file name).
     pub fn parse_vs(value: &str) -> Result<Tool, String> {
-        if value == "abc" {
-            let bin = abc::find_binary(None)
-                .map_err(|e| format!("--vs abc: {e} (on Debian: apt-get install berkeley-abc)"))?;
-            return Ok(Tool::Abc(bin));
+        let abc_cmd = match value {
+            "abc" | "abc-pdr" => Some(AbcCmd::Pdr),
+            "abc-bmc3" => Some(AbcCmd::Bmc3),
+            _ => None,
+        };
+        if let Some(cmd) = abc_cmd {
+            let bin = abc::find_binary(None).map_err(|e| {
+                format!("--vs {value}: {e} (on Debian: apt-get install berkeley-abc)")
+            })?;
+            return Ok(Tool::Abc(bin, cmd));
         }
         let argv: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
         let program = argv.first().ok_or("--vs: empty command")?;
@@ -95,6 +105,8 @@ pub struct Run {
     pub rss_mib: f64,
     /// Why there is no verdict or what the check said (`timeout`, `exit 3: ...`), or empty.
     pub note: String,
+    /// What the independent checker of the answer said (`--checkers`), if one ran.
+    pub independent: Option<Independent>,
 }
 
 /// The campaign's settings a run needs.
@@ -104,11 +116,13 @@ pub struct Settings {
     pub mem_limit: Option<u64>,
     pub jobs: Option<usize>,
     pub warden_args: Vec<String>,
+    /// The folder of the independent checkers (`--checkers`), absolute.
+    pub checkers: Option<PathBuf>,
 }
 
 impl Settings {
     /// Processes are killed 10 s after the time limit they were given.
-    fn limit(&self) -> Duration {
+    pub(super) fn limit(&self) -> Duration {
         Duration::from_secs(self.timeout + 10)
     }
 }
@@ -124,31 +138,14 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
     let (out, err) = (dir.join("stdout"), dir.join("stderr"));
     let mut model = task.path.clone();
     let cmd = match tool {
-        Tool::Warden => {
-            let mut c = Command::new(&s.warden);
-            c.arg("check").arg(&task.path).arg("-q");
-            c.args(["--timeout", &s.timeout.to_string()]);
-            if let Some(m) = s.mem_limit {
-                c.args(["--mem-limit", &m.to_string()]);
-            }
-            if let Some(j) = s.jobs {
-                c.args(["--jobs", &j.to_string()]);
-            }
-            c.args(&s.warden_args).args(&task.options);
-            c.arg("--witness").arg(&witness);
-            if certified(&task.format) {
-                c.arg("--cert").arg(&cert);
-            }
-            c
-        }
-        Tool::Abc(bin) => {
+        Tool::Abc(bin, abc_cmd) => {
             model = match abc_input(task, dir, &s.warden) {
                 Ok(m) => m,
                 Err(e) => return Some(failed(e)),
             };
             // ABC splits its script at spaces and `;`: it runs in the scratch directory and
             // names its files relative to it.
-            let script = match AbcCmd::Pdr.script(Path::new("model.aig"), s.timeout, None) {
+            let script = match abc_cmd.script(Path::new("model.aig"), s.timeout, None) {
                 Ok(script) => script,
                 Err(e) => return Some(failed(e)),
             };
@@ -158,11 +155,7 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
                 .arg(format!("{script}; write_cex witness"));
             c
         }
-        Tool::Hwmcc { argv, .. } => {
-            let mut c = Command::new(&argv[0]);
-            c.args(&argv[1..]).arg(&task.path).arg(&witness).arg(&cert);
-            c
-        }
+        _ => command(tool, task, &task.path, s, (&witness, &cert)),
     };
     let o = run_limited(cmd, &out, &err, s.limit(), cancel);
     let stdout = std::fs::read_to_string(&out).unwrap_or_default();
@@ -172,9 +165,10 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
         time: o.wall.as_secs_f64(),
         rss_mib: o.rss_kib as f64 / 1024.0,
         note: String::new(),
+        independent: None,
     };
     run.verdict = match tool {
-        Tool::Abc(_) => abc::parse_verdict(&stdout),
+        Tool::Abc(..) => abc::parse_verdict(&stdout),
         _ => parse_verdict(stdout.lines().next().unwrap_or("")),
     };
     match (&o.exit, run.verdict) {
@@ -218,12 +212,60 @@ pub fn run(tool: &Tool, task: &Task, s: &Settings, dir: &Path, cancel: &AtomicBo
         let said = std::fs::read_to_string(dir.join("check.out")).unwrap_or_default();
         run.note = format!("check failed: {}", said.lines().next().unwrap_or("").trim());
     }
+    let files = (witness.as_path(), cert.as_path());
+    run.independent = independent::check(tool, task, run.verdict, s, files, dir, cancel)?;
+    if let Some(i) = run
+        .independent
+        .as_ref()
+        .filter(|i| i.result == Check::Rejected)
+    {
+        if run.check != Check::Rejected {
+            run.note = format!("rejected by {}", i.note);
+        }
+    }
     Some(run)
+}
+
+/// The command of warden or a HWMCC command on `model` (the task's model, or its
+/// re-encoding for an independent check), writing its witness and certificate to `files`.
+/// ABC's command is made by [`run`], on the model converted for it.
+pub(super) fn command(
+    tool: &Tool,
+    task: &Task,
+    model: &Path,
+    s: &Settings,
+    (witness, cert): (&Path, &Path),
+) -> Command {
+    match tool {
+        Tool::Warden => {
+            let mut c = Command::new(&s.warden);
+            c.arg("check").arg(model).arg("-q");
+            c.args(["--timeout", &s.timeout.to_string()]);
+            if let Some(m) = s.mem_limit {
+                c.args(["--mem-limit", &m.to_string()]);
+            }
+            if let Some(j) = s.jobs {
+                c.args(["--jobs", &j.to_string()]);
+            }
+            c.args(&s.warden_args).args(&task.options);
+            c.arg("--witness").arg(witness);
+            if certified(&task.format) {
+                c.arg("--cert").arg(cert);
+            }
+            c
+        }
+        Tool::Abc(..) => unreachable!("ABC's command is made by run"),
+        Tool::Hwmcc { argv, .. } => {
+            let mut c = Command::new(&argv[0]);
+            c.args(&argv[1..]).arg(model).arg(witness).arg(cert);
+            c
+        }
+    }
 }
 
 /// `sat`/`unsat` as warden, ABC's HWMCC wrapper and SV-COMP tools print them, and the
 /// AIGER result lines `1` (a witness follows) and `0`.
-fn parse_verdict(line: &str) -> Verdict {
+pub(super) fn parse_verdict(line: &str) -> Verdict {
     match line.trim() {
         "1" => Verdict::Sat,
         "0" => Verdict::Unsat,
@@ -300,10 +342,11 @@ pub fn failed(note: String) -> Run {
         time: 0.0,
         rss_mib: 0.0,
         note,
+        independent: None,
     }
 }
 
-pub fn exit_note(exit: &Exit) -> String {
+pub(super) fn exit_note(exit: &Exit) -> String {
     match exit {
         Exit::Code(c) => format!("exit {c}"),
         Exit::Signal(s) => format!("signal {s}"),

@@ -1,7 +1,7 @@
-//! The ABC side of the corpus runner and the differential tester: the library's ABC
-//! support ([`warden::abc`]: script, verdicts, binary AIGER), plus the bit-blasting of
-//! BTOR2 models by the `warden blast` binary (so the runners check the same system the
-//! binary does).
+//! The ABC side of the differential tester (and its test slice, `tests/difftest.rs`): the
+//! library's ABC support ([`warden::abc`]: script, verdicts, binary AIGER), plus the
+//! bit-blasting of BTOR2 models by the `warden blast` binary (so ABC checks the same system
+//! the binary does). The corpus runner has ABC run by `warden batch --vs abc`.
 
 use std::path::Path;
 
