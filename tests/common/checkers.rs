@@ -4,8 +4,11 @@
 //!
 //! Shared by the integration tests (`mod common`) and the benchmarks (`#[path]`), so that every
 //! user finds the tools the same way: `WARDEN_CHECKERS=DIR` if set, else `target/checkers`,
-//! built there when missing. Without gcc (or without the sources) there are no checkers:
-//! [`Checkers::get`] says so once on stderr and returns `None`, and callers skip.
+//! built there when missing. Only a checkout without the sources (no `../shared/tools`, and
+//! no `WARDEN_CHECKERS`) has no checkers: [`Checkers::get`] says so once on stderr and
+//! returns `None`, and callers skip. Where the sources are (always in CI), checkers that
+//! cannot be built (no gcc, a failed build) are a failure, not a skip: a check that silently
+//! does not run would let a wrong answer through.
 
 #![allow(dead_code)] // each user calls its own subset
 
@@ -35,16 +38,19 @@ pub struct Checkers {
 }
 
 impl Checkers {
-    /// The checkers, built on first use; `None` (after one message) when they cannot be built.
+    /// The checkers, built on first use; `None` (after one message) when there are no
+    /// sources to build them from. Panics when the sources are there but the build fails, or
+    /// `WARDEN_CHECKERS` names a folder without them.
     pub fn get() -> Option<&'static Checkers> {
         static CHECKERS: OnceLock<Option<Checkers>> = OnceLock::new();
         CHECKERS
             .get_or_init(|| match locate() {
                 Ok(dir) => Some(Checkers { dir }),
-                Err(e) => {
+                Err(e) if std::env::var_os("WARDEN_CHECKERS").is_none() && !sources().is_file() => {
                     eprintln!("skipped: independent checkers unavailable: {e}");
                     None
                 }
+                Err(e) => panic!("the independent checkers cannot be used: {e}"),
             })
             .as_ref()
     }
@@ -132,6 +138,11 @@ fn succeeded(cmd: Command, name: &str) -> Result<(), String> {
     }
 }
 
+/// The script that builds the checkers from their sources.
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/build.sh")
+}
+
 /// `$WARDEN_CHECKERS`, or `target/checkers` (built by `build.sh` when incomplete).
 fn locate() -> Result<PathBuf, String> {
     if let Some(dir) = std::env::var_os("WARDEN_CHECKERS") {
@@ -142,7 +153,7 @@ fn locate() -> Result<PathBuf, String> {
     if Checkers::at(&dir).is_ok() {
         return Ok(dir);
     }
-    let script = root.join("../shared/tools/build.sh");
+    let script = sources();
     if !script.is_file() {
         return Err(format!("{} is not present", script.display()));
     }
