@@ -30,9 +30,9 @@
 //! `CHECKERS` is `--tools DIR`, else `$WARDEN_CHECKERS`, else `target/checkers`, built
 //! there by `../shared/tools/build.sh` when missing (`tests/common/checkers.rs`); without
 //! them the runner fails (in CI a checker that cannot be built is a failure, not a skip),
-//! unless `--no-check` leaves the independent checks out. ABC's
-//! model converted to binary AIGER or bit-blasted from BTOR2, C programs left to warden, and
-//! one record per run in `DIR/COLUMN/results.jsonl`. The runner reads those records back,
+//! unless `--no-check` leaves the independent checks out. ABC gets the model converted to
+//! binary AIGER or bit-blasted from BTOR2; C programs are left to warden. Each run is one
+//! record in `DIR/COLUMN/results.jsonl`. The runner reads those records back,
 //! renames warden's column to the column's name (`warden` for one engine, `warden-ENGINE`
 //! for several, or the configuration's name) and reports on them. `DIR` is `--out`, kept
 //! and resumed by a second start, or else a fresh folder removed at the end.

@@ -196,6 +196,19 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+    /// This thread's own CPU time. The workers of these tests measure their work in it: on a
+    /// loaded machine a step of wall time would count the turns other processes took as work
+    /// (a worker could then finish within one turn without ever handing the slot over).
+    fn thread_cpu() -> Duration {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid timespec for the call to fill.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    }
+
     /// Three workers on one slot: never two running at once, and each gets turns while the
     /// others are unfinished (they take turns rather than running one after the other).
     #[test]
@@ -212,8 +225,9 @@ mod tests {
                 s.spawn(move || {
                     let slice = Duration::from_millis(5);
                     run_gated(gate.ticket(), slice, slice, &|| false, || {
-                        let end = Instant::now() + Duration::from_millis(60);
-                        while Instant::now() < end {
+                        // 60 ms of this thread's CPU time: more than ten slices of 5 ms.
+                        let end = thread_cpu() + Duration::from_millis(60);
+                        while thread_cpu() < end {
                             if running.fetch_add(1, Ordering::SeqCst) > 0 {
                                 overlaps.fetch_add(1, Ordering::SeqCst);
                             }
@@ -242,15 +256,6 @@ mod tests {
     /// the larger share of the slot (4:1 by construction; asserted loosely, above 2:1).
     #[test]
     fn a_longer_slice_gets_a_larger_share() {
-        fn thread_cpu() -> Duration {
-            let mut t = libc::timespec {
-                tv_sec: 0,
-                tv_nsec: 0,
-            };
-            // SAFETY: `t` is a valid timespec for the call to fill.
-            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-            Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-        }
         let gate = Gate::new(1);
         let stop = AtomicBool::new(false);
         let held = [AtomicUsize::new(0), AtomicUsize::new(0)];
@@ -262,8 +267,7 @@ mod tests {
                     let slice = Duration::from_millis(slice);
                     run_gated(gate.ticket(), slice, slice, &stopped, || {
                         // Busy steps of 1 ms of this thread's own CPU time, counted while
-                        // this worker holds the slot: on a loaded machine a step of wall
-                        // time would count the turns other processes took as work.
+                        // this worker holds the slot.
                         while !stopped() {
                             let end = thread_cpu() + Duration::from_millis(1);
                             while thread_cpu() < end && !stopped() {}
