@@ -92,7 +92,8 @@ impl Runner<'_> {
         })
     }
 
-    /// `certcheck` of `cert` against the AIGER `model`, re-encoded first.
+    /// `certcheck` of `cert` against the AIGER `model`, re-encoded first (for `warden blast`
+    /// output; a task's own AIGER model is re-encoded once, by [`check_file`]).
     fn certcheck(&self, model: &Path, cert: &Path) -> Said {
         let encoded = self.dir.join("certcheck-model.aig");
         match self.run("aigtoaig", &[model, &encoded])? {
@@ -120,7 +121,7 @@ impl Runner<'_> {
         }
         let stdout = std::fs::read_to_string(&out).unwrap_or_default();
         match tool::parse_verdict(stdout.lines().next().unwrap_or("")) {
-            Verdict::Unsat if cert.is_file() => self.certcheck(encoded, &cert),
+            Verdict::Unsat if cert.is_file() => self.run("certcheck", &[encoded, &cert]),
             Verdict::Unsat => Some((
                 Check::Rejected,
                 "no certificate for the re-encoded model".to_owned(),
@@ -213,7 +214,8 @@ fn check_file(r: &Runner, tool: &Tool, task: &Task, checker: &str, files: (&Path
                 Err(e) => Some((Check::Unchecked, format!("warden blast: {e}"))),
             }
         }
+        // `encoded` is already aigtoaig's output: checked as it is.
         _ if task.format == "aag" => r.certcheck_reencoded(tool, task, &encoded),
-        _ => r.certcheck(&encoded, cert),
+        _ => r.run("certcheck", &[&encoded, cert]),
     }
 }
