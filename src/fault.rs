@@ -1,9 +1,10 @@
 //! Fault injection for the tests of panic safety and of the overrun watchdog: with the cargo
 //! feature `fault-injection` (off by default, so never in a normal build),
 //! `WARDEN_FAULT=STAGE[,STAGE...]` makes the named stages panic: an engine (`ic3`, `kind`,
-//! `cegar`, `imc`, `bmc`, `reach`, `sim`, `portfolio`) when it starts checking, or `front` when
-//! the model is read; `hang:STAGE` makes the stage wait forever without looking at its budget.
-//! The tests show that the portfolio still answers, that a run whose every engine panicked
+//! `cegar`, `imc`, `bmc`, `reach`, `sim`, `portfolio`) when it starts checking, `front` when
+//! the model is read, `printed` once the verdict is out, `settled` once `--all-properties`
+//! found a property failing; `hang:STAGE` makes the stage wait forever without looking at
+//! its budget. The tests show that the portfolio still answers, that a run whose every engine panicked
 //! prints `unknown` and exits 3, and that the watchdog ends a run that does not stop.
 //!
 //! Layer: plumbing; imports nothing of the crate, so that any stage can host a fault.

@@ -123,3 +123,31 @@ fn the_watchdog_ends_a_run_past_its_verdict_without_a_second_one() {
     );
     assert!(!err.contains("still running"), "{err}");
 }
+
+/// A run of `--all-properties` past its limit after one property failed (`hang:settled`:
+/// the properties after it do not stop) keeps that answer: the watchdog prints `sat` and the
+/// failing property's witness, in the verdict form and in AIGER's own, not `unknown`.
+#[test]
+fn the_watchdog_keeps_a_property_already_failed() {
+    // The counter with a second property before its own: `1`, which fails at once.
+    let text = std::fs::read_to_string(circuit("counter8_mod200_unsat.aag")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "aag 54 0 8 0 46 1");
+    lines[0] = "aag 54 0 8 0 46 2";
+    lines.insert(9, "1");
+    let model = common::scratch_file("fault", "two_properties.aag");
+    std::fs::write(&model, lines.join("\n") + "\n").unwrap();
+    let model = model.to_str().unwrap();
+    let args = ["check", model, "--all-properties", "--timeout", "1"];
+    for (form, result_line) in [("verdict", "sat\n"), ("witness", "")] {
+        let out = warden_with_fault("hang:settled", &[&args[..], &["--stdout", form]].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(err.contains("still running"), "{err}");
+        assert!(
+            stdout.starts_with(&format!("{result_line}1\nb0\n")) && stdout.ends_with(".\n"),
+            "{stdout}"
+        );
+    }
+}

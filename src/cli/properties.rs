@@ -23,7 +23,7 @@ use super::counterexample::counterexample;
 use super::files::write_file;
 use super::report::{depth, verdict_word};
 use super::rtl::{explain_counterexample, property_file};
-use super::stdout::{print_verdict, witness_form};
+use super::stdout::{print_verdict, settled_so_far, witness_form};
 use super::CheckArgs;
 use crate::check::{self, Answer, EngineKind, Options, Report};
 use crate::engine::bmc::BmcOptions;
@@ -110,7 +110,21 @@ pub(super) fn run(
             };
             each.push_str("sat\n");
             each.push_str(&text);
+            // A run stopped past its limit from here on still says which properties failed.
+            let open = if i + 1 < model.ts.bad.len() {
+                "unknown\n"
+            } else {
+                ""
+            };
+            match witness_form() {
+                Some(_) => settled_so_far(&format!("{each}{open}")),
+                None if first_witness.is_none() && print_witness => {
+                    settled_so_far(&format!("sat\n{text}"))
+                }
+                None => settled_so_far("sat\n"),
+            }
             first_witness.get_or_insert(text);
+            crate::fault::inject("settled");
         } else {
             each.push_str(verdict_word(&report.answer));
             each.push('\n');

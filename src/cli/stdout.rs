@@ -11,7 +11,7 @@
 use std::fmt::Display;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use crate::error::ExitCode;
 use crate::front::{InputError, LoadError};
@@ -153,23 +153,53 @@ fn write_stdout(text: &str) {
 }
 
 fn say_svcomp(verdict: &str) {
-    if let Some(property) = SVCOMP_PROPERTY.get() {
-        let word = match verdict {
-            "sat" => format!("false({property})"),
-            "unsat" => "true".into(),
-            _ => "unknown".into(),
-        };
-        eprintln!("warden: SV-COMP verdict: {word}");
+    if let Some(line) = svcomp_line(verdict) {
+        eprint!("{line}");
     }
 }
 
-/// The last resort of the watchdogs: prints `unknown` and ends the process, saying why on
-/// stderr; when a verdict was printed already, ends the process once it is out (the run is
+/// The stderr line saying SV-COMP's word for `verdict`, when the run checks an SV-COMP
+/// property.
+fn svcomp_line(verdict: &str) -> Option<String> {
+    let property = SVCOMP_PROPERTY.get()?;
+    let word = match verdict {
+        "sat" => format!("false({property})"),
+        "unsat" => "true".into(),
+        _ => "unknown".into(),
+    };
+    Some(format!("warden: SV-COMP verdict: {word}\n"))
+}
+
+/// What the watchdogs print in place of `unknown` once part of the answer is settled: the
+/// stdout text (already shaped) and the SV-COMP line of a run that ended at that moment.
+/// Empty until [`settled_so_far`] sets it. A lock [`give_up`] only tries: the one writer
+/// holds it for a swap, and a watchdog that finds it held prints `unknown`, which is never
+/// wrong.
+static SO_FAR: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
+
+/// Records `text` (answers as [`print_verdict`] takes them) as what stdout would carry if
+/// the run ended now: `--all-properties` settles its properties one by one, and a run past
+/// its limit keeps the failures it found (a `sat` stays `sat`) instead of printing `unknown`.
+pub(super) fn settled_so_far(text: &str) {
+    let verdict = text.lines().next().unwrap_or("");
+    let new = (
+        shaped(text).into_owned(),
+        svcomp_line(verdict).unwrap_or_default(),
+    );
+    let old = match SO_FAR.lock() {
+        Ok(mut slot) => std::mem::replace(&mut *slot, new),
+        Err(_) => return,
+    };
+    drop(old);
+}
+
+/// The last resort of the watchdogs: prints `unknown` (or what is settled so far, see
+/// [`settled_so_far`]) and ends the process, saying why on stderr; when a verdict was printed already, ends the process once it is out (the run is
 /// past its limit, whatever it still does after the verdict: writing statistics, freeing its
 /// memory).
 ///
-/// Makes only system calls ([`crate::exit::write_raw`], [`crate::exit::end`]) besides
-/// erasing the status line, which waits a bounded time: an engine thread may hold any lock,
+/// Makes only system calls ([`crate::exit::write_raw`], [`crate::exit::end`]) besides a
+/// lock it only tries and erasing the status line, which waits a bounded time: an engine thread may hold any lock,
 /// the allocator's among them, and on a machine with more busy threads than cores a holder
 /// can wait long for its turn. Nothing waits for the engine threads, which are still running.
 pub(super) fn give_up(why: &'static str) {
@@ -182,9 +212,17 @@ pub(super) fn give_up(why: &'static str) {
     }
     crate::progress::close();
     crate::exit::write_raw(2, &[b"warden: ", why.as_bytes(), b": stopping\n"]);
-    crate::exit::write_raw(1, &[unknown_line().as_bytes()]);
-    if SVCOMP_PROPERTY.get().is_some() {
-        crate::exit::write_raw(2, &[b"warden: SV-COMP verdict: unknown\n"]);
+    match SO_FAR.try_lock() {
+        Ok(so_far) if !so_far.0.is_empty() => {
+            crate::exit::write_raw(1, &[so_far.0.as_bytes()]);
+            crate::exit::write_raw(2, &[so_far.1.as_bytes()]);
+        }
+        _ => {
+            crate::exit::write_raw(1, &[unknown_line().as_bytes()]);
+            if SVCOMP_PROPERTY.get().is_some() {
+                crate::exit::write_raw(2, &[b"warden: SV-COMP verdict: unknown\n"]);
+            }
+        }
     }
     crate::exit::end(0);
 }
