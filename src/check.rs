@@ -19,6 +19,7 @@ use crate::engine::cfa_cegar::ufo::UfoPost;
 use crate::engine::imc::Imc;
 use crate::engine::impact::Impact;
 use crate::engine::lemmas::LemmaPool;
+use crate::engine::lookahead::Lookahead;
 use crate::engine::reach::Reach;
 use crate::engine::sequence::Sequence;
 use crate::engine::sim::Sim;
@@ -279,11 +280,17 @@ fn stage(
                 .with_lemma_pool(pool.clone())
                 .from_depth(from),
         ),
-        _ => Box::new(
-            Ic3::new()
-                .with_options(opts.ic3)
-                .with_lemma_pool(pool.clone()),
-        ),
+        _ => {
+            let ic3 = Box::new(
+                Ic3::new()
+                    .with_options(opts.ic3)
+                    .with_lemma_pool(pool.clone()),
+            );
+            match opts.ic3.pred_prop {
+                true => Box::new(Lookahead::new(ic3)),
+                false => ic3,
+            }
+        }
     }
 }
 

@@ -18,6 +18,7 @@ pub mod imc;
 pub mod impact;
 pub mod kind;
 pub mod lemmas;
+pub mod lookahead;
 pub mod portfolio;
 pub mod reach;
 pub mod sequence;

@@ -128,6 +128,11 @@ pub const CONFIGS: &[Config] = &[
         about: "ic3-cdcl-deepest localizing inside: predecessors lifted towards visible latches, BMC refines",
     },
     Config {
+        name: "ic3-pred-prop",
+        args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-dynamic --ic3-pred-prop",
+        about: "ic3-cdcl-dynamic one step ahead: the bad states' predecessors are its bad states, the property a constraint (rIC3's --pred-prop)",
+    },
+    Config {
         name: "ic3-abs-cst",
         args: "--engine ic3 --ic3-sat cdcl --ic3-po-order deepest --ic3-dynamic --ic3-abs-cst",
         about: "ic3-cdcl-dynamic without the invariant constraints at first, enabling those a counterexample breaks",

@@ -88,6 +88,13 @@ pub struct Ic3Options {
     #[arg(long = "ic3-abs-cst", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub abs_cst: bool,
+    // The code: src/engine/lookahead.rs.
+    /// Predicate propagation: IC3 checks the system one step ahead of its bad states (their
+    /// predecessors are its bad states, the property one more constraint), after BMC of
+    /// frame 0 (rIC3's `--pred-prop`).
+    #[arg(long = "ic3-pred-prop", default_value_t = false, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub pred_prop: bool,
     /// Which of the obligations of the lowest frame is worked on first: the one closest to a
     /// bad state (`depth`, IC3ref's order), the one farthest from it (`deepest`, rIC3's), or
     /// the one queued last (`newest`, ABC `pdr`'s). The last two follow a chain of
@@ -152,6 +159,7 @@ impl Default for Ic3Options {
             inn: false,
             abs: false,
             abs_cst: false,
+            pred_prop: false,
             po_order: PoOrder::Depth,
             sat: Ic3Sat::Cadical,
         }

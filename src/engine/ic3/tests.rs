@@ -44,6 +44,8 @@ fn configurations() -> Vec<Ic3Options> {
         inn: true,
         abs: true,
         abs_cst: true,
+        // Read by the run around IC3, not by IC3 (its tests: `engine::lookahead`).
+        pred_prop: false,
         po_order: PoOrder::Newest,
         sat: Ic3Sat::Cadical,
     };
