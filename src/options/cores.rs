@@ -3,7 +3,7 @@
 //! A set's own members ([`PortfolioSet::configs`]) run on any number of cores, sharing them
 //! in time slices when they outnumber them. Each core beyond them runs one more
 //! configuration of the set's [`PortfolioSet::extra`] list, in its order: so the default on
-//! a 16-core node runs 16 different configurations instead of its six with ten cores idle.
+//! a 16-core node runs 16 different configurations instead of its eight with eight cores idle.
 //! The order is the one in which the configurations, each run alone, add most solved tasks
 //! to the virtual best of those before them (measured, with the corpus runner's `--configs`
 //! and greedy report, in the lab notes), so the first cores get the configurations that
