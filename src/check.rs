@@ -280,17 +280,16 @@ fn stage(
                 .with_lemma_pool(pool.clone())
                 .from_depth(from),
         ),
-        _ => {
-            let ic3 = Box::new(
-                Ic3::new()
-                    .with_options(opts.ic3)
-                    .with_lemma_pool(pool.clone()),
-            );
-            match opts.ic3.pred_prop {
-                true => Box::new(Lookahead::new(ic3)),
-                false => ic3,
-            }
+        // IC3 one step ahead proves its lemmas among the states where the property holds,
+        // not in every reachable state: it shares none.
+        _ if opts.ic3.pred_prop => {
+            Box::new(Lookahead::new(Box::new(Ic3::new().with_options(opts.ic3))))
         }
+        _ => Box::new(
+            Ic3::new()
+                .with_options(opts.ic3)
+                .with_lemma_pool(pool.clone()),
+        ),
     }
 }
 

@@ -50,12 +50,7 @@ impl Ic3Solver<'_> {
             let s = self.frames.inf_solver();
             if !s.relative_induction(&cube)? {
                 let core = s.core(&self.init, &cube);
-                // Lemmas over state signals stay here: the pool's readers speak of latches.
-                if let (Some(pool), true) =
-                    (&self.pool, core.iter().all(|&l| self.init.is_latch(l)))
-                {
-                    pool.publish([clause(&core)]);
-                }
+                self.publish(&core);
                 self.frames.add_inf(core);
             }
         }

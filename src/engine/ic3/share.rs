@@ -1,7 +1,14 @@
 //! Lemma sharing with engines that run beside this one (through a [`LemmaPool`]).
 //!
 //! Out: a lemma that enters F_inf is inductive relative to F_inf and holds initially, so it
-//! holds in every reachable state and may be published. In: the pool's lemmas are proved
+//! holds in every reachable state and may be published. The pool's readers need more than
+//! true lemmas: k-induction puts the lemmas it fetched into its invariant, whose check asks
+//! them to be inductive together. So every lemma of F_inf is in the pool when it is
+//! published (each is inductive relative to lemmas published before it, and every prefix
+//! of the pool is an inductive set): a seed that joins F_inf is published too, and once a
+//! lemma the pool cannot hold joins F_inf (one naming internal signals, `--ic3-inn`), this
+//! engine publishes nothing more, since what it proves from then on may rest on that one.
+//! In: the pool's lemmas are proved
 //! invariants, but this engine's answer is an inductive invariant built from its own frames,
 //! so an imported lemma joins F_inf only once it holds initially and the imported set is
 //! inductive relative to F_inf (Houdini: drop the lemmas that are not, until none is
@@ -9,7 +16,7 @@
 //!
 //! [`LemmaPool`]: crate::engine::lemmas::LemmaPool
 
-use super::cube::Cube;
+use super::cube::{clause, Cube};
 use super::{Ic3Solver, Interrupted};
 
 #[derive(Default)]
@@ -24,6 +31,9 @@ pub(super) struct Share {
     seeded: bool,
     /// The seeds still waiting (to count those that join F_inf).
     seeds: rustc_hash::FxHashSet<Cube>,
+    /// A lemma of F_inf is not in the pool (it names internal signals): nothing more is
+    /// published.
+    unpublished: bool,
 }
 
 impl Ic3Solver<'_> {
@@ -93,10 +103,25 @@ impl Ic3Solver<'_> {
         for cube in candidates {
             if self.share.seeds.remove(&cube) {
                 self.counters.seeds_kept += 1;
+                self.publish(&cube);
             }
             self.frames.add_inf(cube);
         }
         self.share.inf_seen = self.frames.inf_len();
         Ok(())
+    }
+
+    /// Publishes the lemma excluding `cube`, which joins F_inf, to the pool (see the module
+    /// doc): while every lemma of F_inf is there, and if it speaks of latches only.
+    pub(super) fn publish(&mut self, cube: &Cube) {
+        let Some(pool) = &self.pool else {
+            return;
+        };
+        if !cube.iter().all(|&l| self.init.is_latch(l)) {
+            self.share.unpublished = true;
+        }
+        if !self.share.unpublished {
+            pool.publish([clause(cube)]);
+        }
     }
 }

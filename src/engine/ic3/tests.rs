@@ -295,6 +295,38 @@ fn seeds_join_f_inf_only_when_inductive() {
     assert!(stat(&stats, "ic3_queries") < stat(&first.stats(), "ic3_queries"));
 }
 
+/// k-induction puts the lemmas it fetched into its invariant, so every prefix of the pool
+/// must be an inductive set: seeds that join F_inf are published too, before the lemmas
+/// proved relative to them.
+#[test]
+fn seeds_that_join_f_inf_are_published_and_every_prefix_is_inductive() {
+    let ts = wrapping(6, 49, &[50]);
+    let budget = Budget::new(None);
+    let mut first = Ic3::new();
+    assert!(matches!(first.check(&ts, &budget), Verdict::Safe(_)));
+    let pool = LemmaPool::new();
+    let mut second = Ic3::new()
+        .with_seeds(first.lemmas().to_vec())
+        .with_lemma_pool(pool.clone());
+    assert!(matches!(second.check(&ts, &budget), Verdict::Safe(_)));
+    let kept = stat(&second.stats(), "ic3_seeds_kept");
+    let published = pool.fetch(&mut 0);
+    assert!(
+        kept > 0 && published.len() as u64 >= kept,
+        "{kept} seeds kept"
+    );
+    for n in 0..=published.len() {
+        let inv = Invariant::from_clauses(&ts, &published[..n]);
+        assert!(
+            matches!(
+                cert::check(&ts, &inv, &budget),
+                Ok(()) | Err(cert::CertError::Safety)
+            ),
+            "the first {n} lemmas are not inductive"
+        );
+    }
+}
+
 #[test]
 fn published_lemmas_are_invariants_and_imported_ones_are_used() {
     let ts = wrapping(6, 49, &[50]);
