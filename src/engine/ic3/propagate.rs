@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use super::cube::{clause, Cube};
+use super::cube::Cube;
 use super::lift::Target;
 use super::{Ic3Solver, Interrupted, LIMITS};
 
