@@ -59,8 +59,12 @@ fn an_engine_that_panics_alone_gives_unknown_and_exit_3() {
 #[test]
 fn a_portfolio_without_a_live_worker_gives_unknown_and_exit_3() {
     let model = circuit("counter4_sat.aag");
-    // The default portfolio's workers: ic3 (IC3 variant), kind, bmc (bmc-deep), reach and sim.
-    let out = warden_with_fault("ic3,kind,bmc,reach,sim", &["check", &model, "--jobs", "2"]);
+    // The default portfolio's workers: ic3 (two IC3 variants), kind, cegar (localization),
+    // bmc (bmc-deep), reach and sim.
+    let out = warden_with_fault(
+        "ic3,kind,cegar,bmc,reach,sim",
+        &["check", &model, "--jobs", "2"],
+    );
     assert_internal_error(&out, "every portfolio worker panicked");
 }
 
