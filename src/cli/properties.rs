@@ -110,20 +110,21 @@ pub(super) fn run(
             };
             each.push_str("sat\n");
             each.push_str(&text);
-            // A run stopped past its limit from here on still says which properties failed.
+            first_witness.get_or_insert(text);
+            // A run stopped past its limit from here on still says which properties failed
+            // (the ones not checked yet are open).
             let open = if i + 1 < model.ts.bad.len() {
                 "unknown\n"
             } else {
                 ""
             };
-            match witness_form() {
-                Some(_) => settled_so_far(&format!("{each}{open}")),
-                None if first_witness.is_none() && print_witness => {
-                    settled_so_far(&format!("sat\n{text}"))
-                }
-                None => settled_so_far("sat\n"),
-            }
-            first_witness.get_or_insert(text);
+            let so_far = format!("{each}{open}");
+            settled_so_far(&stdout_text(
+                "sat",
+                first_witness.as_deref(),
+                &so_far,
+                print_witness,
+            ));
             crate::fault::inject("settled");
         } else {
             each.push_str(verdict_word(&report.answer));
@@ -162,10 +163,6 @@ pub(super) fn run(
     } else {
         "unknown"
     };
-    let mut out = format!("{verdict}\n");
-    if print_witness {
-        out.push_str(first_witness.as_deref().unwrap_or(""));
-    }
     let lines: String = rows
         .iter()
         .enumerate()
@@ -176,12 +173,30 @@ pub(super) fn run(
     if let Err(code) = write_file(args.json.as_deref(), lines.as_bytes()) {
         return code;
     }
-    print_verdict(match witness_form() {
-        Some(_) => &each,
-        None => &out,
-    });
+    print_verdict(&stdout_text(
+        verdict,
+        first_witness.as_deref(),
+        &each,
+        print_witness,
+    ));
     summary(&rows, cover);
     ExitCode::Verdict
+}
+
+/// What stdout carries for the overall `verdict`: in the `--stdout witness` form every
+/// property's answer (`each`, which [`print_verdict`] reshapes), else the verdict line and,
+/// with `print_witness`, the first failing property's witness.
+fn stdout_text(
+    verdict: &str,
+    first_witness: Option<&str>,
+    each: &str,
+    print_witness: bool,
+) -> String {
+    match witness_form() {
+        Some(_) => each.to_owned(),
+        None if print_witness => format!("{verdict}\n{}", first_witness.unwrap_or("")),
+        None => format!("{verdict}\n"),
+    }
 }
 
 /// `report`'s answer, a counterexample made the shortest there is: a portfolio's may come
