@@ -20,7 +20,7 @@ use super::bmc::Bmc;
 use super::{Engine, Stats, Verdict};
 use crate::aig::{Lit, Var};
 use crate::cert::Invariant;
-use crate::ts::{Trace, TransitionSystem};
+use crate::ts::{Leaf, Trace, TransitionSystem};
 use crate::Budget;
 
 /// An engine run on the look-ahead system of the one it is given (see the module doc).
@@ -57,7 +57,7 @@ impl Engine for Lookahead {
         }
         match self.inner.check(&ahead, budget) {
             Verdict::Unsafe(trace) => Verdict::Unsafe(trace_back(ts, trace)),
-            Verdict::Safe(inv) => match invariant_back(ts, &ahead, &inv) {
+            Verdict::Safe(inv) => match invariant_back(ts, &inv) {
                 Some(inv) => Verdict::Safe(inv),
                 None => {
                     crate::log::info(
@@ -85,8 +85,12 @@ impl Engine for Lookahead {
 /// successor; its constraints plus `¬bad` for every bad literal; bad `i` is "the successor
 /// is bad `i` and satisfies the constraints". `None` when a bad literal reads an input.
 fn look_ahead(ts: &TransitionSystem) -> Option<TransitionSystem> {
+    let kinds = ts.leaf_kinds();
     let leaves = ts.aig.leaves_of(ts.bad.iter().copied());
-    if leaves.iter().any(|v| ts.inputs.contains(v)) {
+    if leaves
+        .iter()
+        .any(|v| matches!(kinds[v.index()], Some(Leaf::Input(_))))
+    {
         return None;
     }
     let mut ahead = ts.clone();
@@ -128,26 +132,19 @@ fn trace_back(ts: &TransitionSystem, trace: Trace) -> Trace {
     }
 }
 
-/// The invariant `inv` of the look-ahead system `ahead` of `ts` as one of `ts`: `inv ∧ ¬bad`
-/// (see the module doc). `None` when `inv` has latches of its own (k-induction's shadow
-/// states, which may copy the successor's inputs) or reads an input.
-fn invariant_back(
-    ts: &TransitionSystem,
-    ahead: &TransitionSystem,
-    inv: &Invariant,
-) -> Option<Invariant> {
-    if inv.system.latches.len() != ahead.latches.len() {
-        return None;
-    }
-    let latch_vars: Vec<Var> = inv.system.latches.iter().map(|l| l.var).collect();
-    let leaves = inv.system.aig.leaves_of([inv.predicate]);
-    if leaves.iter().any(|v| !latch_vars.contains(v)) {
-        return None;
-    }
+/// The invariant `inv` of the look-ahead system of `ts` as one of `ts`: `inv ∧ ¬bad` (see
+/// the module doc). `None` when `inv` reads more than the latches of `ts` (an input, or
+/// latches of its own such as k-induction's shadow states).
+fn invariant_back(ts: &TransitionSystem, inv: &Invariant) -> Option<Invariant> {
     let mut system = ts.clone();
+    // The look-ahead system's latches are those of `ts`, in the same order.
     let mut map = vec![None; inv.system.aig.num_vars()];
     for (from, to) in inv.system.latches.iter().zip(&ts.latches) {
         map[from.var.index()] = Some(to.var.lit());
+    }
+    let leaves = inv.system.aig.leaves_of([inv.predicate]);
+    if leaves.iter().any(|v| map[v.index()].is_none()) {
+        return None;
     }
     let predicate = inv
         .system
