@@ -4,8 +4,9 @@
 //! `cegar`, `imc`, `bmc`, `reach`, `sim`, `portfolio`) when it starts checking, `front` when
 //! the model is read, `printed` once the verdict is out, `settled` once `--all-properties`
 //! found a property failing; `hang:STAGE` makes the stage wait forever without looking at
-//! its budget. The tests show that the portfolio still answers, that a run whose every engine panicked
-//! prints `unknown` and exits 3, and that the watchdog ends a run that does not stop.
+//! its budget. The tests show that the portfolio still answers, that a run whose every
+//! engine panicked prints `unknown` and exits 3, and that the watchdog ends a run that does
+//! not stop.
 //!
 //! Layer: plumbing; imports nothing of the crate, so that any stage can host a fault.
 

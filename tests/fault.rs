@@ -133,14 +133,7 @@ fn the_watchdog_ends_a_run_past_its_verdict_without_a_second_one() {
 /// failing property's witness, in the verdict form and in AIGER's own, not `unknown`.
 #[test]
 fn the_watchdog_keeps_a_property_already_failed() {
-    // The counter with a second property before its own: `1`, which fails at once.
-    let text = std::fs::read_to_string(circuit("counter8_mod200_unsat.aag")).unwrap();
-    let mut lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "aag 54 0 8 0 46 1");
-    lines[0] = "aag 54 0 8 0 46 2";
-    lines.insert(9, "1");
-    let model = common::scratch_file("fault", "two_properties.aag");
-    std::fs::write(&model, lines.join("\n") + "\n").unwrap();
+    let model = common::failing_beside_a_proof("fault");
     let model = model.to_str().unwrap();
     let args = ["check", model, "--all-properties", "--timeout", "1"];
     for (form, result_line) in [("verdict", "sat\n"), ("witness", "")] {

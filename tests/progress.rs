@@ -115,14 +115,7 @@ fn quiet_and_verbose_exclude_each_other() {
 
 #[test]
 fn a_batch_of_properties_says_how_many_are_settled() {
-    // The counter with a second property before its own: `1`, which fails at once.
-    let text = std::fs::read_to_string(circuit("counter8_mod200_unsat.aag")).unwrap();
-    let mut lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "aag 54 0 8 0 46 1");
-    lines[0] = "aag 54 0 8 0 46 2";
-    lines.insert(9, "1");
-    let model = common::scratch_file("progress", "two_properties.aag");
-    std::fs::write(&model, lines.join("\n") + "\n").unwrap();
+    let model = common::failing_beside_a_proof("progress");
     let out = warden(&[
         "check",
         model.to_str().unwrap(),

@@ -194,14 +194,15 @@ pub(super) fn settled_so_far(text: &str) {
 }
 
 /// The last resort of the watchdogs: prints `unknown` (or what is settled so far, see
-/// [`settled_so_far`]) and ends the process, saying why on stderr; when a verdict was printed already, ends the process once it is out (the run is
-/// past its limit, whatever it still does after the verdict: writing statistics, freeing its
-/// memory).
+/// [`settled_so_far`]) and ends the process, saying why on stderr; when a verdict was
+/// printed already, ends the process once it is out (the run is past its limit, whatever it
+/// still does after the verdict: writing statistics, freeing its memory).
 ///
 /// Makes only system calls ([`crate::exit::write_raw`], [`crate::exit::end`]) besides a
-/// lock it only tries and erasing the status line, which waits a bounded time: an engine thread may hold any lock,
-/// the allocator's among them, and on a machine with more busy threads than cores a holder
-/// can wait long for its turn. Nothing waits for the engine threads, which are still running.
+/// lock it only tries and erasing the status line, which waits a bounded time: an engine
+/// thread may hold any lock, the allocator's among them, and on a machine with more busy
+/// threads than cores a holder can wait long for its turn. Nothing waits for the engine
+/// threads, which are still running.
 pub(super) fn give_up(why: &'static str) {
     if !claim_stdout() {
         // The normal path claimed stdout: it writes the verdict at once.

@@ -54,6 +54,20 @@ pub fn scratch_file(tag: &str, name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// `circuits/counter8_mod200_unsat.aag` with a second property before its own, `1`, which
+/// fails at once, written to the scratch folder of `tag`: a model whose first property
+/// fails while the other keeps the engines busy.
+pub fn failing_beside_a_proof(tag: &str) -> PathBuf {
+    let text = std::fs::read_to_string(circuit("counter8_mod200_unsat.aag")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "aag 54 0 8 0 46 1");
+    lines[0] = "aag 54 0 8 0 46 2";
+    lines.insert(9, "1");
+    let model = scratch_file(tag, "two_properties.aag");
+    std::fs::write(&model, lines.join("\n") + "\n").unwrap();
+    model
+}
+
 /// One row of `circuits/manifest.tsv`.
 pub struct Circuit {
     pub path: PathBuf,

@@ -8,11 +8,12 @@
 //! of the pool is an inductive set): a seed that joins F_inf is published too, and once a
 //! lemma the pool cannot hold joins F_inf (one naming internal signals, `--ic3-inn`), this
 //! engine publishes nothing more, since what it proves from then on may rest on that one.
-//! In: the pool's lemmas are proved
-//! invariants, but this engine's answer is an inductive invariant built from its own frames,
-//! so an imported lemma joins F_inf only once it holds initially and the imported set is
-//! inductive relative to F_inf (Houdini: drop the lemmas that are not, until none is
-//! dropped). The rest wait for the next round, when F_inf or the pool may have grown.
+//!
+//! In: the pool's lemmas are proved invariants, but this engine's answer is an inductive
+//! invariant built from its own frames, so an imported lemma joins F_inf only once it holds
+//! initially and the imported set is inductive relative to F_inf (Houdini: drop the lemmas
+//! that are not, until none is dropped). The rest wait for the next round, when F_inf or
+//! the pool may have grown.
 //!
 //! [`LemmaPool`]: crate::engine::lemmas::LemmaPool
 
