@@ -84,6 +84,9 @@ pub struct Options {
     /// ([`crate::engine::cfa_cegar::condition`]): `--engine cegar` on C explores only the
     /// rest.
     pub automaton: Option<Arc<Automaton>>,
+    /// Engines (by [`EngineKind::name`]) a portfolio leaves out: those whose answer failed
+    /// its check earlier in the same run ([`run_with`] runs the portfolio again without them).
+    pub left_out: Vec<&'static str>,
 }
 
 impl Options {
@@ -105,6 +108,7 @@ impl Options {
             complete_depth: None,
             condition: None,
             automaton: None,
+            left_out: Vec::new(),
         }
     }
 
@@ -230,8 +234,12 @@ fn build(
             }
             let mut workers: Vec<Box<dyn Engine + Send>> = Vec::new();
             let mut shares = Vec::new();
-            // Word-level BMC only where there is a word-level model.
-            let runs = |row: &configs::Row| row.engine != EngineKind::Smt || words.is_some();
+            // Word-level BMC only where there is a word-level model; no engine whose answer
+            // failed its check.
+            let runs = |row: &configs::Row| {
+                (row.engine != EngineKind::Smt || words.is_some())
+                    && !opts.left_out.contains(&row.engine.name())
+            };
             let members = cores::members(set, opts.jobs, runs);
             let names: Vec<&str> = members.iter().map(|&(name, _)| name).collect();
             crate::log::info(
@@ -391,7 +399,16 @@ pub fn run_with(
         Some(_) => Answer::Unsat(Proof::Bounded {
             depth: bound.expect("decided beside the engine"),
         }),
-        None => verify(ts, reduced, &restore, verdict, engine.name(), budget)?,
+        None => match verify(ts, reduced, &restore, verdict, engine.name(), budget) {
+            Err(e)
+                if opts.engine == EngineKind::Portfolio
+                    && !opts.left_out.contains(&engine.name())
+                    && !budget.expired() =>
+            {
+                return again_without(ts, words, opts, budget, engine.name(), e);
+            }
+            verified => verified?,
+        },
     };
     let mut report = Report::of(answer, &*engine, start);
     if let Answer::Unknown { depth } = report.answer {
@@ -406,6 +423,34 @@ pub fn run_with(
         report.engine = BOUNDED_BMC;
     }
     Ok(report)
+}
+
+/// A portfolio whose answer failed its check (a bug of the engine that gave it) runs again
+/// without that engine for the time left, with a fresh lemma pool (the engine may have
+/// shared lemmas that do not hold): one engine's bug should not cost the answer the others
+/// can give. The error is reported on stderr either way; it stands as the run's result
+/// when the second run answers nothing either.
+fn again_without(
+    ts: &TransitionSystem,
+    words: Option<&Words>,
+    opts: &Options,
+    budget: &Budget,
+    engine: &'static str,
+    error: InternalError,
+) -> Result<Report, InternalError> {
+    crate::log::warn(format_args!(
+        "{error}; the portfolio runs again without {engine}"
+    ));
+    let mut left_out = opts.left_out.clone();
+    left_out.push(engine);
+    let again = Options {
+        left_out,
+        ..opts.clone()
+    };
+    match run_with(ts, words, &again, budget) {
+        Ok(r) if !matches!(r.answer, Answer::Unknown { .. }) => Ok(r),
+        _ => Err(error),
+    }
 }
 
 /// The name reported for BMC up to [`Options::complete_depth`] when it decided.

@@ -148,3 +148,57 @@ fn the_watchdog_keeps_a_property_already_failed() {
         );
     }
 }
+
+/// A portfolio worker whose answer fails its check (`lie:ic3`: both IC3 workers answer at
+/// once with a counterexample that does not replay) costs that engine only: the error is
+/// on stderr, the portfolio runs again without it, and the others' answer is printed, its
+/// witness replayed by aigsim and its certificate accepted by certcheck.
+#[test]
+fn an_answer_failing_its_check_costs_only_the_engine_that_gave_it() {
+    let Some(checkers) = common::checkers::Checkers::get() else {
+        return;
+    };
+    let cases = [
+        ("counter4_sat.aag", "sat", "--witness"),
+        ("counter4_wrap_unsat.aag", "unsat", "--cert"),
+    ];
+    for (name, verdict, file_option) in cases {
+        let model = circuit(name);
+        let file = common::scratch_file("fault-lie", &format!("{name}.{verdict}"));
+        let file_arg = file.to_str().unwrap();
+        let args = ["check", &model, "--jobs", "2", file_option, file_arg];
+        let out = warden_with_fault("lie:ic3", &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{name}: {err}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).starts_with(&format!("{verdict}\n")),
+            "{name}: {err}"
+        );
+        assert!(err.contains("counterexample does not replay"), "{err}");
+        assert!(
+            err.contains("the portfolio runs again without ic3"),
+            "{err}"
+        );
+        let check = match verdict {
+            "sat" => checkers.aigsim(model.as_ref(), &file),
+            _ => checkers.certcheck(model.as_ref(), &file, file.parent().unwrap()),
+        };
+        assert_eq!(check, common::checkers::Check::Accepted, "{name}");
+    }
+}
+
+/// When every worker's answer fails its check, the first error stands: `unknown`, exit 3.
+#[test]
+fn a_portfolio_whose_every_answer_fails_its_check_gives_unknown_and_exit_3() {
+    let model = circuit("counter4_wrap_unsat.aag");
+    // Every engine the default runs on two cores, and those it would add for the cores freed.
+    let fault = "lie:ic3,lie:kind,lie:cegar,lie:bmc,lie:reach,lie:sim,lie:imc";
+    let out = warden_with_fault(fault, &["check", &model, "--jobs", "2"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n", "{err}");
+    assert!(
+        err.contains("warden: internal error: the ") && err.contains("does not replay"),
+        "{err}"
+    );
+}

@@ -142,6 +142,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         complete_depth: None,
         condition: None,
         automaton: None,
+        left_out: Vec::new(),
     };
     // A condition speaks of the system first loaded (a deeper recursion bound is another).
     let mut condition_in = args.condition_in.clone();

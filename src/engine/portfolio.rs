@@ -13,7 +13,9 @@
 //! Each worker runs under `catch_unwind`: a panicking engine is reported on stderr (its name
 //! and the message) and the others go on, so one engine's bug does not cost the answers of the
 //! rest. If every worker panicked there is no answer at all, and the portfolio panics in turn
-//! (the command line turns that into `unknown` and exit code 3).
+//! (the command line turns that into `unknown` and exit code 3). An answer that fails its
+//! check after the race is the same kind of bug: [`crate::check`] then runs the portfolio
+//! again without that engine.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,7 +27,7 @@ use std::time::Duration;
 use super::{Engine, Stats, Verdict};
 use crate::error::panic_message;
 use crate::timeslice::{run_gated, Gate};
-use crate::ts::TransitionSystem;
+use crate::ts::{Trace, TransitionSystem};
 use crate::Budget;
 
 /// How long a time-sliced worker of share 1 runs before it lets a waiting one have its core:
@@ -141,6 +143,13 @@ impl Engine for Portfolio {
                     let budget = &budget.clone().with_progress(running.progress().clone());
                     let run = catch_unwind(AssertUnwindSafe(|| {
                         crate::fault::inject(name);
+                        if crate::fault::lies(name) {
+                            return Verdict::Unsafe(Trace {
+                                init: vec![false; ts.latches.len()],
+                                inputs: vec![vec![false; ts.inputs.len()]],
+                                bad: 0,
+                            });
+                        }
                         match ticket {
                             Some(t) => run_gated(t, SLICE, slice, &|| budget.expired(), || {
                                 worker.check(ts, budget)
