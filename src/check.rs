@@ -405,7 +405,7 @@ pub fn run_with(
                     && !opts.left_out.contains(&engine.name())
                     && !budget.expired() =>
             {
-                return again_without(ts, words, opts, budget, engine.name(), e);
+                return again_without(ts, words, opts, budget, engine.name(), e, start);
             }
             verified => verified?,
         },
@@ -429,7 +429,8 @@ pub fn run_with(
 /// without that engine for the time left, with a fresh lemma pool (the engine may have
 /// shared lemmas that do not hold): one engine's bug should not cost the answer the others
 /// can give. The error is reported on stderr either way; it stands as the run's result
-/// when the second run answers nothing either.
+/// when the second run answers nothing either. The report's time counts from `start`, the
+/// first run's.
 fn again_without(
     ts: &TransitionSystem,
     words: Option<&Words>,
@@ -437,6 +438,7 @@ fn again_without(
     budget: &Budget,
     engine: &'static str,
     error: InternalError,
+    start: Instant,
 ) -> Result<Report, InternalError> {
     crate::log::warn(format_args!(
         "{error}; the portfolio runs again without {engine}"
@@ -448,7 +450,10 @@ fn again_without(
         ..opts.clone()
     };
     match run_with(ts, words, &again, budget) {
-        Ok(r) if !matches!(r.answer, Answer::Unknown { .. }) => Ok(r),
+        Ok(r) if !matches!(r.answer, Answer::Unknown { .. }) => Ok(Report {
+            time: start.elapsed(),
+            ..r
+        }),
         _ => Err(error),
     }
 }
