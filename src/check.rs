@@ -389,6 +389,10 @@ pub fn run_with(
         (verdict, bounded)
     });
     drop(running);
+    // The engine's solvers are no longer needed: freed before the check, which may need as
+    // much memory again (a deep k-induction proof's window).
+    let (name, stats) = (engine.name(), engine.stats());
+    drop(engine);
     let answer = match &bounded {
         // Found on `ts` itself: the trace is replayed there.
         Some(Verdict::Unsafe(t)) => {
@@ -399,18 +403,18 @@ pub fn run_with(
         Some(_) => Answer::Unsat(Proof::Bounded {
             depth: bound.expect("decided beside the engine"),
         }),
-        None => match verify(ts, reduced, &restore, verdict, engine.name(), budget) {
+        None => match verify(ts, reduced, &restore, verdict, name, budget) {
             Err(e)
                 if opts.engine == EngineKind::Portfolio
-                    && !opts.left_out.contains(&engine.name())
+                    && !opts.left_out.contains(&name)
                     && !budget.expired() =>
             {
-                return again_without(ts, words, opts, budget, engine.name(), e, start);
+                return again_without(ts, words, opts, budget, name, e, start);
             }
             verified => verified?,
         },
     };
-    let mut report = Report::of(answer, &*engine, start);
+    let mut report = Report::of(answer, name, stats, start);
     if let Answer::Unknown { depth } = report.answer {
         let verified = Condition {
             depth,
@@ -503,16 +507,17 @@ pub fn run_ic3_carrying(
     let verdict = ic3.check(&reduced, budget);
     *carried = restore.lift_clauses(&reduced, ic3.lemmas());
     let answer = verify(ts, &reduced, &restore, verdict, ic3.name(), budget)?;
-    Ok(Report::of(answer, &ic3, start))
+    Ok(Report::of(answer, ic3.name(), ic3.stats(), start))
 }
 
 impl Report {
-    /// The report of `engine`'s verified `answer`, for a run that began at `start`.
-    fn of(answer: Answer, engine: &dyn Engine, start: Instant) -> Report {
+    /// The report of the verified `answer` of the engine `engine` (with its `stats`), for a
+    /// run that began at `start`.
+    fn of(answer: Answer, engine: &'static str, stats: Stats, start: Instant) -> Report {
         Report {
             answer,
-            engine: engine.name(),
-            stats: engine.stats(),
+            engine,
+            stats,
             time: start.elapsed(),
             note: None,
             condition: None,

@@ -148,9 +148,13 @@ pub fn check(model: &TransitionSystem, inv: &Invariant, budget: &Budget) -> Resu
 /// an unfrozen assumption may be eliminated. The second frame's constraints hang on an
 /// activation literal that only the consecution queries assume: a bad state need not have a
 /// successor.
+///
+/// Gates are hashed over solver literals ([`Unroller::hashing_gates`]): the second frame of
+/// a k-induction certificate's window is the first one's shifted by a slot, so it encodes
+/// one new step rather than `k`.
 fn inductive_and_safe(sys: &TransitionSystem, p: Lit, budget: &Budget) -> Result<(), CertError> {
     let mut s = Cadical::for_small_queries(budget);
-    let mut un = Unroller::new(sys, Start::Free);
+    let mut un = Unroller::new(sys, Start::Free).hashing_gates();
     for &c in &sys.constraints {
         let l = un.lit(&mut s, c, 0);
         s.add_clause(&[l]);
@@ -197,7 +201,7 @@ pub(crate) fn solve_frames(
     make: &dyn Fn(&mut Unroller, &mut Cadical) -> Vec<crate::sat::Lit>,
 ) -> SatResult {
     let mut s = Cadical::for_small_queries(budget);
-    let mut un = Unroller::new(sys, start);
+    let mut un = Unroller::new(sys, start).hashing_gates();
     for k in 0..frames {
         for &c in &sys.constraints {
             let l = un.lit(&mut s, c, k);

@@ -2,6 +2,8 @@
 //! ([`crate::unroll`], which every engine encodes through) and by whatever encodes a single
 //! AIG cone over given solver literals (interpolant checks).
 
+use rustc_hash::FxHashMap;
+
 use super::{Lit, Solver};
 use crate::aig::{self, Aig, Node};
 
@@ -10,11 +12,27 @@ use crate::aig::{self, Aig, Node};
 #[derive(Default)]
 pub struct Gates {
     false_lit: Option<Lit>,
+    /// The two-input gates encoded so far, by their operands ([`Gates::hashing`]).
+    known: Option<FxHashMap<(Lit, Lit), Lit>>,
 }
 
 impl Gates {
+    /// Gates that encode each two-input AND of the same two solver literals once (structural
+    /// hashing over solver literals, across whatever AIG nodes and time frames ask for it).
+    /// For encodings that meet the same logic again on the same literals: the check of a
+    /// k-induction certificate unrolls two frames of a window of `k` recorded steps, and the
+    /// second frame's window is the first's shifted by one slot, so all but one of its steps
+    /// are gates the first frame already encoded.
+    pub fn hashing() -> Gates {
+        Gates {
+            false_lit: None,
+            known: Some(FxHashMap::default()),
+        }
+    }
+
     /// The literal of `la AND lb`: a new gate, unless a constant or a repeated operand
-    /// decides it (reset values make the first frames of BMC largely constant).
+    /// decides it (reset values make the first frames of BMC largely constant), or, when
+    /// [`Gates::hashing`], the same gate was encoded before.
     pub fn and(&mut self, s: &mut impl Solver, la: Lit, lb: Lit) -> Lit {
         let f = self.false_lit(s);
         if la == f || lb == f || la == !lb {
@@ -26,10 +44,17 @@ impl Gates {
         if lb == !f {
             return la;
         }
+        let key = (la.min(lb), la.max(lb));
+        if let Some(&g) = self.known.as_ref().and_then(|k| k.get(&key)) {
+            return g;
+        }
         let g = s.new_var().pos_lit();
         s.add_clause(&[!g, la]);
         s.add_clause(&[!g, lb]);
         s.add_clause(&[g, !la, !lb]);
+        if let Some(known) = &mut self.known {
+            known.insert(key, g);
+        }
         g
     }
 
@@ -164,5 +189,30 @@ mod tests {
             };
             assert_eq!(s.solve(&[fix(sx, vx), fix(sy, vy), root]), expect);
         }
+    }
+
+    /// A hashing encoder gives the same gate the same literal, whichever order its operands
+    /// come in, and a different gate a different one; a plain encoder makes each anew.
+    #[test]
+    fn a_hashing_encoder_encodes_each_gate_once() {
+        let budget = Budget::new(None);
+        let mut s = Cadical::for_small_queries(&budget);
+        let (a, b, c) = (
+            s.new_var().pos_lit(),
+            s.new_var().pos_lit(),
+            s.new_var().pos_lit(),
+        );
+        let mut hashing = Gates::hashing();
+        let ab = hashing.and(&mut s, a, b);
+        assert_eq!(hashing.and(&mut s, b, a), ab);
+        assert_ne!(hashing.and(&mut s, a, !b), ab);
+        assert_ne!(hashing.and(&mut s, a, c), ab);
+        let mut plain = Gates::default();
+        let first = plain.and(&mut s, a, b);
+        assert_ne!(plain.and(&mut s, a, b), first);
+        // The shared literal is the gate: it is true exactly when both operands are.
+        assert_eq!(s.solve(&[ab, !a]), SatResult::Unsat);
+        assert_eq!(s.solve(&[!ab, a, b]), SatResult::Unsat);
+        assert_eq!(s.solve(&[ab]), SatResult::Sat);
     }
 }

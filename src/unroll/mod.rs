@@ -118,6 +118,14 @@ impl<'a> Unroller<'a> {
         self
     }
 
+    /// The same unrolling with each two-input gate of the same solver literals encoded once
+    /// ([`Gates::hashing`]), across nodes and frames: for a system whose frames repeat one
+    /// another's logic, as a k-induction certificate's window of recorded steps does.
+    pub fn hashing_gates(mut self) -> Unroller<'a> {
+        self.gates = Gates::hashing();
+        self
+    }
+
     /// The index of the latch whose output variable is `v`, if `v` is one.
     pub fn latch_of(&self, v: aig::Var) -> Option<usize> {
         self.latch_of.get(&(v.index() as u32)).copied()
