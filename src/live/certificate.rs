@@ -42,7 +42,8 @@ use super::rank::{Component, Witness};
 use super::LiveProof;
 use crate::aig::Lit;
 use crate::cert::{
-    embed, intervention, intervention_inputs, name_for_certifaiger, CertifyError, Invariant,
+    embed, intervention, intervention_inputs, name_for_certifaiger, solve_frames, CertifyError,
+    Invariant,
 };
 use crate::front::aiger::{from_transition_system, Aiger};
 use crate::sat::{Cadical, SatResult, Solver};
@@ -251,34 +252,29 @@ impl Ranked<'_> {
         budget: &Budget,
         what: &str,
     ) -> Result<(), CertifyError> {
-        let mut s = Cadical::for_small_queries(budget);
-        let mut un = Unroller::new(self.sys, Start::Free);
-        let mut assume = Vec::new();
-        for k in 0..frames {
-            for &c in self.sys.constraints.iter().chain([&self.p]) {
-                let l = un.lit(&mut s, c, k);
-                s.add_clause(&[l]);
-            }
-        }
         let pairs: Vec<(usize, usize)> = match links {
             [] => vec![(1, 0)],
             _ => links.to_vec(),
         };
-        for (a, b) in pairs {
-            for &(latch, y) in self.ys {
-                let ya = un.lit(&mut s, y, a);
-                let target = match links.is_empty() {
-                    true => un.lit(&mut s, y, b),
-                    false => un.lit(&mut s, latch, b),
-                };
-                s.add_clause(&[!ya, target]);
-                s.add_clause(&[ya, !target]);
+        let query = |un: &mut Unroller, s: &mut Cadical| {
+            for k in 0..frames {
+                let l = un.lit(s, self.p, k);
+                s.add_clause(&[l]);
             }
-        }
-        for &(l, k) in held {
-            assume.push(un.lit(&mut s, l, k));
-        }
-        match s.solve(&assume) {
+            for &(a, b) in &pairs {
+                for &(latch, y) in self.ys {
+                    let ya = un.lit(s, y, a);
+                    let target = match links.is_empty() {
+                        true => un.lit(s, y, b),
+                        false => un.lit(s, latch, b),
+                    };
+                    s.add_clause(&[!ya, target]);
+                    s.add_clause(&[ya, !target]);
+                }
+            }
+            held.iter().map(|&(l, k)| un.lit(s, l, k)).collect()
+        };
+        match solve_frames(self.sys, Start::Free, frames, budget, &query) {
             SatResult::Unsat => Ok(()),
             SatResult::Sat => Err(CertifyError::Invalid(format!("{what} check fails"))),
             SatResult::Interrupted => Err(CertifyError::Interrupted),
