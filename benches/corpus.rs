@@ -55,7 +55,8 @@
 //!   btorsim, certcheck), how many answers it checked, accepted, rejected and left
 //!   unchecked (also in the summary, per column).
 //! - The tasks one column solves and another does not, and tasks the columns disagree on.
-//! - With several warden columns, the greedy report (`greedy.rs`).
+//! - With several warden columns, the greedy report and the default per core count
+//!   (`greedy.rs`).
 //!
 //! `--csv FILE` writes one row per task and column in the format of `warden batch`'s
 //! `results.csv` (`task,family,tool,expected,verdict,result,check,time_s,rss_mib,note,

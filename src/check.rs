@@ -236,7 +236,7 @@ fn build(
             let mut shares = Vec::new();
             // Word-level BMC only where there is a word-level model; no engine whose answer
             // failed its check.
-            let runs = |row: &configs::Row| {
+            let runs = |_: &str, row: &configs::Row| {
                 (row.engine != EngineKind::Smt || words.is_some())
                     && !opts.left_out.contains(&row.engine.name())
             };

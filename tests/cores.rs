@@ -60,7 +60,8 @@ fn the_command_line_runs_the_set_for_the_cores_it_may_use() {
         assert_eq!(out.status.code(), Some(0), "{name}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         let n = cores::cores(Some(32));
-        let runs = |row: &warden::options::configs::Row| words || row.engine != EngineKind::Smt;
+        let runs =
+            |_: &str, row: &warden::options::configs::Row| words || row.engine != EngineKind::Smt;
         let members: Vec<&str> = (cores::members(&PORTFOLIOS[0], n, runs).into_iter())
             .map(|(m, _)| m)
             .collect();

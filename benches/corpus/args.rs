@@ -12,7 +12,9 @@ usage: cargo bench --bench corpus -- --set LIST.tsv [options]
   --matrix F[,F..]   run nothing: the greedy report of the --csv files of earlier runs (the
                      parts of a configuration matrix): each configuration's solved tasks, the
                      virtual best of the default's members, the sets that add most, greedily,
-                     and the per-task times (--timeout: the runs' timeout, for PAR-2)
+                     the default as --jobs 1..32 picks it (virtual best, and estimated with
+                     its members taking turns), and the per-task times (--timeout: the
+                     runs' timeout, for PAR-2)
   --vs abc           also run ABC (berkeley-abc), in the first column's campaign
   --abc-cmd C        bmc3 | pdr | both (default: bmc3 for --engine bmc, else pdr)
   --jobs J           runs at once (`warden batch --parallel`; default 1)

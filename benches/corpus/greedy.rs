@@ -1,6 +1,8 @@
 //! Portfolios chosen from single-configuration runs: each column's solved tasks, the virtual
 //! best of a set of columns (per task the fastest solved run: what a portfolio with a core
-//! per member approaches), and the sets that grow it fastest, chosen greedily. The columns
+//! per member approaches), the sets that grow it fastest, chosen greedily, and the default
+//! portfolio for 1 to 32 cores with the time slices its members take when they outnumber
+//! the cores (an estimate: see [`Matrix::sliced`]). The columns
 //! come from one run (`--configs a,b,...`) or from the CSV files of several (`--matrix`):
 //! the whole configuration matrix takes machine-hours, so it is run in parts and put
 //! together here.
@@ -9,6 +11,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use warden::options::configs::PORTFOLIOS;
+use warden::options::cores;
 
 /// Per task (rows) and column, the time of a solved run (`None`: not solved).
 pub(super) struct Matrix {
@@ -20,10 +23,32 @@ pub(super) struct Matrix {
 impl Matrix {
     /// The virtual best of `set`: solved tasks and PAR-2 sum (2 `timeout` per unsolved task).
     fn best(&self, set: &[usize], timeout: f64) -> (usize, f64) {
+        let own: Vec<(usize, u32)> = set.iter().map(|&c| (c, 1)).collect();
+        self.sliced(&own, set.len(), timeout)
+    }
+
+    /// The virtual best of `set` when its members take turns on `cores` cores in time slices
+    /// of their shares (`(column, share)`): a member gets the cores in proportion to its
+    /// share but never more than one ([`rates`]), so a task it solves alone in `t` it solves
+    /// here in `t` over its rate (no turns when there are cores enough: then this is the
+    /// plain virtual best). An estimate: it leaves out what the members give each other
+    /// (shared lemmas) and the cost of switching, and a member's time alone was measured
+    /// with a core to itself.
+    fn sliced(&self, set: &[(usize, u32)], cores: usize, timeout: f64) -> (usize, f64) {
+        let shares: Vec<u32> = set.iter().map(|&(_, s)| s).collect();
+        let rates = rates(&shares, cores);
         let mut solved = 0;
         let mut par2 = 0.0;
         for row in &self.solved {
-            let fastest = (set.iter().filter_map(|&c| row[c])).min_by(f64::total_cmp);
+            // A run's own time is kept as measured (a solved run may end just past the
+            // limit); a slowed one counts only within it.
+            let time = |c: usize, rate: f64| match rate {
+                r if r >= 1.0 => row[c],
+                r => row[c].map(|t| t / r).filter(|&t| t <= timeout),
+            };
+            let fastest = (set.iter().zip(&rates))
+                .filter_map(|(&(c, _), &rate)| time(c, rate))
+                .min_by(f64::total_cmp);
             match fastest {
                 Some(t) => {
                     solved += 1;
@@ -33,6 +58,42 @@ impl Matrix {
             }
         }
         (solved, par2)
+    }
+
+    /// The default portfolio per core count, as `--jobs N` picks it
+    /// ([`cores::members`], leaving out configurations with no column here, as a run leaves
+    /// out those with nothing to check): the virtual best of its configurations, and the
+    /// same with its members sharing the cores in time slices while they outnumber them.
+    fn print_cores(&self, timeout: f64) {
+        let default = &PORTFOLIOS[0];
+        let column = |name: &str| self.columns.iter().position(|c| c == name);
+        let missing: Vec<&str> = (default.configs.iter())
+            .filter(|d| column(d).is_none())
+            .copied()
+            .collect();
+        println!(
+            "\nThe default on N cores (its configurations with a column here; members without \
+             one: {}):",
+            if missing.is_empty() {
+                "none".to_owned()
+            } else {
+                missing.join(", ")
+            }
+        );
+        for n in [1, 2, 4, 8, 16, 32] {
+            let chosen = cores::members(default, n, |name, _| column(name).is_some());
+            let set: Vec<(usize, u32)> = (chosen.iter())
+                .map(|&(name, share)| (column(name).expect("kept by members"), share))
+                .collect();
+            let columns: Vec<usize> = set.iter().map(|&(c, _)| c).collect();
+            let (solved, par2) = self.best(&columns, timeout);
+            let (sliced, sliced_par2) = self.sliced(&set, n, timeout);
+            println!(
+                "  {n:>2} cores: {:>2} configurations, virtual best {solved:>4} solved, PAR-2 sum \
+                 {par2:>8.1}; in time slices {sliced:>4} solved, PAR-2 sum {sliced_par2:>8.1}",
+                set.len()
+            );
+        }
     }
 
     /// The columns in greedy order after `base`: each the one that makes the virtual best
@@ -88,6 +149,7 @@ impl Matrix {
                 println!("  {size:>2}: +{name:<18} {solved:>4} solved, PAR-2 sum {par2:>8.1}");
             }
         }
+        self.print_cores(timeout);
         println!("\nPer task, each column's time when solved (- unsolved):");
         let header: Vec<String> = (0..self.columns.len()).map(|c| format!("[{c}]")).collect();
         println!("task\texpected\t{}", header.join("\t"));
@@ -98,6 +160,24 @@ impl Matrix {
             println!("{task}\t{expected}\t{}", cells.join("\t"));
         }
     }
+}
+
+/// The cores each of the workers of time-slice `shares` gets when they take turns on `cores`
+/// cores: in proportion to their shares, but a worker runs on one core at a time, so one
+/// whose part would be more than a core gets one and the rest is shared out among the
+/// others the same way (each worker a core when there are cores enough).
+fn rates(shares: &[u32], cores: usize) -> Vec<f64> {
+    let mut rates = vec![0.0; shares.len()];
+    let mut order: Vec<usize> = (0..shares.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(shares[i]));
+    let (mut left, mut total) = (cores as f64, shares.iter().sum::<u32>() as f64);
+    for i in order {
+        let share = shares[i] as f64;
+        rates[i] = (left * share / total).min(1.0);
+        left -= rates[i];
+        total -= share;
+    }
+    rates
 }
 
 /// The matrix of the runner's CSV files (`--csv`), one column per tool but the virtual

@@ -25,11 +25,12 @@ pub fn cores(jobs: Option<usize>) -> usize {
 /// members, then members of its `extra` list until there is one per core (share 1: they
 /// come only once every member has a core of its own, so they take no turns). A
 /// configuration `runs` says has nothing to check on the system at hand (word-level BMC
-/// on a bit-level model) is left out and its core goes to the next one of the list.
+/// on a bit-level model) is left out and its core goes to the next one of the list: `runs`
+/// gets each configuration's name and options.
 pub fn members(
     set: &PortfolioSet,
     cores: usize,
-    runs: impl Fn(&Row) -> bool,
+    runs: impl Fn(&str, &Row) -> bool,
 ) -> Vec<(&'static str, u32)> {
     let row = |name: &str| {
         config(name)
@@ -37,14 +38,14 @@ pub fn members(
             .row()
     };
     let mut chosen: Vec<(&'static str, u32)> = (set.configs.iter().zip(set.shares))
-        .filter(|(name, _)| runs(&row(name)))
+        .filter(|(name, _)| runs(name, &row(name)))
         .map(|(&name, &share)| (name, share))
         .collect();
     for &name in set.extra {
         if chosen.len() >= cores {
             break;
         }
-        if runs(&row(name)) {
+        if runs(name, &row(name)) {
             chosen.push((name, 1));
         }
     }
@@ -57,7 +58,7 @@ mod tests {
     use crate::engine::EngineKind;
     use crate::options::configs::{portfolio, PORTFOLIOS};
 
-    fn names(set: &str, cores: usize, runs: impl Fn(&Row) -> bool) -> Vec<&'static str> {
+    fn names(set: &str, cores: usize, runs: impl Fn(&str, &Row) -> bool) -> Vec<&'static str> {
         let set = portfolio(set).unwrap();
         members(set, cores, runs)
             .into_iter()
@@ -72,7 +73,7 @@ mod tests {
         let most = own + default.extra.len();
         assert!(most >= 16, "the default fills a 16-core node");
         for n in [1, 2, 4, 6, 8, 12, 16, 32] {
-            let chosen = names("default", n, |_| true);
+            let chosen = names("default", n, |_, _| true);
             assert_eq!(chosen.len(), n.clamp(own, most), "{n} cores");
             for (i, c) in chosen.iter().enumerate() {
                 assert!(!chosen[..i].contains(c), "{n} cores: {c} twice");
@@ -84,11 +85,11 @@ mod tests {
 
     #[test]
     fn a_configuration_with_nothing_to_check_gives_its_core_to_the_next() {
-        let bits = |row: &Row| row.engine != EngineKind::Smt;
+        let bits = |_: &str, row: &Row| row.engine != EngineKind::Smt;
         let chosen = names("default", 8, bits);
         assert_eq!(chosen.len(), 8);
         // The same list as with word-level BMC, without it and one further.
-        let with_smt: Vec<&str> = (names("default", 9, |_| true).into_iter())
+        let with_smt: Vec<&str> = (names("default", 9, |_, _| true).into_iter())
             .filter(|&n| n != "smt")
             .collect();
         assert_eq!(chosen, with_smt);
@@ -97,7 +98,7 @@ mod tests {
     #[test]
     fn shares_are_the_sets_own_and_extra_members_take_no_turns() {
         let default = &PORTFOLIOS[0];
-        let chosen = members(default, 16, |_| true);
+        let chosen = members(default, 16, |_, _| true);
         let own = default.configs.len();
         let shares: Vec<u32> = chosen[..own].iter().map(|&(_, s)| s).collect();
         assert_eq!(shares, default.shares);
