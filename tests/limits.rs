@@ -1,6 +1,6 @@
 //! Resource limits that hold, end to end: on models too hard to finish, `--timeout` ends every
 //! engine (the CFA CEGAR on a C program too) by its own budget checks, SIGINT prints
-//! `unknown`, and `--mem-limit` keeps the peak resident memory within 10 % of the limit.
+//! `unknown`, and `--mem-limit` keeps the peak resident memory under the limit.
 //!
 //! The models are generated here: a 32-bit counter whose all-ones value is bad (reachable, so
 //! no engine can prove it safe, and the shortest counterexample is 2^32 - 1 steps deep), or'ed
@@ -236,7 +236,7 @@ fn sigint_prints_unknown() {
 }
 
 #[test]
-fn memory_limit_keeps_the_peak_within_ten_percent() {
+fn memory_limit_keeps_the_peak_under_the_limit() {
     let m = model("growing.btor2", GROWING);
     // Large enough that one growth step of the solver is a small part of it, as in real runs.
     let limit_mib = 300;
@@ -253,9 +253,9 @@ fn memory_limit_keeps_the_peak_within_ten_percent() {
         None,
     );
     assert_eq!(run.stdout, "unknown\n", "{}", run.stderr);
-    // Usually BMC's own budget check ends the run at the limit; on a loaded machine the
-    // solver can grow past the 5 % ceiling before its next check, and the ceiling ends it.
-    // Either way the run must say why and stay within 10 %.
+    // Usually BMC's own budget check ends the run at 90 % of the limit; on a loaded machine
+    // the solver can grow past 95 % before its next check, and the ceiling there ends it.
+    // Either way the run must say why and stay under the limit (a harness kills at it).
     assert!(
         run.stderr.contains("memory limit"),
         "the memory limit ended the run: {}",
@@ -263,7 +263,7 @@ fn memory_limit_keeps_the_peak_within_ten_percent() {
     );
     let peak_mib = run.max_rss_kib as f64 / 1024.0;
     assert!(
-        peak_mib < limit_mib as f64 * 1.1,
+        peak_mib < limit_mib as f64,
         "peak {peak_mib:.0} MiB over a {limit_mib} MiB limit"
     );
 }

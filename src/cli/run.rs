@@ -107,7 +107,7 @@ pub(super) fn run_check(args: CheckArgs, print_witness: bool) -> ExitCode {
         give_up("still running at the time limit, or a second after a stop request")
     });
     crate::budget::watch_memory(&budget, args.mem_limit, || {
-        give_up("memory still growing past the limit")
+        give_up("memory still growing near the limit")
     });
     let mut load = front::LoadOptions {
         data_model: match args.data_model.unwrap_or(DataModelArg::Ilp32) {
