@@ -18,6 +18,9 @@ pub(super) struct Matrix {
     pub(super) columns: Vec<String>,
     pub(super) tasks: Vec<(String, String)>,
     pub(super) solved: Vec<Vec<Option<f64>>>,
+    /// Per task, the shortest run of any column, whatever its result: an upper bound on the
+    /// loading and preprocessing every run does once before its engines start.
+    pub(super) shortest: Vec<f64>,
 }
 
 impl Matrix {
@@ -30,21 +33,26 @@ impl Matrix {
     /// The virtual best of `set` when its members take turns on `cores` cores in time slices
     /// of their shares (`(column, share)`): a member gets the cores in proportion to its
     /// share but never more than one ([`rates`]), so a task it solves alone in `t` it solves
-    /// here in `t` over its rate (no turns when there are cores enough: then this is the
-    /// plain virtual best). An estimate: it leaves out what the members give each other
-    /// (shared lemmas) and the cost of switching, and a member's time alone was measured
-    /// with a core to itself.
+    /// here in `s + (t - s) / rate`, where `s` is the task's shortest run of any column (the
+    /// loading and preprocessing, done once before the members start; without it, the
+    /// members' many fast answers on large models, which are mostly loading, came out
+    /// several times too slow). No turns when there are cores enough: then this is the
+    /// plain virtual best. An estimate: it leaves out what the members give each other
+    /// (shared lemmas), the cost of switching and the set a large system runs instead, and
+    /// a member's time alone was measured with a core to itself.
     fn sliced(&self, set: &[(usize, u32)], cores: usize, timeout: f64) -> (usize, f64) {
         let shares: Vec<u32> = set.iter().map(|&(_, s)| s).collect();
         let rates = rates(&shares, cores);
         let mut solved = 0;
         let mut par2 = 0.0;
-        for row in &self.solved {
+        for (row, &fixed) in self.solved.iter().zip(&self.shortest) {
             // A run's own time is kept as measured (a solved run may end just past the
             // limit); a slowed one counts only within it.
             let time = |c: usize, rate: f64| match rate {
                 r if r >= 1.0 => row[c],
-                r => row[c].map(|t| t / r).filter(|&t| t <= timeout),
+                r => (row[c])
+                    .map(|t| fixed.min(t) + (t - fixed).max(0.0) / r)
+                    .filter(|&t| t <= timeout),
             };
             let fastest = (set.iter().zip(&rates))
                 .filter_map(|(&(c, _), &rate)| time(c, rate))
@@ -190,6 +198,7 @@ pub(super) fn read_csvs(files: &[PathBuf]) -> Result<Matrix, String> {
         columns: Vec::new(),
         tasks: Vec::new(),
         solved: Vec::new(),
+        shortest: Vec::new(),
     };
     let mut seen: HashMap<(usize, usize), PathBuf> = HashMap::new();
     for file in files {
@@ -232,17 +241,23 @@ pub(super) fn read_csvs(files: &[PathBuf]) -> Result<Matrix, String> {
                 ));
             }
             let solved = cell(solved_col) == solved_value;
-            let time: Option<f64> = match solved {
-                true => Some(
-                    (time.parse())
-                        .map_err(|_| format!("{}:{}: time {time}", file.display(), n + 1))?,
-                ),
-                false => None,
-            };
+            let parsed: Option<f64> = time.parse().ok();
+            if solved && parsed.is_none() {
+                return Err(format!("{}:{}: time {time}", file.display(), n + 1));
+            }
             matrix.solved.resize(matrix.tasks.len(), Vec::new());
+            matrix.shortest.resize(matrix.tasks.len(), f64::INFINITY);
             let row = &mut matrix.solved[t];
             row.resize(matrix.columns.len(), None);
-            row[c] = time;
+            row[c] = parsed.filter(|_| solved);
+            if let Some(took) = parsed {
+                matrix.shortest[t] = matrix.shortest[t].min(took);
+            }
+        }
+    }
+    for shortest in &mut matrix.shortest {
+        if shortest.is_infinite() {
+            *shortest = 0.0;
         }
     }
     for row in &mut matrix.solved {

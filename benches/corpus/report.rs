@@ -182,7 +182,8 @@ impl<'a> Runs<'a> {
         }
     }
 
-    /// The warden columns' solved times per task, for the greedy report.
+    /// The warden columns' solved times per task, and each task's shortest run, for the
+    /// greedy report.
     fn matrix(&self) -> Matrix {
         Matrix {
             columns: self.warden.clone(),
@@ -194,6 +195,14 @@ impl<'a> Runs<'a> {
                     (self.warden.iter())
                         .map(|c| self.solved(t, c).map(|r| r.time))
                         .collect()
+                })
+                .collect(),
+            shortest: (self.tasks.iter())
+                .map(|t| {
+                    (self.warden.iter())
+                        .filter_map(|c| self.table.get(t, c).map(|r| r.time))
+                        .min_by(f64::total_cmp)
+                        .unwrap_or(0.0)
                 })
                 .collect(),
         }
