@@ -47,11 +47,12 @@ impl Matrix {
         let mut par2 = 0.0;
         for (row, &fixed) in self.solved.iter().zip(&self.shortest) {
             // A run's own time is kept as measured (a solved run may end just past the
-            // limit); a slowed one counts only within it.
+            // limit); a slowed one counts only within it. `fixed` is at most any run's time
+            // of the row, this one's included.
             let time = |c: usize, rate: f64| match rate {
                 r if r >= 1.0 => row[c],
                 r => (row[c])
-                    .map(|t| fixed.min(t) + (t - fixed).max(0.0) / r)
+                    .map(|t| fixed + (t - fixed) / r)
                     .filter(|&t| t <= timeout),
             };
             let fastest = (set.iter().zip(&rates))
