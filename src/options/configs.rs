@@ -270,9 +270,9 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         shares: &[4, 4, 2, 1, 1, 1, 1, 1],
         // The greedy order of the configuration matrix (each configuration alone on both
         // dev sets at 20 s; lab notes, cores.md): `ic3-simple`, `bmc` and `ic3-dynamic-ctp`
-        // each add a task the members leave open (4 in all, of 240). None of the others
-        // adds one, so from the fourth on the order is that of the earlier 10 s sample,
-        // where they differed by milliseconds of PAR-2.
+        // add 2, 1 and 1 of the 240 tasks the members leave open. None of the others adds
+        // one, so from the fourth on the order is that of the earlier 10 s sample, where
+        // they differed by milliseconds of PAR-2.
         extra: &[
             "ic3-simple",
             "bmc",
