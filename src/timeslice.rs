@@ -191,23 +191,24 @@ pub fn checkpoint(stopped: &dyn Fn() -> bool) {
     });
 }
 
+/// The CPU time the calling thread has used. The workers of this module's tests measure their
+/// work in it (on a loaded machine a step of wall time would count the turns other processes
+/// took as work), and [`crate::Budget::child_for_cpu`] bounds passes whose outcome must not
+/// depend on the machine's load.
+pub fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-    /// This thread's own CPU time. The workers of these tests measure their work in it: on a
-    /// loaded machine a step of wall time would count the turns other processes took as work
-    /// (a worker could then finish within one turn without ever handing the slot over).
-    fn thread_cpu() -> Duration {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `t` is a valid timespec for the call to fill.
-        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-        Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-    }
 
     /// Three workers on one slot: never two running at once, and each gets turns while the
     /// others are unfinished (they take turns rather than running one after the other).

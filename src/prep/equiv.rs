@@ -61,9 +61,7 @@ pub(crate) fn merge_equivalences(
         .collect();
     // Without the sequential facts the sweep still runs: it then proves equalities in every
     // state, a weaker but sound claim. So the sequential phase gets half of the time.
-    let half = budget
-        .remaining()
-        .map_or(budget.child(), |r| budget.child_for(r / 2));
+    let half = budget.child_share(2);
     let state_classes = prove_inductive(ts, state_classes, depth, &half).unwrap_or_default();
     // A deeper induction often proves no more than one step would: then the facts need no
     // window of past steps in the lifted invariant.

@@ -34,10 +34,16 @@ pub use options::{PrepOptions, PrepPass};
 use crate::ts::{cone_of_influence, Restore, TransitionSystem};
 use crate::Budget;
 
-/// The longest preprocessing may take, and its share of the run's remaining time: it runs
-/// before every engine, and a proof found later is worth more than a smaller circuit.
+/// The most CPU time preprocessing may take, and its share of the run's remaining time: it
+/// runs before every engine, and a proof found later is worth more than a smaller circuit.
+/// The limit is in CPU time so that what the passes prove does not depend on the machine's
+/// load (see [`Budget::child_for_cpu`]).
 const MAX_TIME: Duration = Duration::from_secs(2);
 const TIME_SHARE: u32 = 8;
+/// The wall-time bound beside it, for a thread that gets little of a core: up to a quarter
+/// of the remaining time, at most 5 s.
+const MAX_WALL_TIME: Duration = Duration::from_secs(5);
+const WALL_SHARE: u32 = 4;
 
 /// The size (AND gates) from which the SAT-sweeping passes (`scorr`, `fraig`) are skipped.
 /// Measured on the 15 systems of both eval sets with 150 k gates or more after the cone of
@@ -56,10 +62,12 @@ pub fn preprocess(
     opts: &PrepOptions,
     budget: &Budget,
 ) -> (TransitionSystem, Restore) {
-    let limit = budget
-        .remaining()
-        .map_or(MAX_TIME, |r| (r / TIME_SHARE).min(MAX_TIME));
-    let budget = budget.child_for(limit);
+    let share =
+        |most: Duration, share: u32| budget.remaining().map_or(most, |r| (r / share).min(most));
+    let budget = budget.child_for_cpu(
+        share(MAX_TIME, TIME_SHARE),
+        share(MAX_WALL_TIME, WALL_SHARE),
+    );
     let (mut reduced, mut restore) = cone_of_influence(ts);
     let depth = usize::from(opts.scorr_depth);
     for &pass in &opts.prep {
