@@ -339,12 +339,20 @@ mod tests {
         let start = thread_cpu();
         while !half.expired() {}
         let used = thread_cpu() - start;
-        assert!(used < Duration::from_millis(200), "half of the 200 ms, not {used:?}");
+        assert!(
+            used < Duration::from_millis(200),
+            "half of the 200 ms, not {used:?}"
+        );
         assert!(!child.expired());
         while !child.expired() {}
-        assert!(thread_cpu() - start >= Duration::from_millis(150), "the whole 200 ms");
+        assert!(
+            thread_cpu() - start >= Duration::from_millis(150),
+            "the whole 200 ms"
+        );
         let elsewhere = child.clone();
-        assert!(!std::thread::spawn(move || elsewhere.expired()).join().unwrap());
+        assert!(!std::thread::spawn(move || elsewhere.expired())
+            .join()
+            .unwrap());
         assert!(!parent.expired());
     }
 
