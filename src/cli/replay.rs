@@ -42,7 +42,8 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             return ExitCode::INVALID;
         }
     };
-    report_replays(&w.bad, |b| {
+    let lassos = report_lassos(ts, &w);
+    let bad = report_replays(&w.bad, |b| {
         let trace = Trace {
             bad: b,
             ..w.trace.clone()
@@ -64,7 +65,31 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             }
             e => e.to_string(),
         })
-    })
+    });
+    match lassos {
+        true => bad,
+        false => ExitCode::INVALID,
+    }
+}
+
+/// Prints whether the trace of `w` is a lasso of each justice property it names (the check
+/// behind warden's own liveness counterexamples, [`live::lasso::check`]); whether all are.
+fn report_lassos(ts: &TransitionSystem, w: &witness::aiger::Witness) -> bool {
+    let mut ok = true;
+    for &j in &w.justice {
+        let trace = Trace {
+            bad: j,
+            ..w.trace.clone()
+        };
+        match live::lasso::check(ts, &trace) {
+            Ok(l) => println!("valid: justice property j{j} has a lasso, its loop from frame {l}"),
+            Err(e) => {
+                println!("invalid: j{j}: {e}");
+                ok = false;
+            }
+        }
+    }
+    ok
 }
 
 /// `warden sim` on one of ABC's counterexample files (for a BTOR2 model: a counterexample

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! 1            a counterexample follows
-//! b<i>         the violated bad property (0-based)
+//! b<i>         the violated bad property (0-based), or j<i>: a justice property with a
+//!              lasso (the state after the last input line equals an earlier one)
 //! <latches>    initial value of every latch, one character each
 //! <inputs>     one line per frame, one character per input
 //! .
@@ -51,8 +52,10 @@ fn write_as(trace: &Trace, latches: usize, kind: char) -> String {
 /// A witness read from a file, before it is checked.
 #[derive(Clone, Debug)]
 pub struct Witness {
-    /// The properties it claims to violate.
+    /// The bad properties it claims to reach.
     pub bad: Vec<usize>,
+    /// The justice properties it claims a lasso of ([`crate::live::lasso`]).
+    pub justice: Vec<usize>,
     pub trace: Trace,
 }
 
@@ -74,24 +77,29 @@ pub fn parse(text: &str, ts: &TransitionSystem, latches: usize) -> Result<Witnes
         s => return Err(LineProblem::Status(s.to_owned()).at(n)),
     }
     let (n, props) = next("the property line")?;
-    let mut bad = Vec::new();
+    let (mut bad, mut justice) = (Vec::new(), Vec::new());
     for p in props.split_whitespace() {
-        let idx = p
-            .strip_prefix('b')
-            .and_then(|i| i.parse::<usize>().ok())
+        let (kind, index) = p
+            .split_at_checked(1)
+            .and_then(|(k, i)| Some((k, i.parse::<usize>().ok()?)))
             .ok_or_else(|| LineProblem::Property(p.to_owned()).at(n))?;
-        if idx >= ts.bad.len() {
-            return Err(LineProblem::NoProperty {
-                index: idx,
-                count: ts.bad.len(),
+        match kind {
+            "b" if index < ts.bad.len() => bad.push(index),
+            "b" => {
+                let count = ts.bad.len();
+                return Err(LineProblem::NoProperty { index, count }.at(n));
             }
-            .at(n));
+            "j" if index < ts.justice.len() => justice.push(index),
+            "j" => {
+                let count = ts.justice.len();
+                return Err(LineProblem::NoJustice { index, count }.at(n));
+            }
+            _ => return Err(LineProblem::Property(p.to_owned()).at(n)),
         }
-        bad.push(idx);
     }
-    if bad.is_empty() {
+    let Some(&first) = bad.first().or(justice.first()) else {
         return Err(LineProblem::NoPropertyNamed.at(n));
-    }
+    };
     let (n, init_line) = next("the initial state line")?;
     let init = values(n, init_line, latches, "latch")?
         .into_iter()
@@ -112,9 +120,10 @@ pub fn parse(text: &str, ts: &TransitionSystem, latches: usize) -> Result<Witnes
         trace: Trace {
             init,
             inputs,
-            bad: bad[0],
+            bad: first,
         },
         bad,
+        justice,
     })
 }
 
@@ -187,6 +196,12 @@ mod tests {
             WitnessError::Truncated("the final '.'")
         );
         assert_eq!(err("1\nb0\n00\n2\n.\n"), LineProblem::Bit('2').at(4));
+        let no_justice = LineProblem::NoJustice { index: 0, count: 0 };
+        assert_eq!(err("1\nj0\n00\n1\n.\n"), no_justice.at(2));
+        assert_eq!(
+            err("1\nx0\n00\n.\n"),
+            LineProblem::Property("x0".into()).at(2)
+        );
     }
 
     #[test]

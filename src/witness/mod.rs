@@ -50,12 +50,15 @@ pub enum LineProblem {
     Status(String),
     /// A word on the property line that does not name a bad property.
     #[error(
-        "expected bad properties like 'b0', found '{0}' (justice witnesses are not supported)"
+        "expected bad properties like 'b0' (or, in AIGER witnesses, justice properties like \
+         'j0'), found '{0}'"
     )]
     Property(String),
     #[error("bad property b{index} does not exist ({count} bad properties)")]
     NoProperty { index: usize, count: usize },
-    #[error("no property named (justice witnesses are not supported)")]
+    #[error("justice property j{index} does not exist ({count} justice properties)")]
+    NoJustice { index: usize, count: usize },
+    #[error("no property named")]
     NoPropertyNamed,
     /// An AIGER value line of the wrong length (`what`: latch or input).
     #[error("expected {expected} {what} values, found {found}")]
