@@ -106,9 +106,8 @@ fn own_circuits_have_their_verdicts_with_every_method() {
                     row.expected
                 );
             }
-            // Every lasso of an AIGER model is replayed by aigsim, which shares no code with
-            // warden (btorsim does not handle justice properties).
-            // `warden sim` replays it too.
+            // Every lasso of an AIGER model is replayed by `warden sim` and by aigsim, which
+            // shares no code with warden (btorsim does not handle justice properties).
             let aiger = name.ends_with(".aag");
             if aiger && got.contains(&"sat".to_owned()) {
                 assert!(witness.contains("\nj0\n"), "{name} {method}: {witness}");

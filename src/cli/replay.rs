@@ -42,7 +42,6 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             return ExitCode::INVALID;
         }
     };
-    let lassos = report_lassos(ts, &w);
     let bad = report_replays(&w.bad, |b| {
         let trace = Trace {
             bad: b,
@@ -66,30 +65,24 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             e => e.to_string(),
         })
     });
+    // Each justice property it names: the trace is a lasso of it (the check behind warden's
+    // own liveness counterexamples).
+    let lassos = report_each(
+        &w.justice,
+        'j',
+        |j| {
+            let trace = Trace {
+                bad: j,
+                ..w.trace.clone()
+            };
+            live::lasso::check(ts, &trace)
+        },
+        |j, l| format!("justice property j{j} has a lasso, its loop from frame {l}"),
+    );
     match lassos {
         true => bad,
         false => ExitCode::INVALID,
     }
-}
-
-/// Prints whether the trace of `w` is a lasso of each justice property it names (the check
-/// behind warden's own liveness counterexamples, [`live::lasso::check`]); whether all are.
-fn report_lassos(ts: &TransitionSystem, w: &witness::aiger::Witness) -> bool {
-    let mut ok = true;
-    for &j in &w.justice {
-        let trace = Trace {
-            bad: j,
-            ..w.trace.clone()
-        };
-        match live::lasso::check(ts, &trace) {
-            Ok(l) => println!("valid: justice property j{j} has a lasso, its loop from frame {l}"),
-            Err(e) => {
-                println!("invalid: j{j}: {e}");
-                ok = false;
-            }
-        }
-    }
-    ok
 }
 
 /// `warden sim` on one of ABC's counterexample files (for a BTOR2 model: a counterexample
@@ -133,22 +126,34 @@ fn sim_abc(ts: &TransitionSystem, text: &str, witness_path: &Path) -> ExitCode {
 /// exit code 0 when all are, else 1.
 pub(super) fn report_replays<E: Display>(
     bad: &[usize],
-    mut replay_one: impl FnMut(usize) -> Result<usize, E>,
+    replay_one: impl FnMut(usize) -> Result<usize, E>,
 ) -> ExitCode {
+    let found = |b, frame| format!("bad property b{b} is reached in frame {frame}");
+    match report_each(bad, 'b', replay_one, found) {
+        true => ExitCode::Verdict,
+        false => ExitCode::INVALID,
+    }
+}
+
+/// Prints, for each claimed property `p` (named `{kind}{p}` in the witness), `valid:` and
+/// what `check(p)` found (`found` says it), or `invalid:` and why not; whether all held.
+fn report_each<T, E: Display>(
+    props: &[usize],
+    kind: char,
+    mut check: impl FnMut(usize) -> Result<T, E>,
+    found: impl Fn(usize, T) -> String,
+) -> bool {
     let mut ok = true;
-    for &b in bad {
-        match replay_one(b) {
-            Ok(frame) => println!("valid: bad property b{b} is reached in frame {frame}"),
+    for &p in props {
+        match check(p) {
+            Ok(t) => println!("valid: {}", found(p, t)),
             Err(e) => {
-                println!("invalid: b{b}: {e}");
+                println!("invalid: {kind}{p}: {e}");
                 ok = false;
             }
         }
     }
-    match ok {
-        true => ExitCode::Verdict,
-        false => ExitCode::INVALID,
-    }
+    ok
 }
 
 /// The model at `model` read with the options that `recorded` (the text of a witness or a
