@@ -191,7 +191,8 @@ fn via_klive(
 
 /// The portfolio on a justice property: l2s with the safety portfolio of `opts` (whose BMC
 /// finds lassos early) and k-liveness in parallel; the first definite answer stops the other,
-/// but with `for_cert` an l2s proof that makes no certificate does not stop k-liveness.
+/// but with `for_cert` an l2s proof that makes no certificate does not stop k-liveness, and
+/// k-liveness takes one of the portfolio's `jobs`.
 fn race(
     ts: &TransitionSystem,
     justice: usize,
@@ -200,6 +201,17 @@ fn race(
     for_cert: bool,
 ) -> Result<(LiveAnswer, String), InternalError> {
     let (l2s_budget, klive_budget) = (budget.child(), budget.child());
+    // For a certificate, k-liveness gets a core of its own: the l2s portfolio runs on the
+    // others. Beside every core's worth of l2s workers it got only a share of one, and under
+    // load the l2s proof (often k-induction's, which makes no certificate) came first and
+    // k-liveness's too late.
+    let l2s_opts = Options {
+        jobs: match for_cert {
+            true => opts.jobs.saturating_sub(1).max(1),
+            false => opts.jobs,
+        },
+        ..opts.clone()
+    };
     let definite = |a: &Result<LiveAnswer, InternalError>| !matches!(a, Ok(LiveAnswer::Unknown));
     let (by_l2s, by_klive) = std::thread::scope(|s| {
         let klive = s.spawn(|| {
@@ -209,7 +221,7 @@ fn race(
             }
             a
         });
-        let a = via_l2s(ts, justice, opts, &l2s_budget, for_cert);
+        let a = via_l2s(ts, justice, &l2s_opts, &l2s_budget, for_cert);
         let uncertified = matches!(a, Ok(LiveAnswer::Unsat { proof: None }));
         if definite(&a) && !(for_cert && uncertified) {
             klive_budget.stop();
