@@ -42,12 +42,13 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
             return ExitCode::INVALID;
         }
     };
+    // The witness's trace, read as a path to property `p` (bad or justice).
+    let claiming = |p| Trace {
+        bad: p,
+        ..w.trace.clone()
+    };
     let bad = report_replays(&w.bad, |b| {
-        let trace = Trace {
-            bad: b,
-            ..w.trace.clone()
-        };
-        replay(ts, &trace).map_err(|e| match e {
+        replay(ts, &claiming(b)).map_err(|e| match e {
             // Named as in the file: reset functions are lowered to constraints.
             ReplayError::Constraint { frame, constraint } => {
                 match aiger::constraint_origin(file, constraint) {
@@ -70,13 +71,7 @@ pub(super) fn sim(model: &Path, witness_path: &Path) -> ExitCode {
     let lassos = report_each(
         &w.justice,
         'j',
-        |j| {
-            let trace = Trace {
-                bad: j,
-                ..w.trace.clone()
-            };
-            live::lasso::check(ts, &trace)
-        },
+        |j| live::lasso::check(ts, &claiming(j)),
         |j, l| format!("justice property j{j} has a lasso, its loop from frame {l}"),
     );
     match lassos {
