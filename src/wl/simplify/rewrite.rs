@@ -2,10 +2,12 @@
 //! equal term that blasts into fewer gates or exposes sharing (slices pushed through
 //! concatenations and extensions, adjacent slices fused, equalities of concatenations split,
 //! shifts by constants turned into wiring, identities of the Boolean and arithmetic
-//! operators). The rules were chosen from the operator counts of the BTOR2 evaluation set,
-//! which Yosys writes as chains of `ite`, `concat`, `uext` and `slice`.
+//! operators, division and products by constants ([`divide`])). The rules were chosen from
+//! the operator counts of the BTOR2 evaluation set, which Yosys writes as chains of `ite`,
+//! `concat`, `uext` and `slice`.
 //! Encoded C programs also get the rules on extensions ([`narrow`]).
 
+mod divide;
 mod narrow;
 
 use super::Stats;
@@ -310,6 +312,9 @@ impl Rewriter<'_> {
                 return (self.unsigned_range(m, b, &cx, &cy)).or_else(|| self.narrow(m, b, x, y))
             }
             Eq => return self.eq(m, x, y).or_else(|| self.narrow(m, b, x, y)),
+            Mul | Udiv | Urem | Sdiv | Srem | Smod => {
+                return (self.by_constant(m, b, x, y)).or_else(|| self.narrow(m, b, x, y))
+            }
             _ => return self.narrow(m, b, x, y),
         };
         Some(t)

@@ -445,6 +445,138 @@ fn shifts_by_constants_and_range_comparisons_are_wiring() {
     }
 }
 
+/// Builds `op(args)` over inputs of `widths` plainly and through the rewriter (with `narrow`
+/// off, as for BTOR2 models) and asserts that they agree on every value of the inputs;
+/// adds the rules that fired to `stats`.
+fn agree_exhaustively(
+    widths: &[u32],
+    stats: &mut Stats,
+    build: impl Fn(&mut Model, &[TermId]) -> (Op, Vec<TermId>),
+) {
+    let mut m = Model::new();
+    let leaves: Vec<TermId> = (widths.iter())
+        .map(|&w| m.add_input(Sort::Bv(w), None))
+        .collect();
+    let (op, args) = build(&mut m, &leaves);
+    let plain = m.apply(op.clone(), &args).unwrap();
+    let rewritten = Rewriter {
+        stats,
+        narrow: false,
+    }
+    .mk(&mut m, op.clone(), &args);
+    let bit = m.constant_term(BitVec::zero(1));
+    m.add_bad(bit, None).unwrap();
+    let total: u32 = widths.iter().sum();
+    for v in 0..1u64 << total {
+        let mut rest = v;
+        let inputs = (widths.iter())
+            .map(|&w| {
+                let value = BitVec::from_u64(w, rest & ((1 << w) - 1));
+                rest >>= w;
+                Value::Bv(value)
+            })
+            .collect();
+        let trace = Trace {
+            bad: 0,
+            states: vec![vec![]],
+            inputs: vec![inputs],
+        };
+        let got = waveform(&m, &trace, &[plain, rewritten]).unwrap().remove(0);
+        assert!(got[0].equals(&got[1]), "{op:?} on {v:#x}: {got:?}");
+    }
+}
+
+const DIVIDING: [Binary; 6] = [
+    Binary::Udiv,
+    Binary::Urem,
+    Binary::Sdiv,
+    Binary::Srem,
+    Binary::Smod,
+    Binary::Mul,
+];
+
+#[test]
+fn division_and_products_by_constants_keep_every_value() {
+    for w in 1..=6 {
+        let mut stats = Stats::default();
+        for op in DIVIDING {
+            for c in 0..1u64 << w {
+                agree_exhaustively(&[w], &mut stats, |m, x| {
+                    (Op::Binary(op), vec![x[0], konst(m, w, c)])
+                });
+            }
+        }
+        for rule in ["udiv-pow2", "rem-pow2", "divide-zero"] {
+            assert!(stats.get(rule) > 0, "{rule} at {w} bits: {stats:?}");
+        }
+        if w >= 2 {
+            assert!(stats.get("mul-pow2") > 0, "{stats:?}");
+        }
+        if w >= 3 {
+            // Signed: only by 2^k with k <= w - 2 (1 and 2 at 3 bits).
+            assert!(
+                stats.get("sdiv-pow2") > 0 && stats.get("srem-pow2") > 0,
+                "{stats:?}"
+            );
+        }
+    }
+    // A zero-extended dividend, divided at its own width.
+    for (w, n) in [(4, 2), (6, 3), (7, 4)] {
+        let mut stats = Stats::default();
+        for op in DIVIDING {
+            for c in 0..1u64 << w {
+                agree_exhaustively(&[n], &mut stats, |m, x| {
+                    let wide = uext(m, x[0], w - n);
+                    (Op::Binary(op), vec![wide, konst(m, w, c)])
+                });
+            }
+        }
+        assert!(stats.get("divide-narrow") > 0, "{w} from {n}: {stats:?}");
+    }
+}
+
+#[test]
+fn division_and_products_by_one_hot_words_keep_every_value() {
+    use Binary::*;
+    for w in 3..=5 {
+        let mut stats = Stats::default();
+        for op in DIVIDING {
+            // x op (1 << k), every k (0 from k = w on), and the factor first.
+            agree_exhaustively(&[w, w], &mut stats, |m, x| {
+                let one = konst(m, w, 1);
+                let hot = app(m, Op::Binary(Sll), &[one, x[1]]);
+                (Op::Binary(op), vec![x[0], hot])
+            });
+            agree_exhaustively(&[w, w], &mut stats, |m, x| {
+                let one = konst(m, w, 1);
+                let hot = app(m, Op::Binary(Sll), &[one, x[1]]);
+                (Op::Binary(op), vec![hot, x[0]])
+            });
+            // Under a choice with a constant: 0, a power of two.
+            for (c, first) in [(0, false), (4, true)] {
+                agree_exhaustively(&[w, w, 1], &mut stats, |m, x| {
+                    let one = konst(m, w, 1);
+                    let hot = app(m, Op::Binary(Sll), &[one, x[1]]);
+                    let k = konst(m, w, c);
+                    let arms = if first { [k, hot] } else { [hot, k] };
+                    let d = app(m, Op::Ite, &[x[2], arms[0], arms[1]]);
+                    (Op::Binary(op), vec![x[0], d])
+                });
+            }
+        }
+        for rule in [
+            "mul-one-hot",
+            "urem-one-hot",
+            "udiv-one-hot",
+            "srem-one-hot",
+            "sdiv-one-hot",
+            "divide-ite",
+        ] {
+            assert!(stats.get(rule) > 0, "{rule} at {w} bits: {stats:?}");
+        }
+    }
+}
+
 /// Asserts that `a` and `b` (same declarations) agree on every bad property in every frame
 /// of random traces from random initial states.
 fn same_behaviour(a: &Model, b: &Model, seed: u64) {
