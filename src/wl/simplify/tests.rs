@@ -34,26 +34,34 @@ fn check_rule(
     rule: &str,
     build: impl Fn(&mut Model, &[TermId]) -> (Op, Vec<TermId>),
 ) {
+    let mut stats = Stats::default();
+    let (m, _, plain, rewritten) = plain_and_rewritten(widths, true, &mut stats, build);
+    assert!(stats.get(rule) > 0, "{rule} did not fire: {stats:?}");
+    let mut rng = Rng(0x5eed ^ rule.len() as u64);
+    for _ in 0..200 {
+        let v = values(&m, &[plain, rewritten], &mut rng);
+        assert!(v[0].equals(&v[1]), "{rule}: {:?} != {:?}", v[0], v[1]);
+    }
+}
+
+/// A model over inputs of `widths` with `op(args)` from `build` twice: as built, and through
+/// the rewriter (`narrow` as for C programs or not), which adds the rules it used to `stats`.
+fn plain_and_rewritten(
+    widths: &[u32],
+    narrow: bool,
+    stats: &mut Stats,
+    build: impl Fn(&mut Model, &[TermId]) -> (Op, Vec<TermId>),
+) -> (Model, Op, TermId, TermId) {
     let mut m = Model::new();
     let leaves: Vec<TermId> = (widths.iter())
         .map(|&w| m.add_input(Sort::Bv(w), None))
         .collect();
     let (op, args) = build(&mut m, &leaves);
     let plain = m.apply(op.clone(), &args).unwrap();
-    let mut stats = Stats::default();
-    let rewritten = Rewriter {
-        stats: &mut stats,
-        narrow: true,
-    }
-    .mk(&mut m, op, &args);
-    assert!(stats.get(rule) > 0, "{rule} did not fire: {stats:?}");
+    let rewritten = Rewriter { stats, narrow }.mk(&mut m, op.clone(), &args);
     let bit = m.constant_term(BitVec::zero(1));
     m.add_bad(bit, None).unwrap();
-    let mut rng = Rng(0x5eed ^ rule.len() as u64);
-    for _ in 0..200 {
-        let v = values(&m, &[plain, rewritten], &mut rng);
-        assert!(v[0].equals(&v[1]), "{rule}: {:?} != {:?}", v[0], v[1]);
-    }
+    (m, op, plain, rewritten)
 }
 
 fn app(m: &mut Model, op: Op, args: &[TermId]) -> TermId {
@@ -453,19 +461,7 @@ fn agree_exhaustively(
     stats: &mut Stats,
     build: impl Fn(&mut Model, &[TermId]) -> (Op, Vec<TermId>),
 ) {
-    let mut m = Model::new();
-    let leaves: Vec<TermId> = (widths.iter())
-        .map(|&w| m.add_input(Sort::Bv(w), None))
-        .collect();
-    let (op, args) = build(&mut m, &leaves);
-    let plain = m.apply(op.clone(), &args).unwrap();
-    let rewritten = Rewriter {
-        stats,
-        narrow: false,
-    }
-    .mk(&mut m, op.clone(), &args);
-    let bit = m.constant_term(BitVec::zero(1));
-    m.add_bad(bit, None).unwrap();
+    let (m, op, plain, rewritten) = plain_and_rewritten(widths, false, stats, build);
     let total: u32 = widths.iter().sum();
     for v in 0..1u64 << total {
         let mut rest = v;
