@@ -516,18 +516,20 @@ fn division_and_products_by_constants_keep_every_value() {
             );
         }
     }
-    // A zero-extended dividend, divided at its own width.
-    for (w, n) in [(4, 2), (6, 3), (7, 4)] {
-        let mut stats = Stats::default();
-        for op in DIVIDING {
-            for c in 0..1u64 << w {
-                agree_exhaustively(&[n], &mut stats, |m, x| {
-                    let wide = uext(m, x[0], w - n);
-                    (Op::Binary(op), vec![wide, konst(m, w, c)])
-                });
+    // An extended dividend, divided at its own width.
+    for (w, n) in [(5, 3), (6, 3), (7, 4)] {
+        for signed in [false, true] {
+            let mut stats = Stats::default();
+            for op in DIVIDING {
+                for c in 0..1u64 << w {
+                    agree_exhaustively(&[n], &mut stats, |m, x| {
+                        let wide = app(m, Op::Extend { signed, by: w - n }, &[x[0]]);
+                        (Op::Binary(op), vec![wide, konst(m, w, c)])
+                    });
+                }
             }
+            assert!(stats.get("divide-narrow") > 0, "{w} from {n}: {stats:?}");
         }
-        assert!(stats.get("divide-narrow") > 0, "{w} from {n}: {stats:?}");
     }
 }
 

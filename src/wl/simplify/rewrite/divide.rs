@@ -1,7 +1,7 @@
 //! Division, remainder and products by constants (every BTOR2 model). Blasted, a divider of
 //! `w` bits is `w` subtractors of `w` bits, a constant divisor or not. By a power of two a
 //! division is wiring and at most an incrementer (a signed quotient rounds toward zero),
-//! and a dividend that is a zero-extension is divided at its own width. BEEM models
+//! and a dividend that is an extension is divided at its own width. BEEM models
 //! translated to BTOR2 compute `i / 16` and `i % 16` of 32-bit words (bit arrays) and
 //! `i % 20` of 8-bit values zero-extended to 16 (a counter modulo the process count).
 //!
@@ -176,9 +176,12 @@ impl Rewriter<'_> {
         Some(t)
     }
 
-    /// A division or remainder of a zero-extended word by a (positive) constant, done at
-    /// the word's own width: both are non-negative, so the signed operators are the
-    /// unsigned ones, and the result fits the narrower width.
+    /// A division or remainder of an extended word by a positive constant that fits the
+    /// word, done at the word's own width and extended back: the exact quotient and
+    /// remainder are no larger in magnitude than the dividend and the divisor. A
+    /// zero-extended dividend is non-negative, so there the signed operators are the
+    /// unsigned ones; a sign-extended one keeps the signed operators (a divisor positive at
+    /// the narrow width, so never the least number divided by -1).
     fn narrow_dividend(
         &mut self,
         m: &mut Model,
@@ -188,26 +191,29 @@ impl Rewriter<'_> {
     ) -> Option<(&'static str, TermId)> {
         use Binary::*;
         let w = width(m, x);
-        let unsigned = match b {
-            Udiv | Urem => b,
-            Sdiv if !c.msb() => Udiv,
-            Srem | Smod if !c.msb() => Urem,
-            _ => return None,
-        };
         let term = m.term(x).clone();
-        let (Op::Extend { signed: false, by }, false) = (term.op, c.is_zero()) else {
+        let Op::Extend { signed, by } = term.op else {
             return None;
         };
-        if by == 0 {
+        if by == 0 || c.is_zero() {
             return None;
         }
         let (a, wa) = (term.args[0], w - by);
-        if !c.slice(w - 1, wa).is_zero() {
-            return None; // the divisor does not fit the narrow word (rare: left as it is)
+        let narrow = match (signed, b) {
+            (false, Udiv | Urem) => b,
+            (false, Sdiv) if !c.msb() => Udiv,
+            (false, Srem | Smod) if !c.msb() => Urem,
+            (true, Sdiv | Srem | Smod) if wa >= 2 => b,
+            _ => return None,
+        };
+        // The divisor's bits above the narrow word (and, for a signed one, its sign there).
+        let top = if signed { wa - 1 } else { wa };
+        if !c.slice(w - 1, top).is_zero() {
+            return None; // it does not fit the narrow word (rare: left as it is)
         }
         let ca = m.constant_term(c.slice(wa - 1, 0));
-        let r = self.mk(m, Op::Binary(unsigned), &[a, ca]);
-        let t = self.mk(m, Op::Extend { signed: false, by }, &[r]);
+        let r = self.mk(m, Op::Binary(narrow), &[a, ca]);
+        let t = self.mk(m, Op::Extend { signed, by }, &[r]);
         Some(("divide-narrow", t))
     }
 
