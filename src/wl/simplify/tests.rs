@@ -575,6 +575,54 @@ fn division_and_products_by_one_hot_words_keep_every_value() {
     }
 }
 
+/// The same rules on the 32-bit words BEEM models divide, on random values; the one-hot
+/// divisors' amounts drawn below 64, so that they fall on both sides of the width.
+#[test]
+fn division_rules_hold_on_wide_words() {
+    use Binary::*;
+    let by_16 = [
+        (Udiv, "udiv-pow2"),
+        (Urem, "rem-pow2"),
+        (Sdiv, "sdiv-pow2"),
+        (Srem, "srem-pow2"),
+    ];
+    for (op, rule) in by_16 {
+        check_rule(&[32], rule, |m, x| {
+            (Op::Binary(op), vec![x[0], konst(m, 32, 16)])
+        });
+    }
+    for op in [Sdiv, Srem, Smod] {
+        for c in [10, 100] {
+            check_rule(&[16], "divide-narrow", |m, x| {
+                let wide = app(
+                    m,
+                    Op::Extend {
+                        signed: true,
+                        by: 16,
+                    },
+                    &[x[0]],
+                );
+                (Op::Binary(op), vec![wide, konst(m, 32, c)])
+            });
+        }
+    }
+    let by_one_hot = [
+        (Mul, "mul-one-hot"),
+        (Udiv, "udiv-one-hot"),
+        (Urem, "urem-one-hot"),
+        (Sdiv, "sdiv-one-hot"),
+        (Srem, "srem-one-hot"),
+    ];
+    for (op, rule) in by_one_hot {
+        check_rule(&[32, 6], rule, |m, x| {
+            let k = uext(m, x[1], 26);
+            let one = konst(m, 32, 1);
+            let hot = app(m, Op::Binary(Sll), &[one, k]);
+            (Op::Binary(op), vec![x[0], hot])
+        });
+    }
+}
+
 /// Asserts that `a` and `b` (same declarations) agree on every bad property in every frame
 /// of random traces from random initial states.
 fn same_behaviour(a: &Model, b: &Model, seed: u64) {
