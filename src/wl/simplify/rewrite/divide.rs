@@ -1,21 +1,25 @@
-//! Division, remainder and products by constants (every BTOR2 model). Blasted, a divider of
-//! `w` bits is `w` subtractors of `w` bits, a constant divisor or not. By a power of two a
-//! division is wiring and at most an incrementer (a signed quotient rounds toward zero),
-//! and a dividend that is an extension is divided at its own width. BEEM models
-//! translated to BTOR2 compute `i / 16` and `i % 16` of 32-bit words (bit arrays) and
-//! `i % 20` of 8-bit values zero-extended to 16 (a counter modulo the process count).
+//! Division, remainder and products by constants and by one-hot words (every BTOR2 model).
+//! Blasted, a divider of `w` bits is `w` subtractors of `w` bits, whatever its divisor; the
+//! bit-level simplification removes what a constant divisor makes constant, not the divider
+//! of a variable one. By 0 the result is a constant or the dividend; by `2^k` or `1 << k`
+//! a division is wiring, a mask or a shifter and at most an incrementer (a signed quotient
+//! rounds toward zero); and a dividend that is an extension is divided at its own width.
+//! BEEM models translated to BTOR2 compute `i / 16` and `i % 16` of 32-bit words, read bit
+//! `i` of a bit array as `(a & (1 << i)) / (1 << i)` under a test that `i` is below 32, and
+//! take decimal digits (`x % 10`, `x % 100 / 10`) of 16-bit values held in 32-bit words.
 //!
-//! Each rule keeps btorsim's value: the divisors here are never zero, and a signed divisor
-//! is rewritten only when it is positive (`2^k` with `k <= w - 2`), so the cases where the
-//! signed operators differ from the unsigned ones (negative divisors, the most negative
-//! dividend divided by -1) do not arise.
+//! Each rule gives SMT-LIB's (and btorsim's) value on every operand, division by 0 and the
+//! signed operators' negative cases included: a signed divisor `2^k` is rewritten only when
+//! it is positive (`k <= w - 2`), a one-hot one takes the least number (`k = w - 1`) and 0
+//! (`k >= w`) apart, and a narrowed signed division keeps its divisor positive at the narrow
+//! width. The tests check every rule on every value of small words.
 
 use super::{width, Rewriter};
 use crate::wl::{Binary, BitVec, Model, Op, TermId, Unary};
 
 impl Rewriter<'_> {
     /// `b(x, y)` for a division, a remainder or a product whose divisor (either factor) is
-    /// a constant that one of the rules below takes.
+    /// a constant, a one-hot word or a choice between them that the rules below take.
     pub(super) fn by_constant(
         &mut self,
         m: &mut Model,
