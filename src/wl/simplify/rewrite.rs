@@ -313,7 +313,7 @@ impl Rewriter<'_> {
             }
             Eq => return self.eq(m, x, y).or_else(|| self.narrow(m, b, x, y)),
             Mul | Udiv | Urem | Sdiv | Srem | Smod => {
-                return (self.by_constant(m, b, x, y)).or_else(|| self.narrow(m, b, x, y))
+                return (self.by_divisor(m, b, x, y)).or_else(|| self.narrow(m, b, x, y))
             }
             _ => return self.narrow(m, b, x, y),
         };

@@ -20,7 +20,7 @@ use crate::wl::{Binary, BitVec, Model, Op, TermId, Unary};
 impl Rewriter<'_> {
     /// `b(x, y)` for a division, a remainder or a product whose divisor (either factor) is
     /// a constant, a one-hot word or a choice between them that the rules below take.
-    pub(super) fn by_constant(
+    pub(super) fn by_divisor(
         &mut self,
         m: &mut Model,
         b: Binary,
@@ -33,15 +33,19 @@ impl Rewriter<'_> {
             (_, None, Some(c)) => (x, c.clone()),
             (Mul, Some(c), None) => (y, c.clone()),
             (_, None, None) if b != Smod => {
-                let y_first = b == Mul && self.divisor_rule(m, x).is_some();
-                let (x, y) = if y_first { (y, x) } else { (x, y) };
-                return match self.divisor_rule(m, y)? {
+                // A product's factors both serve as its divisor.
+                let (x, d) = match self.divisor_rule(m, y) {
+                    Some(d) => (x, d),
+                    None if b == Mul => (y, self.divisor_rule(m, x)?),
+                    None => return None,
+                };
+                return match d {
                     Divisor::Ite(c, t, e) => {
                         let t = self.mk(m, Op::Binary(b), &[x, t]);
                         let e = self.mk(m, Op::Binary(b), &[x, e]);
                         Some(("divide-ite", self.mk(m, Op::Ite, &[c, t, e])))
                     }
-                    Divisor::OneHot(k) => self.by_one_hot(m, b, x, k),
+                    Divisor::OneHot { hot, amount } => self.by_one_hot(m, b, x, hot, amount),
                 };
             }
             _ => return None,
@@ -55,7 +59,8 @@ impl Rewriter<'_> {
             let t = match b {
                 Mul if k > 0 => ("mul-pow2", self.shift_left(m, x, k)),
                 Udiv => ("udiv-pow2", self.shift_right(m, x, k, false)),
-                Urem | Smod if b == Urem || positive => ("rem-pow2", self.low_bits(m, x, k)),
+                Urem => ("rem-pow2", self.low_bits(m, x, k)),
+                Smod if positive => ("rem-pow2", self.low_bits(m, x, k)),
                 Sdiv if positive => ("sdiv-pow2", self.signed_quotient(m, x, k)),
                 Srem if positive => ("srem-pow2", self.signed_remainder(m, x, k)),
                 _ => return None,
@@ -95,7 +100,10 @@ impl Rewriter<'_> {
                 if (3..=MAX_ONE_HOT).contains(&w)
                     && m.constant(t.args[0]) == Some(&BitVec::from_u64(w, 1)) =>
             {
-                Some(Divisor::OneHot(t.args[1]))
+                Some(Divisor::OneHot {
+                    hot: d,
+                    amount: t.args[1],
+                })
             }
             Op::Ite => {
                 let taken = |a: TermId| match m.constant(a) {
@@ -110,10 +118,10 @@ impl Rewriter<'_> {
         }
     }
 
-    /// `b(x, 1 << k)`, with `1 << k` 0 when `k` is the width or more: shifts and masks,
-    /// not a divider. `x % m` for such an `m` is `x & (m - 1)` (`x` when `m` is 0); the
-    /// signed remainder is that mask's bits with ones above them for a negative `x` with a
-    /// remainder (the dividend itself when `m` is the least number); the signed quotient
+    /// `b(x, hot)` for `hot = 1 << k`, 0 when `k` is the width or more: shifts and masks,
+    /// not a divider. `x % hot` is `x & (hot - 1)` (`x` when `hot` is 0); the signed
+    /// remainder is that mask's bits with ones above them for a negative `x` with a
+    /// remainder (the dividend itself when `hot` is the least number); the signed quotient
     /// rounds the arithmetic shift toward zero, and at `k = w - 1` (the least number) and
     /// `k >= w` (zero) it takes the values of those divisors.
     fn by_one_hot(
@@ -121,16 +129,16 @@ impl Rewriter<'_> {
         m: &mut Model,
         b: Binary,
         x: TermId,
+        hot: TermId,
         k: TermId,
     ) -> Option<(&'static str, TermId)> {
         use Binary::*;
         let w = width(m, x);
         let konst = |m: &mut Model, v: u64| m.constant_term(BitVec::from_u64(w, v));
-        // The bits of `x` below the one (all of them when `m` is 0), and whether `x` is
+        // The bits of `x` below the one (all of them when `hot` is 0), and whether `x` is
         // negative with some of them set.
         let low_bits = |this: &mut Self, m: &mut Model| {
             let one = konst(m, 1);
-            let hot = this.mk(m, Op::Binary(Sll), &[one, k]);
             let mask = this.mk(m, Op::Binary(Sub), &[hot, one]);
             let low = this.mk(m, Op::Binary(And), &[x, mask]);
             let sign = this.slice_of(m, x, w - 1, w - 1);
@@ -309,8 +317,8 @@ const MAX_ONE_HOT: u32 = 32;
 enum Divisor {
     /// `ite(c, t, e)`, one of `t` and `e` a constant, the other a constant or a divisor.
     Ite(TermId, TermId, TermId),
-    /// `1 << k`.
-    OneHot(TermId),
+    /// `hot`, which is `1 << amount`.
+    OneHot { hot: TermId, amount: TermId },
 }
 
 /// `k` when `c` is `2^k`.
