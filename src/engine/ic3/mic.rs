@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use super::cube::subsumes;
 use super::lift::Target;
-use super::options::CtgEffort;
+use super::options::{CtgEffort, Join};
 use super::{Cube, Ic3Solver, Interrupted, LIMITS};
 
 impl Ic3Solver<'_> {
@@ -132,23 +132,30 @@ impl Ic3Solver<'_> {
                     return Ok(None);
                 }
             }
-            let (ctg, _) = self.predecessor(i, Target::Cube(&cube))?;
-            if ctgs < effort.max && i > 0 {
+            let try_ctg = ctgs < effort.max && i > 0;
+            let ctg = match self.options.join {
+                _ if try_ctg => Some(self.predecessor(i, Target::Cube(&cube))?.0),
+                Join::Lift => Some(self.predecessor(i, Target::Cube(&cube))?.0),
+                Join::Model => None,
+                Join::Justify => self.justified(i, &cube),
+            };
+            if let (true, Some(ctg)) = (try_ctg, &ctg) {
                 let mut budget = effort.limit;
-                if self.block_ctg(i - 1, &ctg, depth, effort, &mut budget)? {
+                if self.block_ctg(i - 1, ctg, depth, effort, &mut budget)? {
                     ctgs += 1;
                     continue;
                 }
             }
             ctgs = 0;
-            let joined: Cube = cube.iter().copied().filter(|l| ctg.contains(l)).collect();
-            if cube[..keep.min(cube.len())]
-                .iter()
-                .any(|l| !ctg.contains(l))
-            {
+            let s = self.frames.solver(i);
+            let stays = |l: &crate::aig::Lit| match &ctg {
+                Some(ctg) => ctg.binary_search(l).is_ok(),
+                None => s.holds(*l),
+            };
+            if cube[..keep.min(cube.len())].iter().any(|l| !stays(l)) {
                 return Ok(None);
             }
-            cube = joined;
+            cube.retain(|l| stays(l));
         }
     }
 

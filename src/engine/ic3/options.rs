@@ -95,6 +95,12 @@ pub struct Ic3Options {
     #[arg(long = "ic3-pred-prop", default_value_t = false, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub pred_prop: bool,
+    /// What a cube whose literal drop failed is joined with when MIC tries no CTG: the
+    /// predecessor lifted by SAT (`lift`), its full state as the model has it (`model`,
+    /// rIC3's `down`), or the latches that justify its successor's values in the cone of
+    /// the next-state functions (`justify`). The last two save a lifting query per failed drop.
+    #[arg(long = "ic3-join", value_enum, default_value_t = Join::Lift, value_name = "HOW")]
+    pub join: Join,
     /// Which of the obligations of the lowest frame is worked on first: the one closest to a
     /// bad state (`depth`, IC3ref's order), the one farthest from it (`deepest`, rIC3's), or
     /// the one queued last (`newest`, ABC `pdr`'s). The last two follow a chain of
@@ -134,6 +140,15 @@ pub enum PoOrder {
     Newest,
 }
 
+/// What MIC joins a cube with after a failed drop that tries no CTG (`--ic3-join`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum Join {
+    #[default]
+    Lift,
+    Model,
+    Justify,
+}
+
 /// The SAT back ends IC3 can run on.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
 pub enum Ic3Sat {
@@ -160,6 +175,7 @@ impl Default for Ic3Options {
             abs: false,
             abs_cst: false,
             pred_prop: false,
+            join: Join::Lift,
             po_order: PoOrder::Depth,
             sat: Ic3Sat::Cadical,
         }

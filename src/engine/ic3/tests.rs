@@ -7,6 +7,7 @@ use crate::cert;
 use crate::engine::Engine;
 use crate::ts::tests::{counter, irrelevant_counter};
 use crate::ts::{replay, Trace};
+use options::Join;
 
 /// The verdicts of IC3 on each SAT back end.
 fn check(ts: &TransitionSystem) -> Vec<Verdict> {
@@ -46,6 +47,7 @@ fn configurations() -> Vec<Ic3Options> {
         abs_cst: true,
         // Read by the run around IC3, not by IC3 (its tests: `engine::lookahead`).
         pred_prop: false,
+        join: Join::Justify,
         po_order: PoOrder::Newest,
         sat: Ic3Sat::Cadical,
     };
