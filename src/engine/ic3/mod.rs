@@ -28,7 +28,6 @@ mod constraints;
 mod cube;
 mod frames;
 mod internal;
-mod justify;
 mod lift;
 mod mic;
 mod obligation;
@@ -52,7 +51,6 @@ use abstraction::Abstraction;
 use activity::Activity;
 use cube::Init;
 use frames::Frames;
-use justify::Justifier;
 use lift::{Lifter, Target};
 use obligation::Obligations;
 use std::time::{Duration, Instant};
@@ -200,8 +198,6 @@ pub struct Ic3Solver<'a> {
     signals: Vec<(crate::aig::Var, bool)>,
     frames: Frames<'a>,
     lifter: Lifter<'a>,
-    /// The cheap predecessors of MIC's joins (`--ic3-join justify`).
-    justifier: Justifier,
     activity: Activity,
     obligations: Obligations,
     options: Ic3Options,
@@ -239,7 +235,6 @@ impl<'a> Ic3Solver<'a> {
             signals,
             frames: Frames::new(ts, budget, options.sat),
             lifter: Lifter::new(ts, budget, options),
-            justifier: Justifier::new(ts),
             activity: Activity::new(ts.aig.num_vars()),
             obligations: Obligations::new(options.po_order),
             options,
@@ -354,14 +349,6 @@ impl<'a> Ic3Solver<'a> {
         let cube = (self.lifter).lift(&self.activity, state, &inputs, target);
         self.counters.lift_time += start.elapsed();
         Ok((cube?, inputs))
-    }
-
-    /// The latches of the model of the last satisfiable query of solver `frame` that justify
-    /// its successor's values in `cube` (see [`justify`]); `None` when the cube names a state
-    /// signal.
-    fn justified(&mut self, frame: usize, cube: &[crate::aig::Lit]) -> Option<Cube> {
-        let (state, inputs) = self.frames.solver(frame).state();
-        (self.justifier).support(self.ts, &state, &inputs, cube)
     }
 
     /// The lemmas over latches of F_1..F_N and F_inf, as clauses.

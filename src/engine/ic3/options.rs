@@ -96,10 +96,10 @@ pub struct Ic3Options {
           num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub pred_prop: bool,
     /// What a cube whose literal drop failed is joined with when MIC tries no CTG: the
-    /// predecessor lifted by SAT (`lift`), its full state as the model has it (`model`,
-    /// rIC3's `down`), or the latches that justify its successor's values in the cone of
-    /// the next-state functions (`justify`). The last two save a lifting query per failed drop.
-    #[arg(long = "ic3-join", value_enum, default_value_t = Join::Lift, value_name = "HOW")]
+    /// predecessor's full state as the model has it (`model`, rIC3's `down`), or that state
+    /// lifted by a SAT query (`lift`, IC3ref's join). The model's costs no query; on 40 dev
+    /// tasks where IC3 matters it solved 35 against 33, in 394 s of PAR-2 against 477.
+    #[arg(long = "ic3-join", value_enum, default_value_t = Join::Model, value_name = "HOW")]
     pub join: Join,
     /// Which of the obligations of the lowest frame is worked on first: the one closest to a
     /// bad state (`depth`, IC3ref's order), the one farthest from it (`deepest`, rIC3's), or
@@ -144,9 +144,8 @@ pub enum PoOrder {
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
 pub enum Join {
     #[default]
-    Lift,
     Model,
-    Justify,
+    Lift,
 }
 
 /// The SAT back ends IC3 can run on.
@@ -175,7 +174,7 @@ impl Default for Ic3Options {
             abs: false,
             abs_cst: false,
             pred_prop: false,
-            join: Join::Lift,
+            join: Join::Model,
             po_order: PoOrder::Depth,
             sat: Ic3Sat::Cadical,
         }

@@ -47,7 +47,7 @@ fn configurations() -> Vec<Ic3Options> {
         abs_cst: true,
         // Read by the run around IC3, not by IC3 (its tests: `engine::lookahead`).
         pred_prop: false,
-        join: Join::Justify,
+        join: Join::Lift,
         po_order: PoOrder::Newest,
         sat: Ic3Sat::Cadical,
     };
@@ -63,6 +63,10 @@ fn configurations() -> Vec<Ic3Options> {
             ..off
         },
         Ic3Options { po_act: 2, ..off },
+        Ic3Options {
+            join: Join::Lift,
+            ..off
+        },
         // `ic3-ctg-deep`: CTGs blocked through their own predecessors.
         Ic3Options {
             ctg_max: 5,
