@@ -224,14 +224,14 @@ pub struct PortfolioSet {
     /// Configurations added one per core beyond `configs`, in this order, when the run has
     /// more cores than `configs` members ([`super::cores::members`]).
     pub extra: &'static [&'static str],
-    /// The set run instead on a system of at least [`LARGE_GATES`] AND gates (after
-    /// preprocessing), if any.
-    pub large: Option<&'static str>,
+    /// The sets run instead on larger systems: (AND gates after preprocessing from which
+    /// the set runs, its name), smallest first. Empty: this set on every system.
+    pub by_size: &'static [(usize, &'static str)],
     pub about: &'static str,
 }
 
-/// The size (AND gates of the preprocessed system) from which a portfolio runs its `large`
-/// set. In the default's runs on both eval sets on 2026-11-29 no unsat task above 29 k
+/// The size (AND gates of the preprocessed system) from which the default runs
+/// `default-large`. In the default's runs on both eval sets on 2026-11-29 no unsat task above 29 k
 /// gates was solved in 20 s (one 87 k-gate Piccolo sanity was, once, on 2026-11-28), and
 /// none of 150 k gates or more is solved by any engine here (`h20_mul3`, the zipcpu and
 /// Flute designs stay `unknown`), while the bugs of the large ones (ILA Ridecore designs,
@@ -246,6 +246,14 @@ pub struct PortfolioSet {
 /// without deep BMC 6; the same without scorr ([`crate::prep`]) 6; without k-induction and
 /// IC3 11 (the Ridecore bugs at 13-17 s, and `pono_ridecore`, never solved before).
 pub const LARGE_GATES: usize = 150_000;
+
+/// The size from which the default runs `default-mid`. In the 20 s matrix of each
+/// configuration alone (lab notes, cores.md) no configuration proved a system of 50 k to
+/// 150 k gates, and the bugs there were found by BMC of every frame (k-induction's base
+/// case, slower), IC3, deep BMC, simulation and word-level BMC; localization, BDD
+/// reachability and IC3 without the constraints at first found nothing no other did. Their
+/// shares go to BMC and IC3 (lab notes, portfolios.md).
+pub const MID_GATES: usize = 50_000;
 
 /// The portfolios `--portfolio` chooses from; the first is the default. Each is a choice a
 /// user has a reason to make; the sets measured on the way to the default and left behind
@@ -287,15 +295,23 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
             "imc",
             "ic3-mic-all",
         ],
-        large: Some("default-large"),
-        about: "any model: IC3 and k-induction, with localization, IC3 without the constraints at first, deep BMC, BDD reachability of small systems, random simulation and (BTOR2) word-level BMC in short turns; default-large from 150 k gates",
+        by_size: &[(MID_GATES, "default-mid"), (LARGE_GATES, "default-large")],
+        about: "any model: IC3 and k-induction, with localization, IC3 without the constraints at first, deep BMC, BDD reachability of small systems, random simulation and (BTOR2) word-level BMC in short turns; default-mid from 50 k gates, default-large from 150 k",
+    },
+    PortfolioSet {
+        name: "default-mid",
+        configs: &["ic3-cdcl-dynamic", "bmc", "bmc-deep", "sim", "smt"],
+        shares: &[4, 4, 1, 1, 1],
+        extra: &["kind", "ic3-abs-cst", "cegar-loc-cdcl", "ic3-simple", "ic3-dynamic-ctp"],
+        by_size: &[],
+        about: "mid-size systems: IC3 and BMC of every frame, with deep BMC, random simulation and (BTOR2) word-level BMC in short turns; what the default runs from 50 k gates",
     },
     PortfolioSet {
         name: "default-large",
         configs: &["bmc", "bmc-deep", "sim", "smt"],
         shares: &[6, 1, 1, 1],
         extra: &[],
-        large: None,
+        by_size: &[],
         about: "bugs only: BMC of every frame, with deep BMC, random simulation and (BTOR2) word-level BMC in short turns; what the default runs on systems of 150 k gates or more",
     },
     PortfolioSet {
@@ -303,7 +319,7 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         configs: &["ic3-cdcl-dynamic", "kind", "bmc-deep", "reach", "sim"],
         shares: &[4, 4, 1, 1, 1],
         extra: &[],
-        large: None,
+        by_size: &[],
         about: "the default without Z3: bit-level engines only, also on BTOR2 models",
     },
     PortfolioSet {
@@ -311,7 +327,7 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
         configs: &["ic3-cdcl-deepest", "kind", "cegar-loc-cdcl"],
         shares: &[4, 4, 1],
         extra: &[],
-        large: None,
+        by_size: &[],
         about: "designs expected safe: IC3 and k-induction, with localization (IC3 on the latches a proof needs) in short turns; proves some designs where IC3 on the whole design does not converge",
     },
 ];
@@ -358,13 +374,14 @@ pub fn portfolio(name: &str) -> Option<&'static PortfolioSet> {
     PORTFOLIOS.iter().find(|p| p.name == name)
 }
 
-/// The set that portfolio `name` runs on `ts`: its `large` set on a system of at least
-/// [`LARGE_GATES`] gates, else itself.
+/// The set that portfolio `name` runs on `ts`: the last of its `by_size` sets whose size
+/// `ts` reaches, else itself.
 pub fn portfolio_for(name: &str, ts: &TransitionSystem) -> Option<&'static PortfolioSet> {
     let set = portfolio(name)?;
-    match set.large {
-        Some(large) if ts.aig.num_ands() >= LARGE_GATES => portfolio(large),
-        _ => Some(set),
+    let gates = ts.aig.num_ands();
+    match set.by_size.iter().rev().find(|&&(from, _)| gates >= from) {
+        Some(&(_, sized)) => portfolio(sized),
+        None => Some(set),
     }
 }
 
@@ -440,18 +457,23 @@ mod tests {
     }
 
     #[test]
-    fn a_large_set_is_a_known_portfolio_without_a_large_set_of_its_own() {
+    fn a_sized_set_is_a_known_portfolio_without_sized_sets_of_its_own() {
         for p in PORTFOLIOS {
-            if let Some(large) = p.large {
-                let set = portfolio(large).unwrap_or_else(|| panic!("{}: unknown {large}", p.name));
-                assert!(set.large.is_none(), "{large} has a large set");
+            for (i, &(from, sized)) in p.by_size.iter().enumerate() {
+                let set = portfolio(sized).unwrap_or_else(|| panic!("{}: unknown {sized}", p.name));
+                assert!(set.by_size.is_empty(), "{sized} has sized sets");
+                assert!(
+                    p.by_size[..i].iter().all(|&(smaller, _)| smaller < from),
+                    "{}: sizes not ascending",
+                    p.name
+                );
             }
         }
-        assert!(PORTFOLIOS[0].large.is_some());
+        assert!(!PORTFOLIOS[0].by_size.is_empty());
     }
 
     #[test]
-    fn the_default_runs_its_large_set_from_the_gate_threshold_on() {
+    fn the_default_runs_its_sized_sets_from_their_gate_thresholds_on() {
         let mut ts = TransitionSystem::default();
         let mut x = ts.add_input(None).lit();
         let mut grow_to = |ts: &mut TransitionSystem, gates: usize| {
@@ -461,11 +483,15 @@ mod tests {
             }
         };
         let set = |ts: &TransitionSystem, name| portfolio_for(name, ts).unwrap().name;
-        grow_to(&mut ts, LARGE_GATES - 1);
+        grow_to(&mut ts, MID_GATES - 1);
         assert_eq!(set(&ts, "default"), "default");
+        grow_to(&mut ts, MID_GATES);
+        assert_eq!(set(&ts, "default"), "default-mid");
+        grow_to(&mut ts, LARGE_GATES - 1);
+        assert_eq!(set(&ts, "default"), "default-mid");
         grow_to(&mut ts, LARGE_GATES);
         assert_eq!(set(&ts, "default"), "default-large");
-        // Only the sets that name a large set change.
+        // Only the sets that name sized sets change.
         assert_eq!(set(&ts, "proofs"), "proofs");
         assert!(portfolio_for("no such set", &ts).is_none());
     }
