@@ -228,8 +228,9 @@ fn jump_within(step: usize, gates: usize) -> usize {
     step.min((JUMP_GATES / gates.max(1)).max(1))
 }
 
-/// The dynamic step after a query that took `took` with step `step`.
-fn next_step(step: usize, took: Duration) -> usize {
+/// The dynamic step after a query that took `took` with step `step` (also k-induction's
+/// base-case window).
+pub(crate) fn next_step(step: usize, took: Duration) -> usize {
     if took < DYN_GROW_BELOW {
         (step * 2).min(DYN_MAX_STEP)
     } else if took > DYN_SHRINK_ABOVE {

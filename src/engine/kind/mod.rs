@@ -33,11 +33,12 @@ mod step;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::bmc::Bounded;
+use super::bmc::{next_step, Bounded};
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
 use crate::progress::Measure;
 use crate::sat::SatResult;
+use crate::timeslice::thread_cpu;
 use crate::ts::TransitionSystem;
 use crate::Budget;
 use step::{Step, StepResult};
@@ -114,6 +115,8 @@ impl Kind {
         let mut based = self.start;
         let mut k = 0;
         let (mut base_time, mut step_time) = (Duration::ZERO, Duration::ZERO);
+        // Frames per base-case query, as `--bmc-dyn` sizes BMC's windows.
+        let mut window = 1;
         let max_depth = self.max_depth;
         let bound = move |d: usize| max_depth.is_none_or(|m| d <= m);
         while (bound(k) || bound(based)) && !budget.expired() {
@@ -148,10 +151,12 @@ impl Kind {
                 }
                 k += 1;
             } else {
-                let started = Instant::now();
-                let next = based + 1;
-                let result = self.base_to(&mut base, &mut based, next, budget);
+                let (started, cpu) = (Instant::now(), thread_cpu());
+                let result = self.base_window(&mut base, &mut based, window);
                 base_time += started.elapsed();
+                // The thread's CPU time: in a portfolio the wall time of a query also
+                // counts the other workers' turns.
+                window = next_step(window, thread_cpu().saturating_sub(cpu));
                 if let Some(verdict) = result {
                     return verdict;
                 }
@@ -159,6 +164,35 @@ impl Kind {
         }
         Verdict::Unknown {
             depth: based.checked_sub(1),
+        }
+    }
+
+    /// Checks the next `window` frames of the base case (at most to `max_depth`) in one
+    /// query: clean, they join `0..based` (`None`); else the counterexample, or `Unknown`
+    /// when interrupted. While queries are cheap the window grows, so on a small system the
+    /// base case reaches a deep bug in a few queries instead of one per frame.
+    fn base_window(
+        &mut self,
+        base: &mut Bounded,
+        based: &mut usize,
+        window: usize,
+    ) -> Option<Verdict> {
+        let last = *based + window - 1;
+        let window = *based..=self.max_depth.map_or(last, |m| m.min(last));
+        self.stats.base_queries += 1;
+        match base.check_frames(window.clone()) {
+            SatResult::Sat => Some(Verdict::Unsafe(base.trace_in(window))),
+            SatResult::Unsat => {
+                crate::log::info(
+                    2,
+                    format_args!("kind: no counterexample up to depth {}", window.end()),
+                );
+                *based = window.end() + 1;
+                None
+            }
+            SatResult::Interrupted => Some(Verdict::Unknown {
+                depth: based.checked_sub(1),
+            }),
         }
     }
 
