@@ -7,8 +7,9 @@
 //! frames, and each incremental `solve` call costs time in proportion to the whole formula
 //! (CaDiCaL's restart of search, its `lucky` probes), so fewer calls go deeper in the same
 //! time. No frame is skipped: the trace stops at the first frame of the window whose bad
-//! literal is true in the model, so its depth is exact, and the bound reported on a timeout is
-//! the last window proved clean. The dynamic step ([`BmcOptions::dynamic`]) doubles `k` while
+//! literal is true in the model, and the bound reported on a timeout is the last window
+//! proved clean. With `k > 1` the trace need not be the shortest: another input sequence may
+//! reach a bad state in an earlier frame of the same window. The dynamic step ([`BmcOptions::dynamic`]) doubles `k` while
 //! queries stay cheap and halves it when one gets expensive, keeping a query near a second
 //! (what a timeout can throw away). The jump mode ([`BmcOptions::jump`], rIC3's `bmc --step`)
 //! asks for a bad state in frame `d` only, for `d = k, 2k, ...`: frames in between get their
@@ -42,8 +43,9 @@ use crate::Budget;
 #[command(next_help_heading = "Tuning: BMC (--engine bmc)")]
 pub struct BmcOptions {
     /// Frames per query: each query asks for a bad state in any of the next K frames
-    /// (the counterexample is still the shortest one; the bound on a timeout is the last
-    /// window checked). With `--bmc-dyn`, the first step.
+    /// (the counterexample ends in that window, not always at its first frame that can be
+    /// bad; the bound on a timeout is the last window checked). With `--bmc-dyn`, the first
+    /// step.
     #[arg(long = "bmc-step", default_value = "1", value_name = "K")]
     pub step: NonZeroUsize,
     /// Dynamic step: doubled while queries take under a quarter second, halved when one takes

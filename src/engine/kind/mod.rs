@@ -8,7 +8,11 @@
 //! find such a path, the base case has already shown frames `0..k` (that is, `0..=k-1`) clean
 //! from the initial states, so every reachable state is good (a reachable state at depth
 //! `d < k` is covered by the base case, one at depth `d >= k` ends a path whose `k`
-//! predecessors are good, so the step case covers it).
+//! predecessors are good, so the step case covers it). Between proofs the base case deepens
+//! on its own in windows of frames, one query each, sized as `--bmc-dyn` sizes BMC's: a
+//! window doubles while its query takes under a quarter second of the thread's CPU, up to
+//! [`WINDOW_GATES`] gates of unrolling. A counterexample ends at the first frame of its
+//! window that is bad in the model, so it need not be the shortest.
 //!
 //! The step case is strengthened in two ways:
 //! - proved lemmas from a [`LemmaPool`] (invariant injection): a generator thread
@@ -47,6 +51,17 @@ use step::{Step, StepResult};
 /// (a counterexample, and the clean frames every proof at depth `k` needs), the step case
 /// only proofs, which in a portfolio IC3 mostly finds first.
 const BASE_SHARE: u32 = 2;
+
+/// The most AND gates one base-case window may add to the unrolling: a window past a
+/// shallow bug costs more than its frames one by one, the more so the larger the system.
+/// Measured with k-induction alone (20 s, two at a time) on the 73 eval tasks under 50 k
+/// gates, not expected unsat, that some configuration solves: one frame per query 52
+/// solved, PAR-2 898.4; windows without this bound 54, 837.1 (`synapse.5` 13.7 s, a bug at
+/// depth 107 of `theta_adding.3` in 0.5 s instead of 19 s; but `xepic_a17-p02`, 24 k gates,
+/// depth 19: 3.7 to 12.1 s, its window of frames 15-30 taking 10 s); with it 55, 800.1
+/// (`xepic` 4.1 s, `synapse.5` 7.5 s). Small systems still lose a little where the
+/// bug is shallow for its window (`tn_collatz-sequence-18-30`: 2.6 to 7.3 s).
+const WINDOW_GATES: usize = 200_000;
 
 /// The k-induction engine; `max_depth` bounds the deepest `k` of both cases.
 pub struct Kind {
@@ -156,7 +171,8 @@ impl Kind {
                 base_time += started.elapsed();
                 // The thread's CPU time: in a portfolio the wall time of a query also
                 // counts the other workers' turns.
-                window = next_step(window, thread_cpu().saturating_sub(cpu));
+                window = next_step(window, thread_cpu().saturating_sub(cpu))
+                    .min((WINDOW_GATES / ts.aig.num_ands().max(1)).max(1));
                 if let Some(verdict) = result {
                     return verdict;
                 }

@@ -229,6 +229,20 @@ fn finds_counterexamples_that_replay() {
 }
 
 #[test]
+fn the_base_case_reaches_a_deep_bug_in_windows() {
+    // A free-running 8-bit counter is bad at 200, reached in exactly 200 steps.
+    let ts = counter(8, 200, false);
+    let mut kind = Kind::new(None).with_generator(false);
+    let Verdict::Unsafe(t) = kind.check(&ts, &budget()) else {
+        panic!("expected a counterexample")
+    };
+    assert_eq!(replay(&ts, &t), Ok(200));
+    // Cheap queries grow the window: far fewer queries than frames.
+    let queries = stat(&kind, "kind_base_queries");
+    assert!(queries < 50, "{queries} base-case queries");
+}
+
+#[test]
 fn an_expired_budget_answers_unknown() {
     let ts = lockstep(8);
     let budget = Budget::new(Some(Duration::ZERO));
