@@ -231,8 +231,8 @@ pub struct PortfolioSet {
 }
 
 /// The size (AND gates of the preprocessed system) from which the default runs
-/// `default-large`. In the default's runs on both eval sets on 2026-11-29 no unsat task above 29 k
-/// gates was solved in 20 s (one 87 k-gate Piccolo sanity was, once, on 2026-11-28), and
+/// `default-large`. In the default's runs on both eval sets on 2026-11-29 no unsat task
+/// above 29 k gates was solved in 20 s (one 87 k-gate Piccolo sanity was, once, on 2026-11-28), and
 /// none of 150 k gates or more is solved by any engine here (`h20_mul3`, the zipcpu and
 /// Flute designs stay `unknown`), while the bugs of the large ones (ILA Ridecore designs,
 /// marlann, `mul7`, data-integrity designs with 64-bit words) are found by BMC, deep BMC,
@@ -257,7 +257,7 @@ pub const MID_GATES: usize = 50_000;
 
 /// The portfolios `--portfolio` chooses from; the first is the default. Each is a choice a
 /// user has a reason to make; the sets measured on the way to the default and left behind
-/// are in the README's tables, not here.
+/// are in the lab notes' tables, not here.
 pub const PORTFOLIOS: &[PortfolioSet] = &[
     PortfolioSet {
         name: "default",
