@@ -94,8 +94,10 @@ fn a_run_given_a_condition_never_asks_the_depths_it_proved_clean() {
     );
     assert_eq!(condition(&second), (Some(45), 0));
     // Both engines that unroll from the initial states go on from depth 46 to the bug, whose
-    // witness replays.
-    for (engine, stat) in [("bmc", "bmc_queries"), ("kind", "kind_base_queries")] {
+    // witness replays: BMC frame by frame, k-induction's base case in windows that grow, so
+    // its frames asked reach the bug's 15 and stop short of twice as many (from depth 0 they
+    // would be 61 or more).
+    for (engine, stat) in [("bmc", "bmc_queries"), ("kind", "kind_base_frames")] {
         let witness = temp(&format!("{engine}.wit"));
         let args = [
             "--engine",
@@ -105,12 +107,13 @@ fn a_run_given_a_condition_never_asks_the_depths_it_proved_clean() {
             "--witness",
             &witness,
         ];
-        let (verdict, queries) = run(&model, &args, stat);
-        assert_eq!(
-            (verdict.as_str(), queries),
-            ("sat", Some(15)),
-            "{engine}: depths 46..=60"
-        );
+        let (verdict, frames) = run(&model, &args, stat);
+        assert_eq!(verdict, "sat", "{engine}");
+        let frames = frames.unwrap_or_else(|| panic!("{engine}: no {stat}"));
+        match engine {
+            "bmc" => assert_eq!(frames, 15, "bmc: depths 46..=60"),
+            _ => assert!((15..30).contains(&frames), "kind: {frames} frames from 46"),
+        }
         let sim = warden(&["sim", &model, &witness]);
         assert_eq!(sim.status.code(), Some(0), "{engine}'s witness replays");
     }

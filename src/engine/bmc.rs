@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use super::{Engine, Stats, Verdict};
 use crate::progress::Measure;
-use crate::sat::{Cadical, SatResult, Solver};
+use crate::sat::{Cadical, Lit, SatResult, Solver};
 use crate::ts::{Trace, TransitionSystem};
 use crate::unroll::{Start, Unroller};
 use crate::Budget;
@@ -293,36 +293,58 @@ impl<'a> Bounded<'a> {
         self.check_frames(k..=k)
     }
 
-    /// Whether a bad state is reachable in any of the frames of `window`. Every frame up to
-    /// the window's end gets its constraints here (also frames skipped by a jump: a trace
-    /// satisfies the constraints in each of its frames).
+    /// Whether a bad state is reachable in any of the frames of `window`. Every frame below
+    /// the window gets its constraints here as unit clauses (also frames skipped by a jump: a
+    /// trace into the window passes through them all). A frame in the window binds only the
+    /// traces that reach it: a trace that is bad at frame `j` need satisfy no constraint past
+    /// `j`, and one that cannot go on (a dead end of the constraints) must not hide a bad
+    /// frame below it. So the query picks an end `e_j` with `e_j -> bad_j`, and `e_j ->
+    /// r_j`, `r_j -> r_{j-1}`, `r_i -> constraints_i` over the window.
     pub(crate) fn check_frames(&mut self, window: RangeInclusive<usize>) -> SatResult {
         let ts = self.un.ts();
-        let mut bad = Vec::new();
-        for k in self.constrained..=*window.end() {
-            for &c in &ts.constraints {
-                let l = self.un.lit(&mut self.solver, c, k);
-                self.solver.add_clause(&[l]);
+        let (lo, hi) = (*window.start(), *window.end());
+        for k in self.constrained..=hi {
+            if k < lo {
+                for &c in &ts.constraints {
+                    let l = self.un.lit(&mut self.solver, c, k);
+                    self.solver.add_clause(&[l]);
+                }
             }
             // Frame by frame: the bad cone of frame `k` pulls in the frames below it.
             for &b in &ts.bad {
                 self.un.lit(&mut self.solver, b, k);
             }
             if self.un.interrupted() {
-                // Frame `k` is half-encoded: its constraints may be missing.
-                self.constrained = k;
+                // Frame `k` is half-encoded: its constraints are asserted again next time.
                 return SatResult::Interrupted;
             }
-            if self.budget.expired() {
+            if k < lo {
                 self.constrained = k + 1;
+            }
+            if self.budget.expired() {
                 return SatResult::Interrupted;
             }
         }
-        self.constrained = self.constrained.max(window.end() + 1);
+        let mut ends = Vec::new();
+        let mut reached: Option<Lit> = None;
         for k in window {
+            let reach = self.solver.new_var().pos_lit();
+            if let Some(below) = reached {
+                self.solver.add_clause(&[!reach, below]);
+            }
+            for &c in &ts.constraints {
+                let l = self.un.lit(&mut self.solver, c, k);
+                self.solver.add_clause(&[!reach, l]);
+            }
+            let end = self.solver.new_var().pos_lit();
+            self.solver.add_clause(&[!end, reach]);
+            let mut bad = vec![!end];
             for &b in &ts.bad {
                 bad.push(self.un.lit(&mut self.solver, b, k));
             }
+            self.solver.add_clause(&bad);
+            ends.push(end);
+            reached = Some(reach);
         }
         if self.un.interrupted() {
             return SatResult::Interrupted;
@@ -330,7 +352,7 @@ impl<'a> Bounded<'a> {
         // Allocated after the frames, as when every frame was its own query.
         let act = self.solver.new_var().pos_lit();
         let mut clause = vec![!act];
-        clause.extend(bad);
+        clause.extend(ends);
         self.solver.add_clause(&clause);
         if let Some(n) = self.query_conflicts {
             self.solver
@@ -382,4 +404,4 @@ pub(crate) fn extract(ts: &TransitionSystem, un: &Unroller, s: &impl Solver, k: 
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

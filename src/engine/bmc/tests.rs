@@ -70,6 +70,31 @@ fn constraints_hold_in_every_frame_of_the_trace() {
     }
 }
 
+/// A free-running 2-bit counter, bad at 2, whose constraint "never 3" makes frame 3 a dead
+/// end: the bug at frame 2 has no successor that satisfies the constraints.
+pub(crate) fn dead_end_after_the_bug() -> TransitionSystem {
+    let mut ts = counter(2, 2, false);
+    let three = ts.aig.and(ts.latches[0].var.lit(), ts.latches[1].var.lit());
+    ts.constraints.push(!three);
+    ts
+}
+
+#[test]
+fn a_window_past_a_dead_end_still_finds_the_bug_below_it() {
+    // The window [0, 3] must not ask frame 3's constraint of the trace that is bad at 2.
+    let ts = dead_end_after_the_bug();
+    for step in [1, 4, 8] {
+        let mut bmc = Bmc::new(None).with_options(stepped(step));
+        assert_eq!(replayed_depth(&ts, &mut bmc), 2, "step {step}");
+    }
+    let dynamic = BmcOptions {
+        dynamic: true,
+        ..stepped(4)
+    };
+    let mut bmc = Bmc::new(None).with_options(dynamic);
+    assert_eq!(replayed_depth(&ts, &mut bmc), 2, "dynamic");
+}
+
 #[test]
 fn uninitialised_latches_are_free_at_frame_zero() {
     let mut ts = counter(3, 7, false);

@@ -78,6 +78,8 @@ pub struct Kind {
 struct KindStats {
     depth: u64,
     base_queries: u64,
+    /// Frames the base case's queries asked, window by window.
+    base_frames: u64,
     simple_path_proofs: u64,
     step: step::StepStats,
     generator: generator::GeneratorStats,
@@ -196,6 +198,7 @@ impl Kind {
         let last = *based + window - 1;
         let window = *based..=self.max_depth.map_or(last, |m| m.min(last));
         self.stats.base_queries += 1;
+        self.stats.base_frames += window.clone().count() as u64;
         match base.check_frames(window.clone()) {
             SatResult::Sat => Some(Verdict::Unsafe(base.trace_in(window))),
             SatResult::Unsat => {
@@ -228,6 +231,7 @@ impl Kind {
                 });
             }
             self.stats.base_queries += 1;
+            self.stats.base_frames += 1;
             match base.check(*based) {
                 SatResult::Sat => return Some(Verdict::Unsafe(base.trace(*based))),
                 SatResult::Unsat => {
@@ -276,6 +280,7 @@ impl Engine for Kind {
         vec![
             ("kind_depth", s.depth),
             ("kind_base_queries", s.base_queries),
+            ("kind_base_frames", s.base_frames),
             ("kind_step_queries", s.step.queries),
             ("kind_simple_path_pairs", s.step.simple_path_pairs),
             ("kind_simple_path_proofs", s.simple_path_proofs),

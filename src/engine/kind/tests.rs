@@ -243,6 +243,17 @@ fn the_base_case_reaches_a_deep_bug_in_windows() {
 }
 
 #[test]
+fn a_base_case_window_past_a_dead_end_finds_the_bug_below_it() {
+    // Frame 2 is bad, frame 3 violates the constraints: k-induction must find the bug, and
+    // never prove the property at depth 2 on a window that hid it.
+    let ts = crate::engine::bmc::tests::dead_end_after_the_bug();
+    let Verdict::Unsafe(t) = Kind::new(None).with_generator(false).check(&ts, &budget()) else {
+        panic!("expected a counterexample")
+    };
+    assert_eq!(replay(&ts, &t), Ok(2));
+}
+
+#[test]
 fn an_expired_budget_answers_unknown() {
     let ts = lockstep(8);
     let budget = Budget::new(Some(Duration::ZERO));
