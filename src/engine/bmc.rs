@@ -299,12 +299,15 @@ impl<'a> Bounded<'a> {
     /// traces that reach it: a trace that is bad at frame `j` need satisfy no constraint past
     /// `j`, and one that cannot go on (a dead end of the constraints) must not hide a bad
     /// frame below it. So the query picks an end `e_j` with `e_j -> bad_j`, and `e_j ->
-    /// r_j`, `r_j -> r_{j-1}`, `r_i -> constraints_i` over the window.
+    /// r_j`, `r_j -> r_{j-1}`, `r_i -> constraints_i` over the window. A window of one
+    /// frame needs none of this: its constraints are units, as those below it.
     pub(crate) fn check_frames(&mut self, window: RangeInclusive<usize>) -> SatResult {
         let ts = self.un.ts();
         let (lo, hi) = (*window.start(), *window.end());
+        // A window of one frame binds its own constraints as units: its traces all reach it.
+        let units_below = if lo == hi { hi + 1 } else { lo };
         for k in self.constrained..=hi {
-            if k < lo {
+            if k < units_below {
                 for &c in &ts.constraints {
                     let l = self.un.lit(&mut self.solver, c, k);
                     self.solver.add_clause(&[l]);
@@ -318,33 +321,38 @@ impl<'a> Bounded<'a> {
                 // Frame `k` is half-encoded: its constraints are asserted again next time.
                 return SatResult::Interrupted;
             }
-            if k < lo {
+            if k < units_below {
                 self.constrained = k + 1;
             }
             if self.budget.expired() {
                 return SatResult::Interrupted;
             }
         }
+        // What the query asks one of: the window's ends, or the one frame's bad literals.
         let mut ends = Vec::new();
-        let mut reached: Option<Lit> = None;
-        for k in window {
-            let reach = self.solver.new_var().pos_lit();
-            if let Some(below) = reached {
-                self.solver.add_clause(&[!reach, below]);
+        if lo == hi {
+            ends.extend(ts.bad.iter().map(|&b| self.un.lit(&mut self.solver, b, hi)));
+        } else {
+            let mut reached: Option<Lit> = None;
+            for k in window {
+                let reach = self.solver.new_var().pos_lit();
+                if let Some(below) = reached {
+                    self.solver.add_clause(&[!reach, below]);
+                }
+                for &c in &ts.constraints {
+                    let l = self.un.lit(&mut self.solver, c, k);
+                    self.solver.add_clause(&[!reach, l]);
+                }
+                let end = self.solver.new_var().pos_lit();
+                self.solver.add_clause(&[!end, reach]);
+                let mut bad = vec![!end];
+                for &b in &ts.bad {
+                    bad.push(self.un.lit(&mut self.solver, b, k));
+                }
+                self.solver.add_clause(&bad);
+                ends.push(end);
+                reached = Some(reach);
             }
-            for &c in &ts.constraints {
-                let l = self.un.lit(&mut self.solver, c, k);
-                self.solver.add_clause(&[!reach, l]);
-            }
-            let end = self.solver.new_var().pos_lit();
-            self.solver.add_clause(&[!end, reach]);
-            let mut bad = vec![!end];
-            for &b in &ts.bad {
-                bad.push(self.un.lit(&mut self.solver, b, k));
-            }
-            self.solver.add_clause(&bad);
-            ends.push(end);
-            reached = Some(reach);
         }
         if self.un.interrupted() {
             return SatResult::Interrupted;
