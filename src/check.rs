@@ -229,11 +229,7 @@ fn build(
             if set.name != opts.portfolio {
                 crate::log::info(
                     1,
-                    format_args!(
-                        "portfolio: a system of {} gates, set {}",
-                        ts.aig.num_ands(),
-                        set.name
-                    ),
+                    format_args!("portfolio: {} gates, set {}", ts.aig.num_ands(), set.name),
                 );
             }
             let mut workers: Vec<Box<dyn Engine + Send>> = Vec::new();

@@ -1,30 +1,33 @@
 //! Bounded model checking: one incremental solver, frames added as the depth grows.
 //!
-//! A query asks whether a bad state is reachable in any frame of a window `(d - k, d]`, under one
-//! activation literal over the disjunction of those frames' bad literals, after adding the window's
-//! invariant constraints as unit clauses. With `k = 1` (the default) every frame is its own query.
-//! A larger step solves once per `k` frames: deep counterexamples need many frames, and each
-//! incremental `solve` call costs time in proportion to the whole formula (CaDiCaL's restart of
-//! search, its `lucky` probes), so fewer calls go deeper in the same time. No frame is skipped: the
-//! trace stops at the first frame of the window whose bad literal is true in the model, and the
-//! bound reported on a timeout is the last window proved clean. With `k > 1` the trace need not be
-//! the shortest: another input sequence may reach a bad state in an earlier frame of the same
-//! window. The dynamic step ([`BmcOptions::dynamic`]) doubles `k` while queries stay cheap and
-//! halves it when one gets expensive, keeping a query near a second (what a timeout can throw
-//! away). The jump mode ([`BmcOptions::jump`], rIC3's `bmc --step`) asks for a bad state in frame
-//! `d` only, for `d = k, 2k, ...`: frames in between get their transition relation and constraints
-//! but no query, so a deep counterexample costs `d / k` queries, each of which is satisfiable as
-//! soon as the bug can be reached at any depth and then replayed for `d - depth` more steps
-//! (designs that can idle). The counterexample is then not the shortest one, and an unsatisfiable
-//! query proves no bound (frames before it were skipped). A conflict limit per query
-//! ([`BmcOptions::query_conflicts`], rIC3's per-step time limit) lets BMC pass over a query it
-//! cannot decide cheaply and go on deeper: on the mann data-integrity designs the unsatisfiable
-//! frames below the bug are hard (ABC's `bmc3` reaches frame 20 of
-//! `h20_arbitrated_top_n2_w8_d32_e0` in 60 s) while a frame well past it is satisfiable in a tenth
-//! of a second (frame 50). A skipped query proves nothing, so no bound is claimed after it. A clean
-//! window's negated activation literal becomes a unit clause. Its bad literals are then false in
-//! every model, but adding them as units cost CPU (to depth 20 of
-//! `h20_arbitrated_top_n2_w8_d32_e0`: 7.7 s user with them, 6.9 s without), so they are left out.
+//! A query asks whether a bad state is reachable in any frame of a window `(d - k, d]`,
+//! under one activation literal over the disjunction of those frames' bad literals, the
+//! invariant constraints of the frames below the window added as unit clauses, those of the
+//! window's own frames binding only the traces that reach them ([`Bounded::check_frames`]).
+//! With `k = 1` (the default) every frame is its own query. A larger step solves once per
+//! `k` frames: deep counterexamples need many frames, and each incremental `solve` call
+//! costs time in proportion to the whole formula (CaDiCaL's restart of search, its `lucky`
+//! probes), so fewer calls go deeper in the same time. No frame is skipped: the trace stops
+//! at the first frame of the window whose bad literal is true in the model, and the bound
+//! reported on a timeout is the last window proved clean. With `k > 1` the trace need not
+//! be the shortest: another input sequence may reach a bad state in an earlier frame of the
+//! same window. The dynamic step ([`BmcOptions::dynamic`]) doubles `k` while queries stay
+//! cheap and halves it when one gets expensive, keeping a query near a second (what a
+//! timeout can throw away). The jump mode ([`BmcOptions::jump`], rIC3's `bmc --step`) asks
+//! for a bad state in frame `d` only, for `d = k, 2k, ...`: frames in between get their
+//! transition relation and constraints but no query, so a deep counterexample costs `d / k`
+//! queries, each of which is satisfiable as soon as the bug can be reached at any depth and
+//! then replayed for `d - depth` more steps (designs that can idle). The counterexample is
+//! then not the shortest one, and an unsatisfiable query proves no bound (frames before it
+//! were skipped). A conflict limit per query ([`BmcOptions::query_conflicts`], rIC3's
+//! per-step time limit) lets BMC pass over a query it cannot decide cheaply and go on
+//! deeper: on the mann data-integrity designs the unsatisfiable frames below the bug are
+//! hard (ABC's `bmc3` reaches frame 20 of `h20_arbitrated_top_n2_w8_d32_e0` in 60 s) while
+//! a frame well past it is satisfiable in a tenth of a second (frame 50). A skipped query
+//! proves nothing, so no bound is claimed after it. A clean window's negated activation
+//! literal becomes a unit clause. Its bad literals are then false in every model, but
+//! adding them as units cost CPU (to depth 20 of `h20_arbitrated_top_n2_w8_d32_e0`: 7.7 s
+//! user with them, 6.9 s without), so they are left out.
 
 use std::num::NonZeroUsize;
 use std::ops::RangeInclusive;
@@ -226,7 +229,13 @@ const JUMP_GATES: usize = 6_000_000;
 /// The jump `step` shortened so that one jump of a system of `gates` AND gates adds at most
 /// [`JUMP_GATES`] gates (at least one frame).
 fn jump_within(step: usize, gates: usize) -> usize {
-    step.min((JUMP_GATES / gates.max(1)).max(1))
+    frames_within(step, gates, JUMP_GATES)
+}
+
+/// `frames` shortened so that that many frames of a system of `gates` AND gates add at most
+/// `most` gates to an unrolling (at least one frame).
+pub(crate) fn frames_within(frames: usize, gates: usize, most: usize) -> usize {
+    frames.min((most / gates.max(1)).max(1))
 }
 
 /// The dynamic step after a query that took `took` with step `step` (also k-induction's

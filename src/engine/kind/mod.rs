@@ -37,7 +37,7 @@ mod step;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::bmc::{next_step, Bounded};
+use super::bmc::{frames_within, next_step, Bounded};
 use super::lemmas::LemmaPool;
 use super::{Engine, Stats, Verdict};
 use crate::progress::Measure;
@@ -173,8 +173,8 @@ impl Kind {
                 base_time += started.elapsed();
                 // The thread's CPU time: in a portfolio the wall time of a query also
                 // counts the other workers' turns.
-                window = next_step(window, thread_cpu().saturating_sub(cpu))
-                    .min((WINDOW_GATES / ts.aig.num_ands().max(1)).max(1));
+                let grown = next_step(window, thread_cpu().saturating_sub(cpu));
+                window = frames_within(grown, ts.aig.num_ands(), WINDOW_GATES);
                 if let Some(verdict) = result {
                     return verdict;
                 }
@@ -230,19 +230,8 @@ impl Kind {
                     depth: based.checked_sub(1),
                 });
             }
-            self.stats.base_queries += 1;
-            self.stats.base_frames += 1;
-            match base.check(*based) {
-                SatResult::Sat => return Some(Verdict::Unsafe(base.trace(*based))),
-                SatResult::Unsat => {
-                    crate::log::info(2, format_args!("kind: no counterexample at depth {based}"));
-                    *based += 1;
-                }
-                SatResult::Interrupted => {
-                    return Some(Verdict::Unknown {
-                        depth: based.checked_sub(1),
-                    })
-                }
+            if let Some(verdict) = self.base_window(base, based, 1) {
+                return Some(verdict);
             }
         }
         None
