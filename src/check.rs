@@ -236,11 +236,12 @@ fn build(
             let mut shares = Vec::new();
             // Word-level BMC only where there is a word-level model; no engine whose answer
             // failed its check.
-            let runs = |_: &str, row: &configs::Row| {
-                (row.engine != EngineKind::Smt || words.is_some())
-                    && !opts.left_out.contains(&row.engine.name())
+            let on = |_: &str, row: &configs::Row| {
+                ((row.engine != EngineKind::Smt || words.is_some())
+                    && !opts.left_out.contains(&row.engine.name()))
+                .then(|| row.on(ts))
             };
-            let members = cores::members(set, opts.jobs, runs);
+            let members = cores::members(set, opts.jobs, on);
             let names: Vec<&str> = members.iter().map(|&(name, _)| name).collect();
             crate::log::info(
                 1,

@@ -333,7 +333,7 @@ pub const PORTFOLIOS: &[PortfolioSet] = &[
 ];
 
 /// The options of one configuration row, parsed as the command line parses them.
-#[derive(Parser, Clone, Debug)]
+#[derive(Parser, Clone, Debug, PartialEq)]
 #[command(no_binary_name = true)]
 pub struct Row {
     #[arg(long, value_enum)]
@@ -349,6 +349,14 @@ pub struct Row {
 }
 
 impl Row {
+    /// What this row runs on `ts`: without invariant constraints, IC3 that leaves them out
+    /// at first (`--ic3-abs-cst`) is plain IC3, query for query.
+    pub fn on(&self, ts: &TransitionSystem) -> Row {
+        let mut row = self.clone();
+        row.ic3.abs_cst &= !ts.constraints.is_empty();
+        row
+    }
+
     /// The CEGAR configuration of this row, with the defaults of a circuit (the portfolio's
     /// workers check the bit-level system, also for a C program's encoding).
     pub fn cegar(&self) -> Result<CegarOptions, UsageError> {

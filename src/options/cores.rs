@@ -23,30 +23,33 @@ pub fn cores(jobs: Option<usize>) -> usize {
 
 /// The configurations `set` runs on `cores` cores, with their time-slice shares: its own
 /// members, then members of its `extra` list until there is one per core (share 1: they
-/// come only once every member has a core of its own, so they take no turns). A
-/// configuration `runs` says has nothing to check on the system at hand (word-level BMC
-/// on a bit-level model) is left out and its core goes to the next one of the list: `runs`
-/// gets each configuration's name and options.
+/// come only once every member has a core of its own, so they take no turns). `on` gets
+/// each configuration's name and options and says what it runs on the system at hand:
+/// `None` if it has nothing to check there (word-level BMC on a bit-level model), else its
+/// options as they act there. A configuration with nothing to check, or a twin of one
+/// chosen before it (the same options there: it would repeat that member's every step),
+/// is left out, and its core goes to the next one of the list.
 pub fn members(
     set: &PortfolioSet,
     cores: usize,
-    runs: impl Fn(&str, &Row) -> bool,
+    on: impl Fn(&str, &Row) -> Option<Row>,
 ) -> Vec<(&'static str, u32)> {
     let row = |name: &str| {
         config(name)
             .expect("portfolios name known configurations")
             .row()
     };
-    let mut chosen: Vec<(&'static str, u32)> = (set.configs.iter().zip(set.shares))
-        .filter(|(name, _)| runs(name, &row(name)))
-        .map(|(&name, &share)| (name, share))
-        .collect();
-    for &name in set.extra {
-        if chosen.len() >= cores {
+    let mut chosen: Vec<(&'static str, u32)> = Vec::new();
+    let mut acting: Vec<Row> = Vec::new();
+    let own = (set.configs.iter().zip(set.shares)).map(|(&name, &share)| (name, share));
+    let extra = set.extra.iter().map(|&name| (name, 1));
+    for (i, (name, share)) in own.chain(extra).enumerate() {
+        if i >= set.configs.len() && chosen.len() >= cores {
             break;
         }
-        if runs(name, &row(name)) {
-            chosen.push((name, 1));
+        if let Some(acts) = on(name, &row(name)).filter(|acts| !acting.contains(acts)) {
+            chosen.push((name, share));
+            acting.push(acts);
         }
     }
     chosen
@@ -57,10 +60,11 @@ mod tests {
     use super::*;
     use crate::engine::EngineKind;
     use crate::options::configs::{portfolio, PORTFOLIOS};
+    use crate::ts::TransitionSystem;
 
     fn names(set: &str, cores: usize, runs: impl Fn(&str, &Row) -> bool) -> Vec<&'static str> {
         let set = portfolio(set).unwrap();
-        members(set, cores, runs)
+        members(set, cores, |name, row| runs(name, row).then(|| row.clone()))
             .into_iter()
             .map(|(n, _)| n)
             .collect()
@@ -98,11 +102,36 @@ mod tests {
     #[test]
     fn shares_are_the_sets_own_and_extra_members_take_no_turns() {
         let default = &PORTFOLIOS[0];
-        let chosen = members(default, 16, |_, _| true);
+        let chosen = members(default, 16, |_, row| Some(row.clone()));
         let own = default.configs.len();
         let shares: Vec<u32> = chosen[..own].iter().map(|&(_, s)| s).collect();
         assert_eq!(shares, default.shares);
         assert!(chosen[own..].iter().all(|&(_, s)| s == 1));
+    }
+
+    #[test]
+    fn a_twin_on_the_system_at_hand_gives_its_place_to_the_next() {
+        let names = |ts: &TransitionSystem, set: &str, cores: usize| -> Vec<&str> {
+            members(portfolio(set).unwrap(), cores, |_, row| Some(row.on(ts)))
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        let mut ts = TransitionSystem::default();
+        let x = ts.add_input(None).lit();
+        // Without constraints `ic3-abs-cst` is `ic3-cdcl-dynamic`: left out of the set's
+        // own members, and passed over for a core of its own.
+        let free = names(&ts, "default", 2);
+        assert!(free.contains(&"ic3-cdcl-dynamic"));
+        assert!(!free.contains(&"ic3-abs-cst"));
+        assert_eq!(free.len(), PORTFOLIOS[0].configs.len() - 1);
+        let mid = names(&ts, "default-mid", 7);
+        assert_eq!(mid.len(), 7);
+        assert!(!mid.contains(&"ic3-abs-cst"));
+        assert!(mid.contains(&"cegar-loc-cdcl"));
+        ts.constraints.push(x);
+        assert_eq!(names(&ts, "default", 2), PORTFOLIOS[0].configs);
+        assert!(names(&ts, "default-mid", 7).contains(&"ic3-abs-cst"));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub mod configs;
 pub mod cores;
 
 /// The CEGAR options of the command line (`--engine cegar` only).
-#[derive(Clone, Debug, Default, clap::Args)]
+#[derive(Clone, Debug, Default, PartialEq, clap::Args)]
 #[command(next_help_heading = "Tuning: CEGAR (--engine cegar)")]
 pub struct CegarArgs {
     /// Abstract domain [default: expl]. On C programs every domain but pred-bool (a CFA state
