@@ -49,7 +49,7 @@ fn jobs_16_and_32_answer_right_with_a_witness_that_replays_or_a_certificate_that
 }
 
 /// `-v` names the members: those for the cores this machine has when `--jobs` asks for more,
-/// the word-level one only on a BTOR2 model.
+/// the word-level one only on a BTOR2 model, and no twin (neither model has constraints).
 #[test]
 fn the_command_line_runs_the_set_for_the_cores_it_may_use() {
     for (name, words) in [
@@ -60,11 +60,17 @@ fn the_command_line_runs_the_set_for_the_cores_it_may_use() {
         assert_eq!(out.status.code(), Some(0), "{name}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         let n = cores::cores(Some(32));
-        let runs =
-            |_: &str, row: &warden::options::configs::Row| words || row.engine != EngineKind::Smt;
-        let members: Vec<&str> = (cores::members(&PORTFOLIOS[0], n, runs).into_iter())
+        let ts = front::load(std::path::Path::new(&circuit(name)))
+            .unwrap()
+            .ts;
+        assert!(ts.constraints.is_empty(), "{name}");
+        let on = |_: &str, row: &warden::options::configs::Row| {
+            (words || row.engine != EngineKind::Smt).then(|| row.on(&ts))
+        };
+        let members: Vec<&str> = (cores::members(&PORTFOLIOS[0], n, on).into_iter())
             .map(|(m, _)| m)
             .collect();
+        assert!(!members.contains(&"ic3-abs-cst"), "{name}: a twin");
         let line = format!("portfolio: {n} cores: {}", members.join(", "));
         assert!(stderr.contains(&line), "{name}: no `{line}` in\n{stderr}");
     }
