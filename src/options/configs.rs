@@ -349,12 +349,13 @@ pub struct Row {
 }
 
 impl Row {
-    /// What this row runs on `ts`: without invariant constraints, IC3 that leaves them out
-    /// at first (`--ic3-abs-cst`) is plain IC3, query for query.
+    /// What this row runs on `ts`: its options as the engines act on them there
+    /// ([`Ic3Options::on`]).
     pub fn on(&self, ts: &TransitionSystem) -> Row {
-        let mut row = self.clone();
-        row.ic3.abs_cst &= !ts.constraints.is_empty();
-        row
+        Row {
+            ic3: self.ic3.on(ts),
+            ..self.clone()
+        }
     }
 
     /// The CEGAR configuration of this row, with the defaults of a circuit (the portfolio's

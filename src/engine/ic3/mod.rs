@@ -117,7 +117,7 @@ impl Engine for Ic3 {
     }
 
     fn check(&mut self, ts: &TransitionSystem, budget: &Budget) -> Verdict {
-        if !self.options.abs_cst || ts.constraints.is_empty() {
+        if !self.options.on(ts).abs_cst {
             return self.run(ts, budget);
         }
         let mut rounds = constraints::Rounds::default();

@@ -2,6 +2,8 @@
 //! Each switch is one published strengthening of IC3; the defaults are what measured better
 //! on the development sample (docs/lab/ic3.md).
 
+use crate::ts::TransitionSystem;
+
 /// Switches of the IC3 engine. `--ic3-NAME` turns one on, `--ic3-NAME=false` off. All are
 /// off by default: none solved more or faster on the development sample.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::Args)]
@@ -123,6 +125,16 @@ pub(super) struct CtgEffort {
 }
 
 impl Ic3Options {
+    /// These options as they act on `ts`: without invariant constraints there are none to
+    /// leave out at first, and `--ic3-abs-cst` runs plain IC3, query for query. The engine
+    /// runs by this, and the portfolio compares its members by it.
+    pub fn on(self, ts: &TransitionSystem) -> Ic3Options {
+        Ic3Options {
+            abs_cst: self.abs_cst && !ts.constraints.is_empty(),
+            ..self
+        }
+    }
+
     /// The CTG effort of the command line (`--ic3-ctg-max`, `--ic3-ctg-limit`).
     pub(super) fn ctg_effort(&self) -> CtgEffort {
         CtgEffort {
